@@ -1,0 +1,69 @@
+//===- Bfp.h - Tenstorrent block floating point tiles -----------*- C++ -*-===//
+//
+// BFP8/BFP4 "a"/"b" tiles as ft_bfp.h packs them, with the rules of
+// SEMANTICS.md section 5.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_BFP_H
+#define BIRSIM_CORE_BFP_H
+
+#include "birsim/Core/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim {
+
+enum class BfpFormat : int { bfp8_b = 0, bfp4_b = 1, bfp8_a = 2, bfp4_a = 3 };
+constexpr int kNumBfpFormats = 4;
+
+constexpr unsigned kBfpBlockValues = 16;
+constexpr unsigned kBfpTileSide = 32;
+constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
+constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues; // 64
+
+struct BfpFormatInfo {
+  BfpFormat format;
+  const char *name;
+  unsigned mantissaBits; ///< magnitude bits M (7 or 3), sign excluded
+  bool fp16Exponent;     ///< "a": 5-bit exponent, bias 15
+  size_t tileBytes;      ///< 64 exponent bytes + datums
+};
+
+/// Descriptor of `format`, or null when it is not 0..3.
+const BfpFormatInfo *lookupBfpFormat(int format);
+
+/// Row-major index inside a 32x32 tile of value `j` of block `block`: faces
+/// TL, TR, BL, BR, rows inside a face, 16 values per block (§5).
+inline unsigned bfpTileIndex(unsigned block, unsigned j) {
+  unsigned face = block / 16, row = block % 16;
+  return ((face / 2) * 16 + row) * kBfpTileSide + (face % 2) * 16 + j;
+}
+
+/// Local tie tally, flushed into the global counters once.
+struct BfpTies {
+  uint64_t seen = 0, roundedUp = 0;
+};
+
+/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), tallying ties.
+uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
+                  BfpTies &ties);
+/// Decodes a datum under `sharedExp` to fp32 bits (§5).
+uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
+/// The shared exponent of 16 fp32 bit patterns (§5).
+uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
+
+/// Packs/unpacks row-major 32x32 fp32 tiles; nothing is written on error.
+Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
+                    void *out);
+Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
+                      uint32_t *tiles);
+
+/// Process-wide tie counters (thread-safe, §5).
+void bfpAddTies(const BfpTies &ties);
+void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp);
+void bfpTieCountersReset();
+
+} // namespace birsim
+
+#endif // BIRSIM_CORE_BFP_H

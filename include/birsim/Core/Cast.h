@@ -1,0 +1,39 @@
+//===- Cast.h - Whole-tensor cast engine ------------------------*- C++ -*-===//
+//
+// bir::CastToNewDType between the 17 non-packed dtypes through the fp32 hub
+// (SEMANTICS.md section 4).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_CAST_H
+#define BIRSIM_CORE_CAST_H
+
+#include "birsim/Core/Dtype.h"
+#include "birsim/Core/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim {
+
+/// Reads one element of a castable dtype as fp32 bits (§4: exact for floats,
+/// RNE for integers).
+uint32_t readAsF32(const DtypeInfo &src, uint64_t bits);
+
+/// Writes fp32 bits as one element of a castable dtype (§4). `fp8Config`
+/// applies to the fp8 dtypes only.
+uint64_t writeFromF32(const DtypeInfo &dst, uint32_t f32, unsigned fp8Config);
+
+/// One element; equal dtypes return the input bits unchanged.
+uint64_t castElement(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
+                     unsigned fp8Config);
+
+/// Checks the cast's arguments without touching any buffer.
+Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
+
+/// `count` elements from `src` to `dst`; nothing is written on error.
+Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
+                  size_t count, unsigned fp8Config);
+
+} // namespace birsim
+
+#endif // BIRSIM_CORE_CAST_H

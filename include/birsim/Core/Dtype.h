@@ -1,0 +1,102 @@
+//===- Dtype.h - bir::Dtype descriptors -------------------------*- C++ -*-===//
+//
+// One descriptor per bir::Dtype (SEMANTICS.md section 1). Everything that
+// depends on the dtype (names, strides, reducibility, float format) reads this
+// table; no other file switches on dtype numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_DTYPE_H
+#define BIRSIM_CORE_DTYPE_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim {
+
+enum class Dtype : int {
+  uint8 = 0,
+  int8 = 1,
+  float4_e2m1fn_x4 = 2,
+  float8e3 = 3,
+  float8e4 = 4,
+  float8_e4m3fn = 5,
+  float8_e8m0fnu = 6,
+  float8e5 = 7,
+  float8_e4m3fn_x4 = 8,
+  float8_e5m2_x4 = 9,
+  uint16 = 10,
+  int16 = 11,
+  bfloat16 = 12,
+  float16 = 13,
+  uint32 = 14,
+  int32 = 15,
+  float32 = 16,
+  float32r = 17,
+  uint64 = 18,
+  int64 = 19,
+};
+
+constexpr int kNumDtypes = 20;
+
+/// How the cast engine and the reduce kernel interpret a dtype's bits.
+enum class DtypeKind : uint8_t {
+  UnsignedInt, ///< two's complement without sign (e8m0fnu included, §4)
+  SignedInt,
+  Float,   ///< IEEE-like binary float described by a FloatFormat
+  Float32, ///< fp32 itself (the hub)
+  Float32r,///< fp32 storage, TF32-like rounding on write (§4)
+  Packed,  ///< _x4 dtypes: copy only, outside the cast engine
+};
+
+/// How a narrow float encodes non-finite values (SEMANTICS.md section 1).
+enum class NonFinite : uint8_t {
+  IEEE,     ///< all-ones exponent: Inf (mantissa 0) and NaN (mantissa != 0)
+  FiniteNaN ///< no Inf; only all-ones exponent+mantissa is NaN (e4m3fn)
+};
+
+/// Parameters of a binary float format of at most 32 bits.
+struct FloatFormat {
+  uint8_t exponentBits;
+  uint8_t mantissaBits;
+  int16_t bias;
+  NonFinite nonFinite;
+  uint32_t nanResult; ///< canonical NaN produced by narrowing (§4 table)
+  bool nanKeepsSign;  ///< float16: NaN result carries the input sign (§4)
+
+  unsigned totalBits() const { return 1 + exponentBits + mantissaBits; }
+  uint32_t signMask() const { return 1u << (exponentBits + mantissaBits); }
+  uint32_t magnitudeMask() const { return signMask() - 1; }
+  uint32_t exponentAllOnes() const { return (1u << exponentBits) - 1; }
+  /// Largest finite magnitude encoding.
+  uint32_t maxFiniteCode() const {
+    uint32_t m = (1u << mantissaBits) - 1;
+    if (nonFinite == NonFinite::IEEE)
+      return ((exponentAllOnes() - 1) << mantissaBits) | m;
+    return (exponentAllOnes() << mantissaBits) | (m - 1);
+  }
+  /// Magnitude encoding of infinity (IEEE formats only).
+  uint32_t infCode() const { return exponentAllOnes() << mantissaBits; }
+};
+
+struct DtypeInfo {
+  Dtype dtype;
+  const char *name; ///< bir::Dtype2string spelling
+  uint8_t bytes;    ///< COPY_SIZE_LUT stride
+  DtypeKind kind;
+  bool reduces;     ///< one of the 8 reducing dtypes (§3)
+  bool isFp8;       ///< FP8 config applies on narrowing (§4)
+  const FloatFormat *format; ///< Float, Float32, Float32r; null otherwise
+};
+
+extern const FloatFormat kFloat32Format;
+
+/// Descriptor of `dtype`, or null when it is not 0..19.
+const DtypeInfo *lookupDtype(int dtype);
+inline const DtypeInfo &dtypeInfo(Dtype d) { return *lookupDtype(int(d)); }
+
+/// Copy all 20; cast the 17 non-packed (§4).
+inline bool isCastable(const DtypeInfo &d) { return d.kind != DtypeKind::Packed; }
+
+} // namespace birsim
+
+#endif // BIRSIM_CORE_DTYPE_H

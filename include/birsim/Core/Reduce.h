@@ -1,0 +1,76 @@
+//===- Reduce.h - cast_copy_or_accumulate and its callers -------*- C++ -*-===//
+//
+// The simulator's element kernel birsim::cast_copy_or_accumulate, its op
+// converter AluOpType2MemoryReduction and the collective doReduction
+// (sim-core-arithmetic page; SEMANTICS.md sections 1-3).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_REDUCE_H
+#define BIRSIM_CORE_REDUCE_H
+
+#include "birsim/Core/Dtype.h"
+#include "birsim/Core/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim {
+
+/// birsim::MemoryReductionOp [page]: copy=0, add=1, min=2, max=3.
+enum class MemoryReductionOp : int { copy = 0, add = 1, min = 2, max = 3 };
+constexpr int kNumMemoryReductionOps = 4;
+const char *memoryReductionOpName(int op); ///< null when not 0..3
+
+/// bir::AluOpType (SEMANTICS.md section 1).
+enum class AluOpType : int {
+  bypass = 0, bitwise_not, arith_shift_left, arith_shift_right, add,
+  subtract, mult, divide, max, min, bitwise_and, bitwise_or, bitwise_xor,
+  logical_and, logical_or, logical_xor, logical_shift_left,
+  logical_shift_right, is_equal, not_equal, is_gt, is_ge, is_lt, is_le,
+  average, elemwise_mul, pow, mod, rsqrt, abs, abs_max, abs_min, mod_int,
+};
+constexpr int kNumAluOpTypes = 33;
+const char *aluOpTypeName(int aluOp); ///< null when not 0..32
+
+/// AluOpType2MemoryReduction [page]: bypass -> copy, add -> add, any other
+/// value is an error (inst_visitor.cpp:363).
+Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out);
+
+/// One element of a resolved (op, dtype) pair: `dst = reduce(dst, src)` on
+/// raw little-endian bits held in the low `bytes` of a uint64_t.
+using ElementReducer = uint64_t (*)(const DtypeInfo &info, uint64_t dst,
+                                    uint64_t src);
+
+/// Resolves (op, dtype) with the kernel's checks (§3), in its order: copy
+/// admits 0..19 ("Unknown dtype"), add/min/max the 8 reducing dtypes
+/// ("cast_accumulate: unsupported dtype <name>"), other ops are invalid.
+Status resolveReducer(int op, int dtype, ElementReducer &reducer,
+                      const DtypeInfo *&info);
+
+/// birsim::cast_copy_or_accumulate(op, dst, src, dtype) (§3). On error dst
+/// is untouched.
+Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype);
+
+/// `count` contiguous elements; validates before writing anything.
+Status accumulate(int op, void *dst, const void *src, int dtype, size_t count);
+
+/// dst[indices[i]] = reduce(dst[indices[i]], src[i]) in order; every index
+/// is checked against dstCount before any write.
+Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
+                         const int64_t *indices, size_t count, int dtype);
+
+/// The collective doReduction on fp32 bits [page]: add = ADDSS(x, acc),
+/// max = MAXSS(x, acc), min = MINSS(x, acc); any other AluOpType is an
+/// error (inst_visitor.cpp:5365).
+Status resolveCollectiveReducer(int aluOp, uint32_t (*&reducer)(uint32_t acc,
+                                                                 uint32_t x));
+Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
+                        size_t count);
+
+/// Raw little-endian element access (the host is little-endian).
+uint64_t loadBits(const void *p, unsigned bytes);
+void storeBits(void *p, unsigned bytes, uint64_t bits);
+
+} // namespace birsim
+
+#endif // BIRSIM_CORE_REDUCE_H

@@ -1,0 +1,49 @@
+//===- Status.h - Error values of the core ----------------------*- C++ -*-===//
+//
+// The core reports errors by value (MLIR code builds with -fno-exceptions).
+// A Status carries a code and the subject it names; message() renders the
+// simulator's own text where the simulator has one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_STATUS_H
+#define BIRSIM_CORE_STATUS_H
+
+#include <cstdint>
+#include <string>
+
+namespace birsim {
+
+/// Numeric values are the C ABI's status codes (Runtime.h).
+enum class ErrorCode : int {
+  ok = 0,
+  invalidArgument = -1,   ///< null buffer, bad op/format/config
+  unknownDtype = -2,      ///< dtype outside 0..19: "Unknown dtype"
+  unsupportedDtype = -3,  ///< "cast_accumulate: unsupported dtype <name>"
+  unmappedAluOp = -4,     ///< AluOpType2MemoryReduction assertion
+  unsupportedCollectiveOp = -5, ///< doReduction assertion
+  indexOutOfRange = -6,   ///< scatter index outside the destination
+  notCastable = -7,       ///< packed dtype given to the cast engine
+  invalidOp = -8,         ///< MemoryReductionOp outside 0..3
+  invalidFormat = -9,     ///< BFP format outside 0..3
+};
+
+struct Status {
+  ErrorCode code = ErrorCode::ok;
+  int64_t subject = 0; ///< the dtype, AluOpType, op, index... it names
+                       ///< (invalidArgument: the offending value, 0 = none)
+  int64_t bound = 0;   ///< index bound for indexOutOfRange
+  const char *detail = nullptr; ///< invalidArgument: what was wrong
+
+  static Status success() { return {}; }
+  static Status error(ErrorCode code, int64_t subject = 0, int64_t bound = 0,
+                      const char *detail = nullptr) {
+    return {code, subject, bound, detail};
+  }
+  bool ok() const { return code == ErrorCode::ok; }
+  explicit operator bool() const { return !ok(); } // true on error
+  std::string message() const;
+};
+
+} // namespace birsim
+
+#endif // BIRSIM_CORE_STATUS_H

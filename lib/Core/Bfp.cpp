@@ -1,0 +1,182 @@
+//===- Bfp.cpp - Tenstorrent block floating point (SEMANTICS.md s.5) ------===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Float.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace birsim {
+
+static const BfpFormatInfo kBfpFormats[kNumBfpFormats] = {
+    {BfpFormat::bfp8_b, "bfp8_b", 7, false, 64 + 1024},
+    {BfpFormat::bfp4_b, "bfp4_b", 3, false, 64 + 512},
+    {BfpFormat::bfp8_a, "bfp8_a", 7, true, 64 + 1024},
+    {BfpFormat::bfp4_a, "bfp4_a", 3, true, 64 + 512},
+};
+
+const BfpFormatInfo *lookupBfpFormat(int format) {
+  if (format < 0 || format >= kNumBfpFormats)
+    return nullptr;
+  return &kBfpFormats[format];
+}
+
+// "a" formats: e5 = e - 112 (FP16 bias), clamped to 0..31.
+constexpr int kFp16Rebias = 112;
+constexpr int kMaxE5 = 31;
+
+uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
+                  BfpTies &ties) {
+  int exponent = (bits >> 23) & 0xFF;
+  if (exponent == 0) // step 1: zero and denormals
+    return 0;
+  uint32_t significand = (bits & 0x7FFFFF) | 0x800000u;
+  if (f.fp16Exponent) { // step 2
+    exponent -= kFp16Rebias;
+    if (exponent < 0) {
+      exponent = 0;
+      significand = 0x800000u;
+    } else if (exponent > kMaxE5) {
+      exponent = kMaxE5;
+      significand = 0xFFFFFFu;
+    }
+  }
+  int shift = std::max(0, int(sharedExp) - exponent); // step 3
+  uint32_t aligned = shift >= 24 ? 0 : significand >> shift;
+  unsigned dropped = 24 - f.mantissaBits; // step 4
+  uint32_t magnitude = aligned >> dropped;
+  uint32_t remainder = aligned & ((1u << dropped) - 1);
+  uint32_t half = 1u << (dropped - 1);
+  if (remainder == half) {
+    ++ties.seen;
+    if (magnitude & 1) {
+      ++ties.roundedUp;
+      ++magnitude;
+    }
+  } else if (remainder > half) {
+    ++magnitude;
+  }
+  uint32_t maxMagnitude = (1u << f.mantissaBits) - 1;
+  magnitude = std::min(magnitude, maxMagnitude);
+  uint32_t sign = magnitude ? (bits >> 31) << f.mantissaBits : 0; // step 5
+  return uint8_t(sign | magnitude);
+}
+
+uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp) {
+  uint32_t sign = uint32_t((datum >> f.mantissaBits) & 1) << 31;
+  uint32_t magnitude = datum & ((1u << f.mantissaBits) - 1);
+  if (magnitude == 0)
+    return sign;
+  int lead = 31 - __builtin_clz(magnitude);
+  int leadingZeros = int(f.mantissaBits) - 1 - lead;
+  uint32_t fraction = (magnitude & ((1u << lead) - 1)) << (23 - lead);
+  uint32_t exponent =
+      f.fp16Exponent ? uint32_t(int(sharedExp & 31) - leadingZeros + kFp16Rebias)
+                     : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
+  return sign | exponent << 23 | fraction;
+}
+
+uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block) {
+  int shared = 0;
+  for (unsigned i = 0; i < kBfpBlockValues; ++i) {
+    int exponent = (block[i] >> 23) & 0xFF;
+    if (f.fp16Exponent)
+      exponent = std::clamp(exponent - kFp16Rebias, 0, kMaxE5);
+    shared = std::max(shared, exponent);
+  }
+  return uint8_t(shared);
+}
+
+static Status checkTiles(int format, const void *in, size_t tileCount,
+                         const void *out) {
+  if (!lookupBfpFormat(format))
+    return Status::error(ErrorCode::invalidFormat, format);
+  if (tileCount != 0 && (!in || !out))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero tile count");
+  return Status::success();
+}
+
+/// Byte offset of datum `i` (0..1023, block order) after the exponents, and
+/// its nibble shift for BFP4 (low nibble first).
+static void datumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
+                       unsigned &shift) {
+  if (f.mantissaBits == 7) {
+    offset = kBfpTileBlocks + i;
+    shift = 0;
+  } else {
+    offset = kBfpTileBlocks + i / 2;
+    shift = (i & 1) * 4;
+  }
+}
+
+Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
+                    void *out) {
+  if (Status s = checkTiles(format, tiles, tileCount, out))
+    return s;
+  const BfpFormatInfo &f = *lookupBfpFormat(format);
+  auto *bytes = static_cast<uint8_t *>(out);
+  BfpTies ties;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const uint32_t *tile = tiles + t * kBfpTileValues;
+    uint8_t *packed = bytes + t * f.tileBytes;
+    std::fill(packed + kBfpTileBlocks, packed + f.tileBytes, 0);
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      uint32_t block[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        block[j] = tile[bfpTileIndex(b, j)];
+      uint8_t shared = bfpSharedExponent(f, block);
+      packed[b] = shared;
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        unsigned offset, shift;
+        datumPlace(f, b * kBfpBlockValues + j, offset, shift);
+        packed[offset] |= uint8_t(bfpEncode(f, block[j], shared, ties) << shift);
+      }
+    }
+  }
+  bfpAddTies(ties);
+  return Status::success();
+}
+
+Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
+                      uint32_t *tiles) {
+  if (Status s = checkTiles(format, packed, tileCount, tiles))
+    return s;
+  const BfpFormatInfo &f = *lookupBfpFormat(format);
+  auto *bytes = static_cast<const uint8_t *>(packed);
+  uint8_t datumMask = uint8_t((1u << (f.mantissaBits + 1)) - 1);
+  for (size_t t = 0; t < tileCount; ++t) {
+    const uint8_t *in = bytes + t * f.tileBytes;
+    uint32_t *tile = tiles + t * kBfpTileValues;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b)
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        unsigned offset, shift;
+        datumPlace(f, b * kBfpBlockValues + j, offset, shift);
+        uint8_t datum = uint8_t(in[offset] >> shift) & datumMask;
+        tile[bfpTileIndex(b, j)] = bfpDecode(f, datum, in[b]);
+      }
+  }
+  return Status::success();
+}
+
+static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};
+
+void bfpAddTies(const BfpTies &ties) {
+  if (ties.seen)
+    gTiesSeen.fetch_add(ties.seen, std::memory_order_relaxed);
+  if (ties.roundedUp)
+    gTiesRoundedUp.fetch_add(ties.roundedUp, std::memory_order_relaxed);
+}
+
+void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp) {
+  if (seen)
+    *seen = gTiesSeen.load(std::memory_order_relaxed);
+  if (roundedUp)
+    *roundedUp = gTiesRoundedUp.load(std::memory_order_relaxed);
+}
+
+void bfpTieCountersReset() {
+  gTiesSeen.store(0, std::memory_order_relaxed);
+  gTiesRoundedUp.store(0, std::memory_order_relaxed);
+}
+
+} // namespace birsim

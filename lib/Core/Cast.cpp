@@ -1,0 +1,129 @@
+//===- Cast.cpp - Whole-tensor cast engine (SEMANTICS.md section 4) -------===//
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Reduce.h"
+
+#include <cstring>
+
+namespace birsim {
+
+static unsigned bitWidth(const DtypeInfo &d) { return 8u * d.bytes; }
+
+uint32_t readAsF32(const DtypeInfo &src, uint64_t bits) {
+  switch (src.kind) {
+  case DtypeKind::Float:
+    return widenToF32(*src.format, uint32_t(bits));
+  case DtypeKind::Float32:
+  case DtypeKind::Float32r:
+    return uint32_t(bits);
+  case DtypeKind::UnsignedInt:
+    return roundToFormat(kFloat32Format, false, bits, 0, 0);
+  case DtypeKind::SignedInt: {
+    unsigned shift = 64 - bitWidth(src);
+    int64_t value = int64_t(bits << shift) >> shift;
+    uint64_t magnitude = value < 0 ? 0 - uint64_t(value) : uint64_t(value);
+    return roundToFormat(kFloat32Format, value < 0, magnitude, 0, 0);
+  }
+  case DtypeKind::Packed:
+    break;
+  }
+  return 0;
+}
+
+/// fp32 -> integer: RNE, then saturate; NaN -> max, negative NaN -> min
+/// (0 for unsigned) (§4).
+static uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x) {
+  bool isSigned = dst.kind == DtypeKind::SignedInt;
+  unsigned width = bitWidth(dst);
+  uint64_t maxMagnitude = isSigned ? (uint64_t(1) << (width - 1)) - 1
+                                   : (width == 64 ? ~uint64_t(0)
+                                                  : (uint64_t(1) << width) - 1);
+  uint64_t minMagnitude = isSigned ? maxMagnitude + 1 : 0; // of the negative
+  bool negative = x & kF32SignMask;
+  uint64_t magnitude;
+  if (isNaNF32(x) || isInfF32(x)) {
+    magnitude = ~uint64_t(0); // saturates below
+  } else {
+    uint32_t exponent = (x >> 23) & 0xFF;
+    uint64_t significand = (x & 0x7FFFFF) | (exponent ? 0x800000u : 0);
+    int exp2 = exponent ? int(exponent) - 150 : -149;
+    if (exp2 >= 0)
+      magnitude = exp2 > 40 ? ~uint64_t(0) : significand << exp2;
+    else
+      magnitude = shiftRightRoundEven(significand, unsigned(-exp2));
+  }
+  uint64_t mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  if (!negative)
+    return magnitude > maxMagnitude ? maxMagnitude : magnitude;
+  if (magnitude > minMagnitude)
+    magnitude = minMagnitude;
+  return (0 - magnitude) & mask;
+}
+
+uint64_t writeFromF32(const DtypeInfo &dst, uint32_t x, unsigned fp8Config) {
+  switch (dst.kind) {
+  case DtypeKind::Float:
+    return narrowFromF32(*dst.format, x, dst.isFp8 ? fp8Config : 0);
+  case DtypeKind::Float32:
+    return x;
+  case DtypeKind::Float32r:
+    return narrowToFloat32r(x);
+  case DtypeKind::UnsignedInt:
+  case DtypeKind::SignedInt:
+    return f32ToInteger(dst, x);
+  case DtypeKind::Packed:
+    break;
+  }
+  return 0;
+}
+
+uint64_t castElement(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
+                     unsigned fp8Config) {
+  if (&src == &dst)
+    return bits;
+  return writeFromF32(dst, readAsF32(src, bits), fp8Config);
+}
+
+static Status checkCastDtype(int dtype) {
+  const DtypeInfo *info = lookupDtype(dtype);
+  if (!info)
+    return Status::error(ErrorCode::unknownDtype, dtype);
+  if (!isCastable(*info))
+    return Status::error(ErrorCode::notCastable, dtype);
+  return Status::success();
+}
+
+Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config) {
+  if (Status s = checkCastDtype(srcDtype))
+    return s;
+  if (Status s = checkCastDtype(dstDtype))
+    return s;
+  if (fp8Config & ~kFp8ConfigMask)
+    return Status::error(ErrorCode::invalidArgument, fp8Config, 0,
+                         "fp8_config has bits outside 0xFF01 (bit 0 "
+                         "saturate, byte 1 NaN-suppress)");
+  return Status::success();
+}
+
+Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
+                  size_t count, unsigned fp8Config) {
+  if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
+    return s;
+  if (count != 0 && (!src || !dst))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero element count");
+  const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
+  if (&from == &to) {
+    std::memmove(dst, src, count * from.bytes);
+    return Status::success();
+  }
+  auto *in = static_cast<const unsigned char *>(src);
+  auto *out = static_cast<unsigned char *>(dst);
+  for (size_t i = 0; i < count; ++i, in += from.bytes, out += to.bytes)
+    storeBits(out, to.bytes,
+              writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
+                           fp8Config));
+  return Status::success();
+}
+
+} // namespace birsim

@@ -1,0 +1,195 @@
+//===- Float.cpp - Portable fp32 ALU and float conversions ----------------===//
+#include "birsim/Core/Float.h"
+
+#include <utility>
+
+namespace birsim {
+
+uint64_t shiftRightRoundEven(uint64_t value, unsigned shift) {
+  if (shift == 0)
+    return value;
+  if (shift > 64)
+    return 0;
+  uint64_t quotient = shift == 64 ? 0 : value >> shift;
+  uint64_t remainder = shift == 64 ? value : value & ((uint64_t(1) << shift) - 1);
+  uint64_t half = uint64_t(1) << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1)))
+    ++quotient;
+  return quotient;
+}
+
+static int highestBit(uint64_t v) { return 63 - __builtin_clzll(v); }
+
+/// The code an overflowing magnitude takes (§4).
+static uint32_t overflowCode(const FloatFormat &f, bool negative,
+                             unsigned config) {
+  uint32_t sign = negative ? f.signMask() : 0;
+  if (config & kFp8Saturate)
+    return sign | f.maxFiniteCode();
+  if (f.nonFinite == NonFinite::IEEE)
+    return sign | f.infCode();
+  return f.nanResult;
+}
+
+uint32_t roundToFormat(const FloatFormat &f, bool negative, uint64_t magnitude,
+                       int exp2, unsigned config) {
+  uint32_t sign = negative ? f.signMask() : 0;
+  if (magnitude == 0)
+    return sign;
+  int exponent = highestBit(magnitude) + exp2; // value in [2^e, 2^(e+1))
+  int biased = exponent + f.bias;
+  int minNormal = 1 - f.bias;
+  // Quantum of the result: 2^(e - M) for normals, 2^(emin - M) below.
+  int quantum = (biased >= 1 ? exponent : minNormal) - f.mantissaBits;
+  int shift = quantum - exp2;
+  uint64_t significand;
+  if (shift >= 0)
+    significand = shiftRightRoundEven(magnitude, unsigned(shift));
+  else
+    significand = magnitude << unsigned(-shift); // exact: fits M+1 bits
+  // Adding the significand (hidden bit included) carries into the exponent.
+  uint64_t code =
+      (uint64_t(biased >= 1 ? biased - 1 : 0) << f.mantissaBits) + significand;
+  if (code > f.maxFiniteCode())
+    return overflowCode(f, negative, config);
+  return sign | uint32_t(code);
+}
+
+uint32_t widenToF32(const FloatFormat &f, uint32_t bits) {
+  bool negative = bits & f.signMask();
+  uint32_t sign = negative ? kF32SignMask : 0;
+  uint32_t mantMask = (1u << f.mantissaBits) - 1;
+  uint32_t exponent = (bits >> f.mantissaBits) & f.exponentAllOnes();
+  uint32_t mantissa = bits & mantMask;
+  if (exponent == f.exponentAllOnes()) {
+    bool isNaN = f.nonFinite == NonFinite::IEEE ? mantissa != 0
+                                                : mantissa == mantMask;
+    if (f.nonFinite == NonFinite::IEEE && mantissa == 0)
+      return sign | 0x7F800000u;
+    if (isNaN)
+      return sign | 0x7F800000u | (mantissa << (23 - f.mantissaBits));
+  }
+  if (exponent == 0)
+    return roundToFormat(kFloat32Format, negative, mantissa,
+                         1 - f.bias - f.mantissaBits, 0);
+  return roundToFormat(kFloat32Format, negative,
+                       mantissa | (1u << f.mantissaBits),
+                       int(exponent) - f.bias - f.mantissaBits, 0);
+}
+
+uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
+  bool negative = x & kF32SignMask;
+  if (isNaNF32(x)) {
+    if (config & kFp8NanSuppress)
+      return 0;
+    return f.nanResult | (f.nanKeepsSign && negative ? f.signMask() : 0);
+  }
+  if (isInfF32(x))
+    return overflowCode(f, negative, config);
+  uint32_t exponent = (x >> 23) & 0xFF;
+  uint32_t mantissa = x & 0x7FFFFF;
+  if (exponent == 0)
+    return roundToFormat(f, negative, mantissa, -149, config);
+  return roundToFormat(f, negative, mantissa | 0x800000u, int(exponent) - 150,
+                       config);
+}
+
+uint32_t narrowToFloat32r(uint32_t x) {
+  constexpr uint32_t kDropped = 13;
+  if (isNaNF32(x)) {
+    // [decision] docs/Decisions.md: truncate the payload, keep it a NaN.
+    uint32_t kept = x & ~((1u << kDropped) - 1);
+    return isNaNF32(kept) ? kept : kept | kF32QuietBit;
+  }
+  if (isInfF32(x))
+    return x;
+  uint32_t sign = x & kF32SignMask;
+  // The magnitude's bit pattern is monotonic, so rounding it as an integer
+  // rounds the value (a carry bumps the exponent, up to Inf).
+  uint32_t magnitude = x & 0x7FFFFFFFu;
+  return sign | uint32_t(shiftRightRoundEven(magnitude, kDropped) << kDropped);
+}
+
+//===-- x86 SSE scalar semantics (SEMANTICS.md section 2) -----------------===//
+
+namespace {
+struct Unpacked {
+  bool negative;
+  uint64_t significand;
+  int exp2; // value = significand * 2^exp2
+};
+} // namespace
+
+static Unpacked unpackFinite(uint32_t x) {
+  uint32_t exponent = (x >> 23) & 0xFF;
+  uint32_t mantissa = x & 0x7FFFFF;
+  if (exponent == 0)
+    return {bool(x & kF32SignMask), mantissa, -149};
+  return {bool(x & kF32SignMask), mantissa | 0x800000u, int(exponent) - 150};
+}
+
+uint32_t addss(uint32_t a, uint32_t b) {
+  if (isNaNF32(a))
+    return a | kF32QuietBit;
+  if (isNaNF32(b))
+    return b | kF32QuietBit;
+  if (isInfF32(a) && isInfF32(b))
+    return a == b ? a : kX86DefaultNaN;
+  if (isInfF32(a))
+    return a;
+  if (isInfF32(b))
+    return b;
+  Unpacked x = unpackFinite(a), y = unpackFinite(b);
+  if (x.significand == 0 && y.significand == 0) // -0 only for (-0) + (-0)
+    return (x.negative && y.negative) ? kF32SignMask : 0;
+  if (y.significand == 0)
+    return a;
+  if (x.significand == 0)
+    return b;
+  uint32_t xBits = a;
+  if (x.exp2 < y.exp2) {
+    std::swap(x, y);
+    xBits = b;
+  }
+  // More than 38 bits apart, y is under a quarter ulp of x (x is then
+  // normal): the RNE sum is x.
+  int distance = x.exp2 - y.exp2;
+  if (distance > 38)
+    return xBits;
+  uint64_t big = x.significand << distance, small = y.significand;
+  uint64_t magnitude;
+  bool negative;
+  if (x.negative == y.negative) {
+    magnitude = big + small;
+    negative = x.negative;
+  } else if (big >= small) {
+    magnitude = big - small;
+    negative = x.negative;
+  } else {
+    magnitude = small - big;
+    negative = y.negative;
+  }
+  if (magnitude == 0) // exact cancellation gives +0 under RNE
+    return 0;
+  return roundToFormat(kFloat32Format, negative, magnitude, y.exp2, 0);
+}
+
+/// Total order key of a non-NaN fp32 pattern (-0 and +0 equal).
+static int64_t orderKey(uint32_t x) {
+  int64_t magnitude = x & 0x7FFFFFFFu;
+  return (x & kF32SignMask) ? -magnitude : magnitude;
+}
+
+uint32_t minss(uint32_t a, uint32_t b) {
+  if (isNaNF32(a) || isNaNF32(b))
+    return b;
+  return orderKey(a) < orderKey(b) ? a : b;
+}
+
+uint32_t maxss(uint32_t a, uint32_t b) {
+  if (isNaNF32(a) || isNaNF32(b))
+    return b;
+  return orderKey(a) > orderKey(b) ? a : b;
+}
+
+} // namespace birsim

@@ -1,0 +1,54 @@
+//===- Status.cpp - Error texts -------------------------------------------===//
+#include "birsim/Core/Status.h"
+#include "birsim/Core/Dtype.h"
+#include "birsim/Core/Reduce.h"
+
+namespace birsim {
+
+static std::string dtypeText(int64_t dtype) {
+  const DtypeInfo *info = lookupDtype(int(dtype));
+  return info ? info->name : "<dtype " + std::to_string(dtype) + ">";
+}
+
+static std::string aluOpText(int64_t aluOp) {
+  const char *name = aluOpTypeName(int(aluOp));
+  return (name ? std::string(name) : std::string("<unknown>")) + " (" +
+         std::to_string(aluOp) + ")";
+}
+
+std::string Status::message() const {
+  switch (code) {
+  case ErrorCode::ok:
+    return "";
+  case ErrorCode::invalidArgument:
+    return std::string("invalid argument: ") + (detail ? detail : "") +
+           (subject ? " (got " + std::to_string(subject) + ")" : "");
+  case ErrorCode::invalidOp:
+    return "invalid MemoryReductionOp " + std::to_string(subject) +
+           ": expected copy=0, add=1, min=2 or max=3";
+  case ErrorCode::invalidFormat:
+    return "unknown BFP format " + std::to_string(subject) +
+           ": expected bfp8_b=0, bfp4_b=1, bfp8_a=2 or bfp4_a=3";
+  case ErrorCode::unknownDtype: // Dtype.h:50
+    return "Unknown dtype " + std::to_string(subject);
+  case ErrorCode::unsupportedDtype: // string @ 0x5c9608 + Dtype2string
+    return "cast_accumulate: unsupported dtype " + dtypeText(subject);
+  case ErrorCode::unmappedAluOp:
+    return "AluOpType2MemoryReduction: AluOpType " + aluOpText(subject) +
+           " has no MemoryReductionOp; only bypass and add map "
+           "(inst_visitor.cpp:363)";
+  case ErrorCode::unsupportedCollectiveOp:
+    return "collective doReduction: AluOpType " + aluOpText(subject) +
+           " is not add, max or min (inst_visitor.cpp:5365)";
+  case ErrorCode::indexOutOfRange:
+    return "scatter index " + std::to_string(subject) +
+           " is outside the destination of " + std::to_string(bound) +
+           " elements";
+  case ErrorCode::notCastable:
+    return "cast: dtype " + dtypeText(subject) +
+           " is packed and outside the cast engine";
+  }
+  return "unknown error";
+}
+
+} // namespace birsim

@@ -1,0 +1,136 @@
+//===- Oracle.h - Independent reference for the core tests ------*- C++ -*-===//
+//
+// LLVM's APFloat is the oracle for every non-NaN rounding; the NaN, ±0 and
+// default-NaN rules of SEMANTICS.md are written out here from the spec text,
+// sharing no code with lib/Core.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_TEST_ORACLE_H
+#define BIRSIM_TEST_ORACLE_H
+
+#include "birsim/Core/Dtype.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
+
+#include <cstdint>
+#include <random>
+
+namespace oracle {
+
+using llvm::APFloat;
+using llvm::APInt;
+
+/// APFloat semantics of a float dtype (SEMANTICS.md section 1 mapping).
+inline const llvm::fltSemantics &semantics(birsim::Dtype d) {
+  using D = birsim::Dtype;
+  switch (d) {
+  case D::float8e3: return APFloat::Float8E3M4();
+  case D::float8e4: return APFloat::Float8E4M3();
+  case D::float8_e4m3fn: return APFloat::Float8E4M3FN();
+  case D::float8e5: return APFloat::Float8E5M2();
+  case D::bfloat16: return APFloat::BFloat();
+  case D::float16: return APFloat::IEEEhalf();
+  default: return APFloat::IEEEsingle();
+  }
+}
+
+inline unsigned width(birsim::Dtype d) {
+  return APFloat::getSizeInBits(semantics(d));
+}
+
+inline APFloat fromBits(birsim::Dtype d, uint64_t bits) {
+  return APFloat(semantics(d), APInt(width(d), bits));
+}
+
+inline uint64_t toBits(const APFloat &v) {
+  return v.bitcastToAPInt().getZExtValue();
+}
+
+/// RNE conversion; the raw APFloat result (overflow gives Inf, or NaN for
+/// formats without Inf).
+inline APFloat convert(const APFloat &v, birsim::Dtype to) {
+  APFloat r = v;
+  bool losesInfo;
+  r.convert(semantics(to), APFloat::rmNearestTiesToEven, &losesInfo);
+  return r;
+}
+
+inline APFloat f32(uint32_t bits) { return fromBits(birsim::Dtype::float32, bits); }
+
+/// §4 NaN result table, written from the spec.
+inline uint64_t canonicalNaN(birsim::Dtype d, bool negative) {
+  using D = birsim::Dtype;
+  switch (d) {
+  case D::float8e3: return 0x78;
+  case D::float8e4: return 0x7C;
+  case D::float8e5: return 0x7E;
+  case D::float8_e4m3fn: return 0x7F;
+  case D::bfloat16: return 0x7FC0;
+  case D::float16: return negative ? 0xFE00 : 0x7E00;
+  default: return 0;
+  }
+}
+
+/// Largest finite value of a float dtype, via APFloat.
+inline uint64_t largestBits(birsim::Dtype d, bool negative) {
+  return toBits(APFloat::getLargest(semantics(d), negative));
+}
+
+/// Expected narrowing of fp32 bits with an FP8 config (§4), from APFloat.
+inline uint64_t narrow(uint32_t x, birsim::Dtype to, unsigned config) {
+  bool negative = x >> 31;
+  APFloat v = f32(x);
+  if (v.isNaN())
+    return (config & 0xFF00) ? 0 : canonicalNaN(to, negative);
+  APFloat r = convert(v, to);
+  // Overflow: APFloat gives Inf (or NaN for e4m3fn); v is finite or Inf.
+  bool overflowed = r.isInfinity() || r.isNaN();
+  if (overflowed && (config & 1))
+    return largestBits(to, negative);
+  if (overflowed && r.isNaN())
+    return canonicalNaN(to, negative);
+  return toBits(r);
+}
+
+/// A seeded generator of fp32 patterns that reaches every interesting
+/// region: uniform bits, near-equal exponents, subnormals, specials.
+class F32Generator {
+public:
+  explicit F32Generator(uint64_t seed) : rng(seed) {}
+  uint32_t next() {
+    uint32_t r = uint32_t(rng());
+    switch (rng() % 8) {
+    case 0: // subnormal or tiny
+      return (r & 0x80FFFFFFu);
+    case 1: { // special
+      static const uint32_t specials[] = {0, 0x80000000u, 0x7F800000u,
+                                          0xFF800000u, 0x7FC00000u,
+                                          0x7F800001u, 0xFFC00000u,
+                                          0x7F7FFFFFu, 0x00800000u, 1};
+      return specials[r % 10] ^ (r & 0x80000000u);
+    }
+    case 2: // exponent near 127
+      return (r & 0x807FFFFFu) | ((120 + (r >> 27) % 16) << 23);
+    default:
+      return r;
+    }
+  }
+  /// A value close to `x` (same or neighbouring exponent).
+  uint32_t near(uint32_t x) {
+    uint32_t r = uint32_t(rng());
+    int32_t e = int32_t((x >> 23) & 0xFF) + int32_t(r % 5) - 2;
+    if (e < 0) e = 0;
+    if (e > 254) e = 254;
+    return (((r & 1) ? 0x80000000u : 0) ^ (x & 0x80000000u)) |
+           (uint32_t(e) << 23) | (uint32_t(rng()) & 0x7FFFFF);
+  }
+  uint64_t bits() { return rng(); }
+
+private:
+  std::mt19937_64 rng;
+};
+
+} // namespace oracle
+
+#endif

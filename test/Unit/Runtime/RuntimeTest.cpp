@@ -1,0 +1,176 @@
+//===- RuntimeTest.cpp - every error path of the C ABI --------------------===//
+#include "birsim/Runtime/Runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::string lastError() { return birsim_last_error(); }
+
+/// A destination that must stay untouched.
+struct Guarded {
+  unsigned char bytes[4096];
+  Guarded() { std::memset(bytes, 0xA5, sizeof bytes); }
+  bool untouched() const {
+    for (unsigned char b : bytes)
+      if (b != 0xA5) return false;
+    return true;
+  }
+};
+
+TEST(RuntimeAbi, AccumulateErrors) {
+  Guarded dst;
+  unsigned char src[64] = {1};
+  EXPECT_EQ(birsim_cast_copy_or_accumulate(1, dst.bytes, src, 17),
+            BIRSIM_EUNSUPPORTED_DTYPE);
+  EXPECT_EQ(lastError(), "cast_accumulate: unsupported dtype float32r");
+  EXPECT_EQ(birsim_cast_copy_or_accumulate(0, dst.bytes, src, 20),
+            BIRSIM_EUNKNOWN_DTYPE);
+  EXPECT_NE(lastError().find("Unknown dtype"), std::string::npos);
+  EXPECT_EQ(birsim_cast_copy_or_accumulate(4, dst.bytes, src, 16), BIRSIM_EOP);
+  EXPECT_NE(lastError().find("MemoryReductionOp 4"), std::string::npos);
+  EXPECT_EQ(birsim_accumulate(2, dst.bytes, src, 1, 4), BIRSIM_EUNSUPPORTED_DTYPE);
+  EXPECT_EQ(lastError(), "cast_accumulate: unsupported dtype int8");
+  EXPECT_EQ(birsim_accumulate(1, dst.bytes, nullptr, 16, 4), BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("null buffer"), std::string::npos);
+  EXPECT_EQ(birsim_accumulate(1, nullptr, src, 16, 4), BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_accumulate(1, nullptr, nullptr, 16, 0), BIRSIM_OK);
+  EXPECT_TRUE(dst.untouched());
+}
+
+TEST(RuntimeAbi, ScatterChecksEveryIndexFirst) {
+  Guarded dst;
+  float src[4] = {1, 2, 3, 4};
+  int64_t idx[4] = {0, 1, 2, 1024};
+  EXPECT_EQ(birsim_scatter_accumulate(1, dst.bytes, 1024, src, idx, 4, 16),
+            BIRSIM_EINDEX);
+  EXPECT_EQ(lastError(), "scatter index 1024 is outside the destination of "
+                         "1024 elements");
+  EXPECT_EQ(birsim_scatter_accumulate(1, dst.bytes, 1024, src, nullptr, 4, 16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_scatter_accumulate(3, dst.bytes, 1024, src, idx, 4, 14),
+            BIRSIM_EUNSUPPORTED_DTYPE);
+  EXPECT_EQ(birsim_scatter_accumulate(7, dst.bytes, 1024, src, idx, 4, 16),
+            BIRSIM_EOP);
+  EXPECT_TRUE(dst.untouched());
+  int64_t good[4] = {3, 3, 0, 3};
+  float out[4] = {0, 0, 0, 0};
+  ASSERT_EQ(birsim_scatter_accumulate(1, out, 4, src, good, 4, 16), BIRSIM_OK);
+  EXPECT_EQ(out[3], 7.0f);
+  EXPECT_EQ(out[0], 3.0f);
+}
+
+TEST(RuntimeAbi, AluOpAndCollective) {
+  int op = 99;
+  EXPECT_EQ(birsim_alu_op_to_memory_reduction(0, &op), BIRSIM_OK);
+  EXPECT_EQ(op, BIRSIM_OP_COPY);
+  EXPECT_EQ(birsim_alu_op_to_memory_reduction(4, &op), BIRSIM_OK);
+  EXPECT_EQ(op, BIRSIM_OP_ADD);
+  op = 99;
+  EXPECT_EQ(birsim_alu_op_to_memory_reduction(8, &op), BIRSIM_EALU_OP);
+  EXPECT_NE(lastError().find("max (8) has no MemoryReductionOp"), std::string::npos);
+  EXPECT_EQ(op, 99);
+  EXPECT_EQ(birsim_alu_op_to_memory_reduction(4, nullptr), BIRSIM_EINVAL);
+  Guarded acc;
+  float x[4] = {};
+  EXPECT_EQ(birsim_collective_reduce(5, reinterpret_cast<float *>(acc.bytes), x, 4),
+            BIRSIM_ECOLLECTIVE_OP);
+  EXPECT_NE(lastError().find("subtract (5) is not add, max or min"), std::string::npos);
+  EXPECT_EQ(birsim_collective_reduce(4, nullptr, x, 4), BIRSIM_EINVAL);
+  EXPECT_TRUE(acc.untouched());
+}
+
+TEST(RuntimeAbi, CastErrors) {
+  Guarded dst;
+  float src[4] = {1, 2, 3, 4};
+  EXPECT_EQ(birsim_cast(16, src, 9, dst.bytes, 4, 1), BIRSIM_ENOT_CASTABLE);
+  EXPECT_EQ(birsim_cast(16, src, 21, dst.bytes, 4, 1), BIRSIM_EUNKNOWN_DTYPE);
+  EXPECT_EQ(birsim_cast(-1, src, 7, dst.bytes, 4, 1), BIRSIM_EUNKNOWN_DTYPE);
+  EXPECT_EQ(birsim_cast(16, src, 7, dst.bytes, 4, 0x10000), BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("fp8_config"), std::string::npos);
+  EXPECT_EQ(birsim_cast(16, nullptr, 7, dst.bytes, 4, 1), BIRSIM_EINVAL);
+  EXPECT_TRUE(dst.untouched());
+}
+
+TEST(RuntimeAbi, DtypeTable) {
+  const char *names[] = {"uint8", "int8", "float4_e2m1fn_x4", "float8e3",
+                         "float8e4", "float8_e4m3fn", "float8_e8m0fnu",
+                         "float8e5", "float8_e4m3fn_x4", "float8_e5m2_x4",
+                         "uint16", "int16", "bfloat16", "float16", "uint32",
+                         "int32", "float32", "float32r", "uint64", "int64"};
+  const size_t sizes[] = {1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8};
+  for (int d = 0; d < 20; ++d) {
+    EXPECT_STREQ(birsim_dtype_name(d), names[d]);
+    EXPECT_EQ(birsim_dtype_size(d), sizes[d]);
+  }
+  EXPECT_EQ(birsim_dtype_name(20), nullptr);
+  EXPECT_EQ(birsim_dtype_name(-1), nullptr);
+  EXPECT_EQ(birsim_dtype_size(20), 0u);
+}
+
+TEST(RuntimeAbi, BfpErrors) {
+  EXPECT_EQ(birsim_bfp_tile_bytes(0), 1088u);
+  EXPECT_EQ(birsim_bfp_tile_bytes(1), 576u);
+  EXPECT_EQ(birsim_bfp_tile_bytes(4), 0u);
+  EXPECT_EQ(birsim_bfp_mantissa_bits(1), 3u);
+  EXPECT_EQ(birsim_bfp_mantissa_bits(-1), 0u);
+  Guarded out;
+  std::vector<float> tile(1024, 1.0f);
+  EXPECT_EQ(birsim_bfp_pack_tiles(5, tile.data(), 1, out.bytes), BIRSIM_EFORMAT);
+  EXPECT_NE(lastError().find("unknown BFP format 5"), std::string::npos);
+  EXPECT_EQ(birsim_bfp_pack_tiles(0, nullptr, 1, out.bytes), BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_unpack_tiles(9, out.bytes, 1,
+                                    reinterpret_cast<float *>(out.bytes)),
+            BIRSIM_EFORMAT);
+  EXPECT_EQ(birsim_bfp_unpack_tiles(0, nullptr, 1,
+                                    reinterpret_cast<float *>(out.bytes)),
+            BIRSIM_EINVAL);
+  EXPECT_TRUE(out.untouched());
+  EXPECT_EQ(birsim_bfp_convert_float_bits(7, 0x3F800000u, 127), 0);
+  EXPECT_NE(lastError().find("unknown BFP format 7"), std::string::npos);
+  EXPECT_EQ(birsim_bfp_convert_datum(7, 0x40, 127), 0u);
+  EXPECT_EQ(birsim_bfp_block_shared_exponent(0, nullptr), 0);
+  EXPECT_NE(lastError().find("null block_bits"), std::string::npos);
+  // Value-level calls on a valid format.
+  EXPECT_EQ(birsim_bfp_convert_float_bits(0, 0x42818000u, 133), 0x41); // 64.75
+  EXPECT_EQ(birsim_bfp_convert_datum(0, 0x40, 127), 0x3F800000u);
+  uint32_t block[16] = {0x3F800000u, 0x40000000u};
+  EXPECT_EQ(birsim_bfp_block_shared_exponent(0, block), 128);
+}
+
+TEST(RuntimeAbi, LastErrorIsThreadLocal) {
+  birsim_cast_copy_or_accumulate(1, nullptr, nullptr, 17);
+  std::string other;
+  std::thread([&] {
+    birsim_cast_copy_or_accumulate(0, nullptr, nullptr, 99);
+    other = birsim_last_error();
+  }).join();
+  EXPECT_EQ(lastError(), "cast_accumulate: unsupported dtype float32r");
+  EXPECT_NE(other.find("Unknown dtype"), std::string::npos);
+}
+
+TEST(RuntimeAbi, TieCountersThroughTheAbi) {
+  birsim_bfp_tie_counters_reset();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 4; ++t)
+    pool.emplace_back([] {
+      for (int i = 0; i < 10000; ++i)
+        birsim_bfp_convert_float_bits(0, 0x42830000u, 133); // 65.5: tie, up
+    });
+  for (auto &t : pool) t.join();
+  uint64_t seen = 0, up = 0;
+  birsim_bfp_tie_counters(&seen, &up);
+  EXPECT_EQ(seen, 40000u);
+  EXPECT_EQ(up, 40000u);
+  birsim_bfp_tie_counters(nullptr, &up);
+  birsim_bfp_tie_counters_reset();
+  birsim_bfp_tie_counters(&seen, nullptr);
+  EXPECT_EQ(seen, 0u);
+}
+
+} // namespace

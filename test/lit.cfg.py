@@ -1,0 +1,30 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "BIRSIM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.birsim_obj_root, "test")
+config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%birsim_include", os.path.join(config.birsim_src_root, "include")))
+config.substitutions.append(("%birsim_lib_dir", config.birsim_lib_dir))
+config.substitutions.append(("%birsim_rt", os.path.join(config.birsim_lib_dir, "libbirsim_runtime.so")))
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%mlir_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%cc", config.c_compiler))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.birsim_tools_dir, config.llvm_tools_dir]
+tools = ["birsim-opt", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
+         ToolSubst("%mlir_lib_dir", config.mlir_lib_dir, unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
