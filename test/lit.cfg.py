@@ -7,7 +7,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "BIRSIM"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".c"]
+config.suffixes = [".mlir", ".c", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.birsim_obj_root, "test")
 config.excludes = ["Unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
@@ -20,11 +20,13 @@ config.substitutions.append(("%birsim_rt", os.path.join(config.birsim_lib_dir, "
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%mlir_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%birsim_src", config.birsim_src_root))
+config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.birsim_tools_dir, config.llvm_tools_dir]
-tools = ["birsim-opt", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
+tools = ["birsim-opt", "mlir-tblgen", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
          ToolSubst("%mlir_lib_dir", config.mlir_lib_dir, unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,10 @@
+//===- BirsimDialect.h - birsim dialect -------------------------*- C++ -*-===//
+#ifndef BIRSIM_DIALECT_BIRSIM_IR_BIRSIMDIALECT_H
+#define BIRSIM_DIALECT_BIRSIM_IR_BIRSIMDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Dialect.h"
+
+#include "birsim/Dialect/Birsim/IR/BirsimDialect.h.inc"
+
+#endif

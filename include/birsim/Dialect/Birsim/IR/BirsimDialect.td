@@ -1,0 +1,27 @@
+//===- BirsimDialect.td - birsim dialect definition --------*- tablegen -*-===//
+#ifndef BIRSIM_DIALECT_TD
+#define BIRSIM_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Birsim_Dialect : Dialect {
+  let name = "birsim";
+  let cppNamespace = "::mlir::birsim";
+  let summary = "Bit-exact BIR simulator arithmetic and Tenstorrent BFP tiles";
+  let description = [{
+    Ops whose results are, bit for bit, what the AWS Neuron BIR simulator's
+    `cast_copy_or_accumulate` kernel, collective reducer and whole-tensor
+    cast engine produce, plus Tenstorrent BFP8/BFP4 tile packing. Verifiers
+    mirror the simulator's legality; folders and the runtime both call the
+    same C++ core (`birsim/Core`).
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["arith::ArithDialect"];
+}
+
+class Birsim_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Birsim_Dialect, mnemonic, traits>;
+
+#endif // BIRSIM_DIALECT_TD

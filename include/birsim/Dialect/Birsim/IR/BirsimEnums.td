@@ -1,0 +1,78 @@
+//===- BirsimEnums.td - birsim enums -----------------------*- tablegen -*-===//
+#ifndef BIRSIM_ENUMS_TD
+#define BIRSIM_ENUMS_TD
+
+include "birsim/Dialect/Birsim/IR/BirsimDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+// birsim::MemoryReductionOp (SEMANTICS.md section 1; the page's corrected
+// numbering: min = 2, max = 3).
+def Birsim_MemoryReductionOp : I32EnumAttr<"MemoryReductionOp",
+    "cast_copy_or_accumulate operation", [
+      I32EnumAttrCase<"copy", 0>, I32EnumAttrCase<"add", 1>,
+      I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>]> {
+  let cppNamespace = "::mlir::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_MemoryReductionOpAttr : EnumAttr<Birsim_Dialect,
+    Birsim_MemoryReductionOp, "memory_reduction_op">;
+
+// bir::AluOpType (SEMANTICS.md section 1).
+def Birsim_AluOpType : I32EnumAttr<"AluOpType", "bir::AluOpType", [
+    I32EnumAttrCase<"bypass", 0>, I32EnumAttrCase<"bitwise_not", 1>,
+    I32EnumAttrCase<"arith_shift_left", 2>,
+    I32EnumAttrCase<"arith_shift_right", 3>, I32EnumAttrCase<"add", 4>,
+    I32EnumAttrCase<"subtract", 5>, I32EnumAttrCase<"mult", 6>,
+    I32EnumAttrCase<"divide", 7>, I32EnumAttrCase<"max", 8>,
+    I32EnumAttrCase<"min", 9>, I32EnumAttrCase<"bitwise_and", 10>,
+    I32EnumAttrCase<"bitwise_or", 11>, I32EnumAttrCase<"bitwise_xor", 12>,
+    I32EnumAttrCase<"logical_and", 13>, I32EnumAttrCase<"logical_or", 14>,
+    I32EnumAttrCase<"logical_xor", 15>,
+    I32EnumAttrCase<"logical_shift_left", 16>,
+    I32EnumAttrCase<"logical_shift_right", 17>,
+    I32EnumAttrCase<"is_equal", 18>, I32EnumAttrCase<"not_equal", 19>,
+    I32EnumAttrCase<"is_gt", 20>, I32EnumAttrCase<"is_ge", 21>,
+    I32EnumAttrCase<"is_lt", 22>, I32EnumAttrCase<"is_le", 23>,
+    I32EnumAttrCase<"average", 24>, I32EnumAttrCase<"elemwise_mul", 25>,
+    I32EnumAttrCase<"pow", 26>, I32EnumAttrCase<"mod", 27>,
+    I32EnumAttrCase<"rsqrt", 28>, I32EnumAttrCase<"abs", 29>,
+    I32EnumAttrCase<"abs_max", 30>, I32EnumAttrCase<"abs_min", 31>,
+    I32EnumAttrCase<"mod_int", 32>]> {
+  let cppNamespace = "::mlir::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
+    "alu_op">;
+
+// Tenstorrent BFP formats (SEMANTICS.md section 5).
+def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
+    I32EnumAttrCase<"bfp8_b", 0>, I32EnumAttrCase<"bfp4_b", 1>,
+    I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>]> {
+  let cppNamespace = "::mlir::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_BfpFormatAttr : EnumAttr<Birsim_Dialect, Birsim_BfpFormat,
+    "bfp_format">;
+
+// FP8ConversionConfig (SEMANTICS.md section 4): bit 0 saturate, byte 1
+// NaN-suppress. `birsim.cast` carries it as a plain i32 `fp8_config`.
+def Birsim_Fp8Config : I32BitEnumAttr<"Fp8Config", "FP8 conversion config", [
+    I32BitEnumAttrCaseNone<"none">,
+    I32BitEnumAttrCaseBit<"saturate", 0>,
+    I32BitEnumAttrCaseGroup<"nan_suppress", [
+      I32BitEnumAttrCaseBit<"nan_suppress_0", 8>,
+      I32BitEnumAttrCaseBit<"nan_suppress_1", 9>,
+      I32BitEnumAttrCaseBit<"nan_suppress_2", 10>,
+      I32BitEnumAttrCaseBit<"nan_suppress_3", 11>,
+      I32BitEnumAttrCaseBit<"nan_suppress_4", 12>,
+      I32BitEnumAttrCaseBit<"nan_suppress_5", 13>,
+      I32BitEnumAttrCaseBit<"nan_suppress_6", 14>,
+      I32BitEnumAttrCaseBit<"nan_suppress_7", 15>]>]> {
+  let cppNamespace = "::mlir::birsim";
+  let genSpecializedAttr = 0;
+  let separator = " | ";
+}
+def Birsim_Fp8ConfigAttr : EnumAttr<Birsim_Dialect, Birsim_Fp8Config,
+    "fp8_config">;
+
+#endif // BIRSIM_ENUMS_TD

@@ -1,0 +1,202 @@
+//===- BirsimOps.td - birsim operations --------------------*- tablegen -*-===//
+#ifndef BIRSIM_OPS_TD
+#define BIRSIM_OPS_TD
+
+include "birsim/Dialect/Birsim/IR/BirsimDialect.td"
+include "birsim/Dialect/Birsim/IR/BirsimEnums.td"
+include "birsim/Dialect/Birsim/IR/BirsimTypes.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Value-level ops: scalars, vectors and ranked tensors
+//===----------------------------------------------------------------------===//
+
+def Birsim_ConstantOp : Birsim_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "constant of any bir::Dtype element type";
+  let description = [{
+    Materializes folded values whose type `arith.constant` does not accept
+    (`ui8`, `si32`, ...).
+
+    ```mlir
+    %c = birsim.constant dense<[1, 2]> : tensor<2xui8>
+    ```
+  }];
+  let arguments = (ins TypedAttrInterface:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Birsim_ReduceOp : Birsim_Op<"reduce",
+    [Pure, AllTypesMatch<["dst", "src", "result"]>]> {
+  let summary = "cast_copy_or_accumulate: result = reduce(dst, src)";
+  let description = [{
+    Elementwise `birsim::cast_copy_or_accumulate(kind, dst, src, dtype)`
+    (SEMANTICS.md section 3). `copy` takes every bir::Dtype; `add`, `min`
+    and `max` only the 8 reducing dtypes (`f8E3M4`, `f8E4M3`, `f8E5M2`,
+    `bf16`, `f16`, `i32`, `f32`, `i64`). Floats reduce in fp32 with x86 SSE
+    semantics (`add` = ADDSS(dst, src), `min` = MINSS(src, dst),
+    `max` = MAXSS(src, dst)) and narrow back with round-to-nearest-even,
+    FP8 config 0; integers wrap.
+
+    ```mlir
+    %r = birsim.reduce add %dst, %src : bf16
+    %r = birsim.reduce max %dst, %src : tensor<4x8xf8E4M3>
+    ```
+  }];
+  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyType:$dst,
+                       AnyType:$src);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$kind $dst `,` $src attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_CollectiveReduceOp : Birsim_Op<"collective_reduce",
+    [Pure, AllTypesMatch<["acc", "x", "result"]>]> {
+  let summary = "the collective doReduction on fp32";
+  let description = [{
+    The AllReduce / ReduceScatter reducer: `add` = ADDSS(x, acc),
+    `max` = MAXSS(x, acc), `min` = MINSS(x, acc) on fp32. Any other
+    AluOpType is an error (the simulator asserts at inst_visitor.cpp:5365).
+
+    ```mlir
+    %r = birsim.collective_reduce max %acc, %x : tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyType:$acc, AnyType:$x);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$kind $acc `,` $x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_CastOp : Birsim_Op<"cast", [Pure]> {
+  let summary = "bir::CastToNewDType between non-packed dtypes";
+  let description = [{
+    The whole-tensor cast engine (SEMANTICS.md section 4): every non-packed
+    dtype to every non-packed dtype through fp32, round-to-nearest-even.
+    `fp8_config` is the FP8ConversionConfig (bit 0 saturate, byte 1
+    NaN-suppress) and defaults to `0x0001` (saturate), the compiler's
+    default; it applies to fp8 results only.
+
+    ```mlir
+    %y = birsim.cast %x : tensor<8xf32> to tensor<8xf8E5M2>
+    %y = birsim.cast %x {fp8_config = 0 : i32} : f32 to f8E5M2
+    ```
+  }];
+  let arguments = (ins AnyType:$input, OptionalAttr<I32Attr>:$fp8_config);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` type($input) `to` type($result)";
+  let extraClassDeclaration = [{
+    /// The FP8 config, defaulting to 0x0001 (saturate).
+    unsigned getFp8ConfigValue();
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
+  let summary = "pack N row-major 32x32 fp32 tiles into BFP bytes";
+  let description = [{
+    `tensor<Nx32x32xf32>` to `tensor<N x tile_bytes(format) x i8>`: per tile
+    64 shared-exponent bytes, then the datums in face order (SEMANTICS.md
+    section 5). 1088 bytes per tile for BFP8, 576 for BFP4.
+
+    ```mlir
+    %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$format $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
+  let summary = "unpack BFP bytes into N row-major 32x32 fp32 tiles";
+  let description = [{
+    The inverse layout of `birsim.bfp_pack`, decoding every datum under its
+    block's shared exponent (SEMANTICS.md section 5).
+
+    ```mlir
+    %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$format $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Instruction-level ops: the three callers of AluOpType2MemoryReduction
+//===----------------------------------------------------------------------===//
+
+class Birsim_CceOp<string mnemonic, string caller>
+    : Birsim_Op<mnemonic, [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  code cceOpDescription = [{
+    The `cce_op` AluOpType goes through `AluOpType2MemoryReduction`, as in
+    the simulator's }] # caller # [{: `bypass` copies, `add` accumulates
+    (on the 8 reducing dtypes only), and every other value, `min` and `max`
+    included, is rejected by the verifier because the simulator asserts
+    (inst_visitor.cpp:363).
+  }];
+}
+
+def Birsim_DmaCopyOp : Birsim_CceOp<"dma_copy", "visitInstDMACopy"> {
+  let summary = "DMA copy with a cce-reduce AluOpType";
+  let description = cceOpDescription # [{
+    Elementwise `dst[i] = reduce(dst[i], src[i])` over two memrefs of the
+    same shape and element type.
+
+    ```mlir
+    birsim.dma_copy add %src to %dst : memref<16xbf16> to memref<16xbf16>
+    ```
+  }];
+  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
+                       AnyMemRef:$dst);
+  let assemblyFormat =
+      "$cce_op $src `to` $dst attr-dict `:` type($src) `to` type($dst)";
+  let hasVerifier = 1;
+}
+
+class Birsim_IndirectSaveBase<string mnemonic, string caller>
+    : Birsim_CceOp<mnemonic, caller> {
+  let description = cceOpDescription # [{
+    Scatter through an index memref, in order:
+    `dst[indices[i]] = reduce(dst[indices[i]], src[i])`. `src` and
+    `indices` are 1-D with one index per element; `dst` is indexed as a
+    flat row-major buffer. Every index is checked against `dst` before any
+    element is written.
+
+    ```mlir
+    birsim.}] # mnemonic # [{ add %src to %dst[%idx]
+        : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+    ```
+  }];
+  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
+                       AnyMemRef:$indices, AnyMemRef:$dst);
+  let assemblyFormat = "$cce_op $src `to` $dst `[` $indices `]` attr-dict "
+                       "`:` type($src) `,` type($indices) `to` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Birsim_IndirectSaveOp : Birsim_IndirectSaveBase<"indirect_save",
+    "visitInstGenericIndirectSave"> {
+  let summary = "generic indirect save with a cce-reduce AluOpType";
+}
+
+def Birsim_IndirectSaveAccumulateOp : Birsim_IndirectSaveBase<
+    "indirect_save_accumulate", "visitInstIndirectSaveAccumulate"> {
+  let summary = "indirect save-accumulate with a cce-reduce AluOpType";
+}
+
+#endif // BIRSIM_OPS_TD

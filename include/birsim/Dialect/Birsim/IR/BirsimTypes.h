@@ -1,0 +1,30 @@
+//===- BirsimTypes.h - birsim types and the dtype mapping -------*- C++ -*-===//
+#ifndef BIRSIM_DIALECT_BIRSIM_IR_BIRSIMTYPES_H
+#define BIRSIM_DIALECT_BIRSIM_IR_BIRSIMTYPES_H
+
+#include "birsim/Core/Dtype.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Types.h"
+
+#include <optional>
+
+#define GET_TYPEDEF_CLASSES
+#include "birsim/Dialect/Birsim/IR/BirsimTypes.h.inc"
+
+namespace mlir::birsim {
+
+/// The bir::Dtype an element type stands for (SEMANTICS.md section 1), or
+/// nullopt. `i8`/`si8` are int8, `ui8` is uint8, and so on.
+std::optional<::birsim::Dtype> getDtype(Type elementType);
+
+/// The element type of a bir::Dtype: builtin where MLIR has one (signless
+/// for the signed integers), a birsim type otherwise.
+Type getElementType(MLIRContext *context, ::birsim::Dtype dtype);
+
+/// Descriptor of the dtype of `type`'s element type, or null.
+const ::birsim::DtypeInfo *lookupDtypeInfo(Type type);
+
+} // namespace mlir::birsim
+
+#endif

@@ -1,0 +1,27 @@
+//===- InitAll.h - Register birsim and the upstream pieces it needs -*- C++ -*-===//
+#ifndef BIRSIM_INITALL_H
+#define BIRSIM_INITALL_H
+
+#include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+
+namespace birsim {
+
+/// birsim plus every upstream dialect and extension (func, arith, tensor,
+/// memref, scf, cf, bufferization, linalg, llvm and the to-LLVM interfaces).
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::birsim::BirsimDialect>();
+}
+
+/// Upstream passes and birsim's own.
+inline void registerAllPasses() { mlir::registerAllPasses(); }
+
+} // namespace birsim
+
+#endif

@@ -1,0 +1,194 @@
+//===- BirsimFolds.cpp - birsim constant folders --------------------------===//
+//
+// Every folder runs the core (birsim/Core) on the raw little-endian bytes of
+// dense constants: no per-element APFloat, and the same code the runtime
+// library executes. `dense_resource` and other non-dense constants are left
+// alone.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Reduce.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::birsim;
+
+namespace {
+/// The raw element bytes of a constant operand: one element when splat.
+struct RawConstant {
+  ArrayRef<char> data;
+  bool splat = false;
+  uint64_t scalarBits = 0; // storage for scalar attributes
+};
+} // namespace
+
+static bool isDenseStorable(Type elementType) {
+  return isa<IntegerType, FloatType>(elementType);
+}
+
+static std::optional<RawConstant> getRawConstant(Attribute attr,
+                                                 unsigned bytes) {
+  if (auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr)) {
+    if (!isDenseStorable(dense.getElementType()))
+      return std::nullopt;
+    return RawConstant{dense.getRawData(), dense.isSplat()};
+  }
+  APInt bits;
+  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
+    bits = f.getValue().bitcastToAPInt();
+  else if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
+    bits = i.getValue();
+  else
+    return std::nullopt;
+  if (bits.getBitWidth() != 8 * bytes)
+    return std::nullopt;
+  return RawConstant{{}, true, bits.getZExtValue()};
+}
+
+/// `count` elements of `bytes` each, splats expanded.
+static SmallVector<char> expand(const RawConstant &c, size_t count,
+                                unsigned bytes) {
+  SmallVector<char> out(count * bytes);
+  const char *element = c.data.empty()
+                            ? reinterpret_cast<const char *>(&c.scalarBits)
+                            : c.data.data();
+  if (!c.splat) {
+    std::memcpy(out.data(), element, out.size());
+    return out;
+  }
+  for (size_t i = 0; i < count; ++i)
+    std::memcpy(out.data() + i * bytes, element, bytes);
+  return out;
+}
+
+/// Elements to compute: one when every input is splat.
+static size_t foldCount(Type type, std::initializer_list<RawConstant> inputs) {
+  bool allSplat = true;
+  for (const RawConstant &c : inputs)
+    allSplat &= c.splat;
+  auto shaped = dyn_cast<ShapedType>(type);
+  return allSplat || !shaped ? 1 : size_t(shaped.getNumElements());
+}
+
+/// An attribute of `type` holding `raw` (one element means a splat).
+static Attribute makeConstant(Type type, ArrayRef<char> raw) {
+  Type element = getElementTypeOrSelf(type);
+  if (!isDenseStorable(element))
+    return {};
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return DenseElementsAttr::getFromRawBuffer(shaped, raw);
+  unsigned width = element.getIntOrFloatBitWidth();
+  uint64_t bits = 0;
+  std::memcpy(&bits, raw.data(), width / 8);
+  APInt value(width, bits);
+  if (auto f = dyn_cast<FloatType>(element))
+    return FloatAttr::get(f, APFloat(f.getFloatSemantics(), value));
+  return IntegerAttr::get(element, value);
+}
+
+static bool foldableShape(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return !shaped || shaped.hasStaticShape();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
+  if (getKind() == MemoryReductionOp::copy) // memcpy of src (s.3)
+    return getSrc();
+  const ::birsim::DtypeInfo *info = lookupDtypeInfo(getType());
+  if (!info || !foldableShape(getType()))
+    return {};
+  auto dst = getRawConstant(adaptor.getDst(), info->bytes);
+  auto src = getRawConstant(adaptor.getSrc(), info->bytes);
+  if (!dst || !src)
+    return {};
+  size_t count = foldCount(getType(), {*dst, *src});
+  SmallVector<char> out = expand(*dst, count, info->bytes);
+  SmallVector<char> in = expand(*src, count, info->bytes);
+  if (!::birsim::accumulate(int(getKind()), out.data(), in.data(),
+                            int(info->dtype), count)
+           .ok())
+    return {};
+  return makeConstant(getType(), out);
+}
+
+OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
+  if (!foldableShape(getType()))
+    return {};
+  auto acc = getRawConstant(adaptor.getAcc(), 4);
+  auto x = getRawConstant(adaptor.getX(), 4);
+  if (!acc || !x)
+    return {};
+  size_t count = foldCount(getType(), {*acc, *x});
+  SmallVector<char> out = expand(*acc, count, 4);
+  SmallVector<char> in = expand(*x, count, 4);
+  if (!::birsim::collectiveReduce(int(getKind()),
+                                  reinterpret_cast<uint32_t *>(out.data()),
+                                  reinterpret_cast<const uint32_t *>(in.data()),
+                                  count)
+           .ok())
+    return {};
+  return makeConstant(getType(), out);
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType()) // equal dtypes: bits unchanged (s.4)
+    return getInput();
+  const ::birsim::DtypeInfo *from = lookupDtypeInfo(getInput().getType());
+  const ::birsim::DtypeInfo *to = lookupDtypeInfo(getType());
+  if (!from || !to || !foldableShape(getType()))
+    return {};
+  auto input = getRawConstant(adaptor.getInput(), from->bytes);
+  if (!input)
+    return {};
+  size_t count = foldCount(getType(), {*input});
+  SmallVector<char> in = expand(*input, count, from->bytes);
+  SmallVector<char> out(count * to->bytes);
+  if (!::birsim::castBuffer(int(from->dtype), in.data(), int(to->dtype),
+                            out.data(), count, getFp8ConfigValue())
+           .ok())
+    return {};
+  return makeConstant(getType(), out);
+}
+
+OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
+  if (!getType().hasStaticShape())
+    return {};
+  auto input = getRawConstant(adaptor.getInput(), 4);
+  if (!input)
+    return {};
+  size_t tiles = size_t(getType().getDimSize(0));
+  SmallVector<char> in = expand(*input, tiles * ::birsim::kBfpTileValues, 4);
+  SmallVector<char> out(size_t(getType().getNumElements()));
+  if (!::birsim::bfpPackTiles(int(getFormat()),
+                              reinterpret_cast<const uint32_t *>(in.data()),
+                              tiles, out.data())
+           .ok())
+    return {};
+  return makeConstant(getType(), out);
+}
+
+OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
+  if (!getType().hasStaticShape())
+    return {};
+  auto input = getRawConstant(adaptor.getInput(), 1);
+  if (!input)
+    return {};
+  size_t tiles = size_t(getType().getDimSize(0));
+  SmallVector<char> in = expand(
+      *input, size_t(getInput().getType().getNumElements()), 1);
+  SmallVector<char> out(tiles * ::birsim::kBfpTileValues * 4);
+  if (!::birsim::bfpUnpackTiles(int(getFormat()), in.data(), tiles,
+                                reinterpret_cast<uint32_t *>(out.data()))
+           .ok())
+    return {};
+  return makeConstant(getType(), out);
+}

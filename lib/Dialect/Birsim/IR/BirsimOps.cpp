@@ -1,0 +1,264 @@
+//===- BirsimOps.cpp - birsim verifiers and effects -----------------------===//
+//
+// Every legality rule is the core's own check (birsim/Core): the verifier
+// reports the simulator's message and names the op, the dtype and the rule.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Reduce.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::birsim;
+
+#define GET_OP_CLASSES
+#include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// The comma-separated names of the 8 reducing dtypes, from the core table.
+static std::string reducingDtypeNames() {
+  std::string names;
+  for (int d = 0; d < ::birsim::kNumDtypes; ++d)
+    if (::birsim::lookupDtype(d)->reduces)
+      names += (names.empty() ? "" : ", ") +
+               std::string(::birsim::lookupDtype(d)->name);
+  return names;
+}
+
+/// The dtype of a value-level operand type: a scalar, a vector or a ranked
+/// tensor whose element type is a bir::Dtype.
+static FailureOr<const ::birsim::DtypeInfo *> verifyValueType(Operation *op,
+                                                              Type type) {
+  if (isa<UnrankedTensorType, MemRefType, UnrankedMemRefType>(type))
+    return op->emitOpError("expects a scalar, vector or ranked tensor, got ")
+           << type;
+  const ::birsim::DtypeInfo *info = lookupDtypeInfo(type);
+  if (!info)
+    return op->emitOpError("element type ")
+           << getElementTypeOrSelf(type)
+           << " is not a bir::Dtype (SEMANTICS.md section 1)";
+  return info;
+}
+
+/// A memref operand of an instruction-level op.
+static FailureOr<const ::birsim::DtypeInfo *>
+verifyBufferType(Operation *op, StringRef name, Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.getLayout().isIdentity())
+    return op->emitOpError() << name
+                             << " must be a memref with the identity layout "
+                                "(a contiguous row-major buffer), got "
+                             << type;
+  const ::birsim::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
+  if (!info)
+    return op->emitOpError() << name << " element type "
+                             << memref.getElementType()
+                             << " is not a bir::Dtype (SEMANTICS.md section 1)";
+  return info;
+}
+
+/// `cast_copy_or_accumulate`'s dtype check for `kind` (SEMANTICS.md s.3).
+static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
+                                     const ::birsim::DtypeInfo &info) {
+  ::birsim::ElementReducer reducer;
+  const ::birsim::DtypeInfo *resolved;
+  ::birsim::Status status = ::birsim::resolveReducer(
+      int(kind), int(info.dtype), reducer, resolved);
+  if (status.ok())
+    return success();
+  return op->emitOpError() << "'" << stringifyMemoryReductionOp(kind)
+                           << "' on dtype " << info.name << ": "
+                           << status.message() << " (only "
+                           << reducingDtypeNames()
+                           << " reduce; SEMANTICS.md section 3)";
+}
+
+/// AluOpType2MemoryReduction plus the kernel's dtype check.
+static LogicalResult verifyCceOp(Operation *op, AluOpType cceOp,
+                                 const ::birsim::DtypeInfo &info) {
+  ::birsim::MemoryReductionOp kind;
+  ::birsim::Status status =
+      ::birsim::aluOpToMemoryReduction(int(cceOp), kind);
+  if (!status.ok())
+    return op->emitOpError() << "cce_op '" << stringifyAluOpType(cceOp)
+                             << "' is rejected: " << status.message();
+  return verifyReducible(op, MemoryReductionOp(kind), info);
+}
+
+//===----------------------------------------------------------------------===//
+// Value-level ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  FailureOr<const ::birsim::DtypeInfo *> info =
+      verifyValueType(*this, getType());
+  if (failed(info))
+    return failure();
+  return verifyReducible(*this, getKind(), **info);
+}
+
+LogicalResult CollectiveReduceOp::verify() {
+  if (failed(verifyValueType(*this, getType())))
+    return failure();
+  uint32_t (*reducer)(uint32_t, uint32_t);
+  ::birsim::Status status =
+      ::birsim::resolveCollectiveReducer(int(getKind()), reducer);
+  if (!status.ok())
+    return emitOpError() << status.message();
+  if (!getElementTypeOrSelf(getType()).isF32())
+    return emitOpError("collective doReduction reduces float32 only, got ")
+           << getElementTypeOrSelf(getType())
+           << " (sim-core-arithmetic page, doReduction)";
+  return success();
+}
+
+unsigned CastOp::getFp8ConfigValue() {
+  if (std::optional<uint32_t> config = getFp8Config())
+    return *config;
+  return ::birsim::kFp8DefaultConfig;
+}
+
+LogicalResult CastOp::verify() {
+  Type from = getInput().getType(), to = getType();
+  FailureOr<const ::birsim::DtypeInfo *> src = verifyValueType(*this, from);
+  FailureOr<const ::birsim::DtypeInfo *> dst = verifyValueType(*this, to);
+  if (failed(src) || failed(dst))
+    return failure();
+  auto fromShaped = dyn_cast<ShapedType>(from);
+  auto toShaped = dyn_cast<ShapedType>(to);
+  if (bool(fromShaped) != bool(toShaped) ||
+      (fromShaped && (fromShaped.getTypeID() != toShaped.getTypeID() ||
+                      fromShaped.getShape() != toShaped.getShape())))
+    return emitOpError("input ")
+           << from << " and result " << to
+           << " must have the same shape and container";
+  ::birsim::Status status = ::birsim::checkCast(
+      int((*src)->dtype), int((*dst)->dtype), getFp8ConfigValue());
+  if (!status.ok())
+    return emitOpError() << status.message() << " (SEMANTICS.md section 4)";
+  return success();
+}
+
+/// `tensor<Nx32x32xf32>` and `tensor<N x tile_bytes x i8>` for `format`.
+static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
+                                     RankedTensorType tiles,
+                                     RankedTensorType packed) {
+  const ::birsim::BfpFormatInfo &info = *::birsim::lookupBfpFormat(int(format));
+  int64_t tileBytes = int64_t(info.tileBytes);
+  bool tilesOk = tiles.getRank() == 3 && tiles.getDimSize(1) == 32 &&
+                 tiles.getDimSize(2) == 32 && tiles.getElementType().isF32();
+  bool packedOk = packed.getRank() == 2 &&
+                  packed.getDimSize(1) == tileBytes &&
+                  packed.getElementType().isSignlessInteger(8);
+  if (!tilesOk)
+    return op->emitOpError("tiles must be tensor<Nx32x32xf32>, got ") << tiles;
+  if (!packedOk)
+    return op->emitOpError("packed ")
+           << info.name << " tiles must be tensor<Nx" << tileBytes
+           << "xi8> (64 exponent bytes + datums per tile), got " << packed;
+  if (tiles.getDimSize(0) != packed.getDimSize(0))
+    return op->emitOpError("tile count differs: ")
+           << tiles << " vs " << packed;
+  return success();
+}
+
+LogicalResult BfpPackOp::verify() {
+  return verifyBfpShapes(*this, getFormat(), getInput().getType(),
+                         getType());
+}
+
+LogicalResult BfpUnpackOp::verify() {
+  return verifyBfpShapes(*this, getFormat(), getType(),
+                         getInput().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Instruction-level ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult DmaCopyOp::verify() {
+  FailureOr<const ::birsim::DtypeInfo *> src =
+      verifyBufferType(*this, "src", getSrc().getType());
+  FailureOr<const ::birsim::DtypeInfo *> dst =
+      verifyBufferType(*this, "dst", getDst().getType());
+  if (failed(src) || failed(dst))
+    return failure();
+  auto srcType = cast<MemRefType>(getSrc().getType());
+  auto dstType = cast<MemRefType>(getDst().getType());
+  if (srcType.getShape() != dstType.getShape() ||
+      srcType.getElementType() != dstType.getElementType())
+    return emitOpError("src ") << srcType << " and dst " << dstType
+                               << " must have the same shape and element type";
+  return verifyCceOp(*this, getCceOp(), **dst);
+}
+
+template <typename IndirectOp>
+static LogicalResult verifyIndirectSave(IndirectOp op) {
+  FailureOr<const ::birsim::DtypeInfo *> src =
+      verifyBufferType(op, "src", op.getSrc().getType());
+  FailureOr<const ::birsim::DtypeInfo *> dst =
+      verifyBufferType(op, "dst", op.getDst().getType());
+  if (failed(src) || failed(dst))
+    return failure();
+  auto srcType = cast<MemRefType>(op.getSrc().getType());
+  auto indexType = dyn_cast<MemRefType>(op.getIndices().getType());
+  if (srcType.getRank() != 1)
+    return op.emitOpError("src must be 1-D, got ") << srcType;
+  if (!indexType || indexType.getRank() != 1 ||
+      !indexType.getElementType().isInteger(64) ||
+      !indexType.getLayout().isIdentity())
+    return op.emitOpError("indices must be a contiguous memref<?xi64>, got ")
+           << op.getIndices().getType();
+  if (!ShapedType::isDynamic(srcType.getDimSize(0)) &&
+      !ShapedType::isDynamic(indexType.getDimSize(0)) &&
+      srcType.getDimSize(0) != indexType.getDimSize(0))
+    return op.emitOpError("has ") << srcType.getDimSize(0)
+                                  << " source elements but "
+                                  << indexType.getDimSize(0) << " indices";
+  if ((*src)->dtype != (*dst)->dtype)
+    return op.emitOpError("src element type ")
+           << srcType.getElementType() << " differs from dst element type "
+           << cast<MemRefType>(op.getDst().getType()).getElementType();
+  return verifyCceOp(op, op.getCceOp(), **dst);
+}
+
+LogicalResult IndirectSaveOp::verify() { return verifyIndirectSave(*this); }
+LogicalResult IndirectSaveAccumulateOp::verify() {
+  return verifyIndirectSave(*this);
+}
+
+using EffectList =
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>;
+
+static void readsAndUpdates(EffectList &effects, ArrayRef<OpOperand *> reads,
+                            OpOperand &updated) {
+  for (OpOperand *operand : reads)
+    effects.emplace_back(MemoryEffects::Read::get(), operand,
+                         SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &updated,
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &updated,
+                       SideEffects::DefaultResource::get());
+}
+
+void DmaCopyOp::getEffects(EffectList &effects) {
+  readsAndUpdates(effects, {&getSrcMutable()}, getDstMutable());
+}
+void IndirectSaveOp::getEffects(EffectList &effects) {
+  readsAndUpdates(effects, {&getSrcMutable(), &getIndicesMutable()},
+                  getDstMutable());
+}
+void IndirectSaveAccumulateOp::getEffects(EffectList &effects) {
+  readsAndUpdates(effects, {&getSrcMutable(), &getIndicesMutable()},
+                  getDstMutable());
+}

@@ -1,0 +1,309 @@
+// RUN: birsim-opt %s -split-input-file -verify-diagnostics
+
+// Reduce legality: add/min/max only on the 8 reducing dtypes
+// (cast_copy_or_accumulate's REDUCE_JT, SEMANTICS.md section 3).
+
+func.func @reduce_add_float32r(%a: !birsim.float32r) -> !birsim.float32r {
+  // expected-error @+1 {{'birsim.reduce' op 'add' on dtype float32r: cast_accumulate: unsupported dtype float32r (only float8e3, float8e4, float8e5, bfloat16, float16, int32, float32, int64 reduce; SEMANTICS.md section 3)}}
+  %r = birsim.reduce add %a, %a : !birsim.float32r
+  return %r : !birsim.float32r
+}
+
+// -----
+
+func.func @reduce_max_int8(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'max' on dtype int8: cast_accumulate: unsupported dtype int8}}
+  %r = birsim.reduce max %a, %a : tensor<4xi8>
+  return %r : tensor<4xi8>
+}
+
+// -----
+
+func.func @reduce_min_e4m3fn(%a: f8E4M3FN) -> f8E4M3FN {
+  // expected-error @+1 {{cast_accumulate: unsupported dtype float8_e4m3fn}}
+  %r = birsim.reduce min %a, %a : f8E4M3FN
+  return %r : f8E4M3FN
+}
+
+// -----
+
+func.func @reduce_add_uint32(%a: vector<4xui32>) -> vector<4xui32> {
+  // expected-error @+1 {{cast_accumulate: unsupported dtype uint32}}
+  %r = birsim.reduce add %a, %a : vector<4xui32>
+  return %r : vector<4xui32>
+}
+
+// -----
+
+func.func @reduce_add_packed(%a: !birsim.float8_e5m2_x4) -> !birsim.float8_e5m2_x4 {
+  // expected-error @+1 {{cast_accumulate: unsupported dtype float8_e5m2_x4}}
+  %r = birsim.reduce add %a, %a : !birsim.float8_e5m2_x4
+  return %r : !birsim.float8_e5m2_x4
+}
+
+// -----
+
+func.func @reduce_not_a_dtype(%a: f64) -> f64 {
+  // expected-error @+1 {{'birsim.reduce' op element type 'f64' is not a bir::Dtype (SEMANTICS.md section 1)}}
+  %r = birsim.reduce copy %a, %a : f64
+  return %r : f64
+}
+
+// -----
+
+func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{expects a scalar, vector or ranked tensor, got 'tensor<*xf32>'}}
+  %r = birsim.reduce add %a, %a : tensor<*xf32>
+  return %r : tensor<*xf32>
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @reduce_type_mismatch(%a: tensor<4xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{use of value '%b' expects different type than prior uses}}
+  %r = birsim.reduce add %a, %b : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_unknown_kind(%a: f32) {
+  // expected-error @+2 {{expected ::mlir::birsim::MemoryReductionOp to be one of: copy, add, min, max}}
+  // expected-error @+1 {{failed to parse Birsim_MemoryReductionOpAttr parameter 'value' which is to be a `::mlir::birsim::MemoryReductionOp`}}
+  %r = birsim.reduce sub %a, %a : f32
+  return
+}
+
+// -----
+
+// Collective doReduction: add, max, min on fp32 only (inst_visitor.cpp:5365).
+
+func.func @collective_subtract(%a: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'birsim.collective_reduce' op collective doReduction: AluOpType subtract (5) is not add, max or min (inst_visitor.cpp:5365)}}
+  %r = birsim.collective_reduce subtract %a, %a : tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+func.func @collective_bypass(%a: f32) -> f32 {
+  // expected-error @+1 {{AluOpType bypass (0) is not add, max or min}}
+  %r = birsim.collective_reduce bypass %a, %a : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @collective_bf16(%a: tensor<16xbf16>) -> tensor<16xbf16> {
+  // expected-error @+1 {{collective doReduction reduces float32 only, got 'bf16'}}
+  %r = birsim.collective_reduce add %a, %a : tensor<16xbf16>
+  return %r : tensor<16xbf16>
+}
+
+// -----
+
+// Cast engine: non-packed dtypes, matching shapes, known config bits.
+
+func.func @cast_packed(%a: tensor<4x!birsim.float8_e4m3fn_x4>) -> tensor<4xf32> {
+  // expected-error @+1 {{'birsim.cast' op cast: dtype float8_e4m3fn_x4 is packed and outside the cast engine (SEMANTICS.md section 4)}}
+  %r = birsim.cast %a : tensor<4x!birsim.float8_e4m3fn_x4> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @cast_to_packed(%a: f32) -> !birsim.float4_e2m1fn_x4 {
+  // expected-error @+1 {{cast: dtype float4_e2m1fn_x4 is packed}}
+  %r = birsim.cast %a : f32 to !birsim.float4_e2m1fn_x4
+  return %r : !birsim.float4_e2m1fn_x4
+}
+
+// -----
+
+func.func @cast_shape(%a: tensor<4xf32>) -> tensor<8xbf16> {
+  // expected-error @+1 {{input 'tensor<4xf32>' and result 'tensor<8xbf16>' must have the same shape and container}}
+  %r = birsim.cast %a : tensor<4xf32> to tensor<8xbf16>
+  return %r : tensor<8xbf16>
+}
+
+// -----
+
+func.func @cast_container(%a: tensor<4xf32>) -> vector<4xbf16> {
+  // expected-error @+1 {{must have the same shape and container}}
+  %r = birsim.cast %a : tensor<4xf32> to vector<4xbf16>
+  return %r : vector<4xbf16>
+}
+
+// -----
+
+func.func @cast_scalar_to_tensor(%a: f32) -> tensor<1xbf16> {
+  // expected-error @+1 {{must have the same shape and container}}
+  %r = birsim.cast %a : f32 to tensor<1xbf16>
+  return %r : tensor<1xbf16>
+}
+
+// -----
+
+func.func @cast_config(%a: f32) -> f8E5M2 {
+  // expected-error @+1 {{invalid argument: fp8_config has bits outside 0xFF01 (bit 0 saturate, byte 1 NaN-suppress) (got 2)}}
+  %r = birsim.cast %a {fp8_config = 2 : i32} : f32 to f8E5M2
+  return %r : f8E5M2
+}
+
+// -----
+
+func.func @cast_not_a_dtype(%a: i1) -> f32 {
+  // expected-error @+1 {{element type 'i1' is not a bir::Dtype}}
+  %r = birsim.cast %a : i1 to f32
+  return %r : f32
+}
+
+// -----
+
+// BFP shapes: tensor<Nx32x32xf32> <-> tensor<N x tile_bytes x i8>.
+
+func.func @bfp_pack_bytes(%t: tensor<2x32x32xf32>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp4_b tiles must be tensor<Nx576xi8> (64 exponent bytes + datums per tile), got 'tensor<2x1088xi8>'}}
+  %p = birsim.bfp_pack bfp4_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_tiles(%t: tensor<2x32x16xf32>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{tiles must be tensor<Nx32x32xf32>, got 'tensor<2x32x16xf32>'}}
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x16xf32> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_count(%t: tensor<2x32x32xf32>) -> tensor<3x1088xi8> {
+  // expected-error @+1 {{tile count differs: 'tensor<2x32x32xf32>' vs 'tensor<3x1088xi8>'}}
+  %p = birsim.bfp_pack bfp8_a %t : tensor<2x32x32xf32> -> tensor<3x1088xi8>
+  return %p : tensor<3x1088xi8>
+}
+
+// -----
+
+func.func @bfp_unpack_element(%p: tensor<1x576xi8>) -> tensor<1x32x32xf16> {
+  // expected-error @+1 {{'birsim.bfp_unpack' op tiles must be tensor<Nx32x32xf32>, got 'tensor<1x32x32xf16>'}}
+  %u = birsim.bfp_unpack bfp4_a %p : tensor<1x576xi8> -> tensor<1x32x32xf16>
+  return %u : tensor<1x32x32xf16>
+}
+
+// -----
+
+func.func @bfp_unpack_bytes(%p: tensor<1x576xui8>) -> tensor<1x32x32xf32> {
+  // expected-error @+1 {{packed bfp4_a tiles must be tensor<Nx576xi8>}}
+  %u = birsim.bfp_unpack bfp4_a %p : tensor<1x576xui8> -> tensor<1x32x32xf32>
+  return %u : tensor<1x32x32xf32>
+}
+
+// -----
+
+// Instruction-level ops: AluOpType2MemoryReduction maps only bypass and add
+// (the simulator asserts at inst_visitor.cpp:363).
+
+func.func @dma_copy_min(%a: memref<16xf32>, %b: memref<16xf32>) {
+  // expected-error @+1 {{'birsim.dma_copy' op cce_op 'min' is rejected: AluOpType2MemoryReduction: AluOpType min (9) has no MemoryReductionOp; only bypass and add map (inst_visitor.cpp:363)}}
+  birsim.dma_copy min %a to %b : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_max(%a: memref<16xf32>, %b: memref<16xf32>) {
+  // expected-error @+1 {{cce_op 'max' is rejected: AluOpType2MemoryReduction: AluOpType max (8) has no MemoryReductionOp}}
+  birsim.dma_copy max %a to %b : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_mult(%a: memref<16xf32>, %b: memref<16xf32>) {
+  // expected-error @+1 {{AluOpType mult (6) has no MemoryReductionOp}}
+  birsim.dma_copy mult %a to %b : memref<16xf32> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_add_uint8(%a: memref<16xui8>, %b: memref<16xui8>) {
+  // expected-error @+1 {{'birsim.dma_copy' op 'add' on dtype uint8: cast_accumulate: unsupported dtype uint8}}
+  birsim.dma_copy add %a to %b : memref<16xui8> to memref<16xui8>
+  return
+}
+
+// -----
+
+func.func @dma_copy_shape(%a: memref<16xf32>, %b: memref<8xf32>) {
+  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<8xf32>' must have the same shape and element type}}
+  birsim.dma_copy bypass %a to %b : memref<16xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_strided(%a: memref<16xf32, strided<[2]>>, %b: memref<16xf32>) {
+  // expected-error @+1 {{src must be a memref with the identity layout (a contiguous row-major buffer), got 'memref<16xf32, strided<[2]>>'}}
+  birsim.dma_copy bypass %a to %b : memref<16xf32, strided<[2]>> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @indirect_save_max(%s: memref<4xbf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{'birsim.indirect_save' op cce_op 'max' is rejected: AluOpType2MemoryReduction: AluOpType max (8) has no MemoryReductionOp}}
+  birsim.indirect_save max %s to %d[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+func.func @indirect_save_accumulate_min(%s: memref<4xbf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{'birsim.indirect_save_accumulate' op cce_op 'min' is rejected}}
+  birsim.indirect_save_accumulate min %s to %d[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+func.func @indirect_save_accumulate_float32r(%s: memref<4x!birsim.float32r>, %i: memref<4xi64>, %d: memref<16x!birsim.float32r>) {
+  // expected-error @+1 {{'add' on dtype float32r: cast_accumulate: unsupported dtype float32r}}
+  birsim.indirect_save_accumulate add %s to %d[%i] : memref<4x!birsim.float32r>, memref<4xi64> to memref<16x!birsim.float32r>
+  return
+}
+
+// -----
+
+func.func @indirect_save_index_type(%s: memref<4xbf16>, %i: memref<4xi32>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{indices must be a contiguous memref<?xi64>, got 'memref<4xi32>'}}
+  birsim.indirect_save bypass %s to %d[%i] : memref<4xbf16>, memref<4xi32> to memref<16xbf16>
+  return
+}
+
+// -----
+
+func.func @indirect_save_count(%s: memref<4xbf16>, %i: memref<3xi64>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{has 4 source elements but 3 indices}}
+  birsim.indirect_save bypass %s to %d[%i] : memref<4xbf16>, memref<3xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+func.func @indirect_save_rank(%s: memref<2x2xbf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{src must be 1-D, got 'memref<2x2xbf16>'}}
+  birsim.indirect_save bypass %s to %d[%i] : memref<2x2xbf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+func.func @indirect_save_element(%s: memref<4xf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
+  // expected-error @+1 {{src element type 'f16' differs from dst element type 'bf16'}}
+  birsim.indirect_save_accumulate add %s to %d[%i] : memref<4xf16>, memref<4xi64> to memref<16xbf16>
+  return
+}

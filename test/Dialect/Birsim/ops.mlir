@@ -1,0 +1,56 @@
+// RUN: birsim-opt %s | birsim-opt | FileCheck %s
+// RUN: birsim-opt %s --mlir-print-op-generic | birsim-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @value_ops
+func.func @value_ops(%a: bf16, %b: bf16, %t: tensor<4x8xf8E4M3>, %v: vector<4xi32>,
+                     %acc: tensor<16xf32>, %x: tensor<8xf32>, %tiles: tensor<2x32x32xf32>,
+                     %r32: tensor<2x!birsim.float32r>, %u8: ui8, %s64: si64, %e8: f8E8M0FNU) {
+  // CHECK: birsim.reduce add %{{.*}}, %{{.*}} : bf16
+  %0 = birsim.reduce add %a, %b : bf16
+  // CHECK: birsim.reduce max %{{.*}}, %{{.*}} : tensor<4x8xf8E4M3>
+  %1 = birsim.reduce max %t, %t : tensor<4x8xf8E4M3>
+  // CHECK: birsim.reduce min %{{.*}}, %{{.*}} : vector<4xi32>
+  %2 = birsim.reduce min %v, %v : vector<4xi32>
+  // CHECK: birsim.reduce copy %{{.*}}, %{{.*}} : tensor<2x!birsim.float32r>
+  %3 = birsim.reduce copy %r32, %r32 : tensor<2x!birsim.float32r>
+  // CHECK: birsim.reduce copy %{{.*}}, %{{.*}} : ui8
+  %4 = birsim.reduce copy %u8, %u8 : ui8
+  // CHECK: birsim.reduce add %{{.*}}, %{{.*}} : si64
+  %5 = birsim.reduce add %s64, %s64 : si64
+  // CHECK: birsim.collective_reduce max %{{.*}}, %{{.*}} : tensor<16xf32>
+  %6 = birsim.collective_reduce max %acc, %acc : tensor<16xf32>
+  // CHECK: birsim.cast %{{.*}} : tensor<8xf32> to tensor<8xf8E5M2>
+  %7 = birsim.cast %x : tensor<8xf32> to tensor<8xf8E5M2>
+  // CHECK: birsim.cast %{{.*}} {fp8_config = 0 : i32} : bf16 to f8E5M2
+  %8 = birsim.cast %a {fp8_config = 0 : i32} : bf16 to f8E5M2
+  // CHECK: birsim.cast %{{.*}} : tensor<2x!birsim.float32r> to tensor<2xf8E4M3FN>
+  %9 = birsim.cast %r32 : tensor<2x!birsim.float32r> to tensor<2xf8E4M3FN>
+  // CHECK: birsim.cast %{{.*}} : f8E8M0FNU to ui8
+  %10 = birsim.cast %e8 : f8E8M0FNU to ui8
+  // CHECK: birsim.bfp_pack bfp8_b %{{.*}} : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+  %p = birsim.bfp_pack bfp8_b %tiles : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+  // CHECK: birsim.bfp_unpack bfp8_b %{{.*}} : tensor<2x1088xi8> -> tensor<2x32x32xf32>
+  %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
+  // CHECK: birsim.bfp_pack bfp4_a %{{.*}} : tensor<2x32x32xf32> -> tensor<2x576xi8>
+  %p4 = birsim.bfp_pack bfp4_a %tiles : tensor<2x32x32xf32> -> tensor<2x576xi8>
+  // CHECK: birsim.bfp_unpack bfp4_b %{{.*}} : tensor<?x576xi8> -> tensor<?x32x32xf32>
+  %dyn = tensor.cast %p4 : tensor<2x576xi8> to tensor<?x576xi8>
+  %u4 = birsim.bfp_unpack bfp4_b %dyn : tensor<?x576xi8> -> tensor<?x32x32xf32>
+  // CHECK: birsim.constant dense<[1, 2]> : tensor<2xui8>
+  %c = birsim.constant dense<[1, 2]> : tensor<2xui8>
+  return
+}
+
+// CHECK-LABEL: func.func @instruction_ops
+func.func @instruction_ops(%m: memref<16xbf16>, %i: memref<4xi64>, %s: memref<4xbf16>,
+                           %d: memref<?x!birsim.float8_e5m2_x4>, %e: memref<?x!birsim.float8_e5m2_x4>) {
+  // CHECK: birsim.dma_copy add %{{.*}} to %{{.*}} : memref<16xbf16> to memref<16xbf16>
+  birsim.dma_copy add %m to %m : memref<16xbf16> to memref<16xbf16>
+  // CHECK: birsim.dma_copy bypass %{{.*}} to %{{.*}} : memref<?x!birsim.float8_e5m2_x4> to memref<?x!birsim.float8_e5m2_x4>
+  birsim.dma_copy bypass %d to %e : memref<?x!birsim.float8_e5m2_x4> to memref<?x!birsim.float8_e5m2_x4>
+  // CHECK: birsim.indirect_save bypass %{{.*}} to %{{.*}}[%{{.*}}] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  birsim.indirect_save bypass %s to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  // CHECK: birsim.indirect_save_accumulate add %{{.*}} to %{{.*}}[%{{.*}}] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  birsim.indirect_save_accumulate add %s to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
