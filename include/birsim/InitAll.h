@@ -2,7 +2,9 @@
 #ifndef BIRSIM_INITALL_H
 #define BIRSIM_INITALL_H
 
+#include "birsim/Conversion/Passes.h"
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
+#include "birsim/Dialect/Birsim/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,10 +19,16 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::birsim::BirsimDialect>();
+  mlir::birsim::registerBufferizableOpInterfaceExternalModels(registry);
+  mlir::birsim::registerConvertBirsimToLLVMInterface(registry);
 }
 
 /// Upstream passes and birsim's own.
-inline void registerAllPasses() { mlir::registerAllPasses(); }
+inline void registerAllPasses() {
+  mlir::registerAllPasses();
+  mlir::birsim::registerBirsimConversionPasses();
+  mlir::birsim::registerBirsimToLLVMPipeline();
+}
 
 } // namespace birsim
 

@@ -107,25 +107,48 @@ LogicalResult ReduceOp::verify() {
   return verifyReducible(*this, getKind(), **info);
 }
 
-LogicalResult CollectiveReduceOp::verify() {
-  if (failed(verifyValueType(*this, getType())))
-    return failure();
+/// doReduction's AluOpType and element type (inst_visitor.cpp:5365).
+static LogicalResult verifyCollective(Operation *op, AluOpType kind,
+                                      Type type) {
   uint32_t (*reducer)(uint32_t, uint32_t);
   ::birsim::Status status =
-      ::birsim::resolveCollectiveReducer(int(getKind()), reducer);
+      ::birsim::resolveCollectiveReducer(int(kind), reducer);
   if (!status.ok())
-    return emitOpError() << status.message();
-  if (!getElementTypeOrSelf(getType()).isF32())
-    return emitOpError("collective doReduction reduces float32 only, got ")
-           << getElementTypeOrSelf(getType())
+    return op->emitOpError() << status.message();
+  if (!getElementTypeOrSelf(type).isF32())
+    return op->emitOpError("collective doReduction reduces float32 only, got ")
+           << getElementTypeOrSelf(type)
            << " (sim-core-arithmetic page, doReduction)";
   return success();
 }
 
+LogicalResult CollectiveReduceOp::verify() {
+  if (failed(verifyValueType(*this, getType())))
+    return failure();
+  return verifyCollective(*this, getKind(), getType());
+}
+
+static unsigned fp8ConfigOrDefault(std::optional<uint32_t> config) {
+  return config ? *config : ::birsim::kFp8DefaultConfig;
+}
+
 unsigned CastOp::getFp8ConfigValue() {
-  if (std::optional<uint32_t> config = getFp8Config())
-    return *config;
-  return ::birsim::kFp8DefaultConfig;
+  return fp8ConfigOrDefault(getFp8Config());
+}
+unsigned CastIntoOp::getFp8ConfigValue() {
+  return fp8ConfigOrDefault(getFp8Config());
+}
+
+/// The cast engine's checks (SEMANTICS.md section 4) on two element dtypes.
+static LogicalResult verifyCastDtypes(Operation *op,
+                                      const ::birsim::DtypeInfo &src,
+                                      const ::birsim::DtypeInfo &dst,
+                                      unsigned fp8Config) {
+  ::birsim::Status status =
+      ::birsim::checkCast(int(src.dtype), int(dst.dtype), fp8Config);
+  if (!status.ok())
+    return op->emitOpError() << status.message() << " (SEMANTICS.md section 4)";
+  return success();
 }
 
 LogicalResult CastOp::verify() {
@@ -142,17 +165,12 @@ LogicalResult CastOp::verify() {
     return emitOpError("input ")
            << from << " and result " << to
            << " must have the same shape and container";
-  ::birsim::Status status = ::birsim::checkCast(
-      int((*src)->dtype), int((*dst)->dtype), getFp8ConfigValue());
-  if (!status.ok())
-    return emitOpError() << status.message() << " (SEMANTICS.md section 4)";
-  return success();
+  return verifyCastDtypes(*this, **src, **dst, getFp8ConfigValue());
 }
 
 /// `tensor<Nx32x32xf32>` and `tensor<N x tile_bytes x i8>` for `format`.
 static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
-                                     RankedTensorType tiles,
-                                     RankedTensorType packed) {
+                                     ShapedType tiles, ShapedType packed) {
   const ::birsim::BfpFormatInfo &info = *::birsim::lookupBfpFormat(int(format));
   int64_t tileBytes = int64_t(info.tileBytes);
   bool tilesOk = tiles.getRank() == 3 && tiles.getDimSize(1) == 32 &&
@@ -161,10 +179,14 @@ static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
                   packed.getDimSize(1) == tileBytes &&
                   packed.getElementType().isSignlessInteger(8);
   if (!tilesOk)
-    return op->emitOpError("tiles must be tensor<Nx32x32xf32>, got ") << tiles;
+    return op->emitOpError("tiles must be ")
+           << (isa<MemRefType>(tiles) ? "memref" : "tensor")
+           << "<Nx32x32xf32>, got " << tiles;
   if (!packedOk)
     return op->emitOpError("packed ")
-           << info.name << " tiles must be tensor<Nx" << tileBytes
+           << info.name << " tiles must be "
+           << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
+           << tileBytes
            << "xi8> (64 exponent bytes + datums per tile), got " << packed;
   if (tiles.getDimSize(0) != packed.getDimSize(0))
     return op->emitOpError("tile count differs: ")
@@ -261,4 +283,89 @@ void IndirectSaveOp::getEffects(EffectList &effects) {
 void IndirectSaveAccumulateOp::getEffects(EffectList &effects) {
   readsAndUpdates(effects, {&getSrcMutable(), &getIndicesMutable()},
                   getDstMutable());
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer forms
+//===----------------------------------------------------------------------===//
+
+/// The two buffers of an in-place reduce form.
+static FailureOr<const ::birsim::DtypeInfo *>
+verifySameBuffers(Operation *op, Value dst, Value src) {
+  FailureOr<const ::birsim::DtypeInfo *> dstInfo =
+      verifyBufferType(op, "dst", dst.getType());
+  if (failed(dstInfo) || failed(verifyBufferType(op, "src", src.getType())))
+    return failure();
+  return dstInfo; // equal types: AllTypesMatch
+}
+
+LogicalResult ReduceIntoOp::verify() {
+  FailureOr<const ::birsim::DtypeInfo *> info =
+      verifySameBuffers(*this, getDst(), getSrc());
+  if (failed(info))
+    return failure();
+  return verifyReducible(*this, getKind(), **info);
+}
+
+LogicalResult CollectiveReduceIntoOp::verify() {
+  if (failed(verifySameBuffers(*this, getAcc(), getX())))
+    return failure();
+  return verifyCollective(*this, getKind(), getAcc().getType());
+}
+
+LogicalResult CastIntoOp::verify() {
+  FailureOr<const ::birsim::DtypeInfo *> src =
+      verifyBufferType(*this, "src", getSrc().getType());
+  FailureOr<const ::birsim::DtypeInfo *> dst =
+      verifyBufferType(*this, "dst", getDst().getType());
+  if (failed(src) || failed(dst))
+    return failure();
+  if (cast<MemRefType>(getSrc().getType()).getShape() !=
+      cast<MemRefType>(getDst().getType()).getShape())
+    return emitOpError("src ") << getSrc().getType() << " and dst "
+                               << getDst().getType()
+                               << " must have the same shape";
+  return verifyCastDtypes(*this, **src, **dst, getFp8ConfigValue());
+}
+
+LogicalResult BfpPackIntoOp::verify() {
+  if (failed(verifyBufferType(*this, "tiles", getTiles().getType())) ||
+      failed(verifyBufferType(*this, "packed", getPacked().getType())))
+    return failure();
+  return verifyBfpShapes(*this, getFormat(),
+                         cast<ShapedType>(getTiles().getType()),
+                         cast<ShapedType>(getPacked().getType()));
+}
+
+LogicalResult BfpUnpackIntoOp::verify() {
+  if (failed(verifyBufferType(*this, "packed", getPacked().getType())) ||
+      failed(verifyBufferType(*this, "tiles", getTiles().getType())))
+    return failure();
+  return verifyBfpShapes(*this, getFormat(),
+                         cast<ShapedType>(getTiles().getType()),
+                         cast<ShapedType>(getPacked().getType()));
+}
+
+static void readsAndWrites(EffectList &effects, OpOperand &read,
+                           OpOperand &written) {
+  effects.emplace_back(MemoryEffects::Read::get(), &read,
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &written,
+                       SideEffects::DefaultResource::get());
+}
+
+void ReduceIntoOp::getEffects(EffectList &effects) {
+  readsAndUpdates(effects, {&getSrcMutable()}, getDstMutable());
+}
+void CollectiveReduceIntoOp::getEffects(EffectList &effects) {
+  readsAndUpdates(effects, {&getXMutable()}, getAccMutable());
+}
+void CastIntoOp::getEffects(EffectList &effects) {
+  readsAndWrites(effects, getSrcMutable(), getDstMutable());
+}
+void BfpPackIntoOp::getEffects(EffectList &effects) {
+  readsAndWrites(effects, getTilesMutable(), getPackedMutable());
+}
+void BfpUnpackIntoOp::getEffects(EffectList &effects) {
+  readsAndWrites(effects, getPackedMutable(), getTilesMutable());
 }

@@ -199,4 +199,106 @@ def Birsim_IndirectSaveAccumulateOp : Birsim_IndirectSaveBase<
   let summary = "indirect save-accumulate with a cce-reduce AluOpType";
 }
 
+//===----------------------------------------------------------------------===//
+// Buffer forms: what the tensor ops bufferize to and what lowers to calls
+//===----------------------------------------------------------------------===//
+
+class Birsim_BufferOp<string mnemonic, string valueOp,
+                      list<Trait> traits = []>
+    : Birsim_Op<mnemonic,
+                !listconcat([DeclareOpInterfaceMethods<MemoryEffectsOpInterface>],
+                            traits)> {
+  code bufferDescription = [{
+    The buffer form of `birsim.}] # valueOp # [{`, produced by One-Shot
+    Bufferize and lowered to one call into `libbirsim_runtime.so`. Operands
+    are memrefs with the identity layout.
+  }];
+}
+
+def Birsim_ReduceIntoOp : Birsim_BufferOp<"reduce_into", "reduce",
+    [AllTypesMatch<["dst", "src"]>]> {
+  let summary = "in-place cast_copy_or_accumulate over a buffer";
+  let description = bufferDescription # [{
+    `dst[i] = reduce(dst[i], src[i])`; lowers to `birsim_accumulate`.
+
+    ```mlir
+    birsim.reduce_into add %dst, %src : memref<16xbf16>
+    ```
+  }];
+  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyMemRef:$dst,
+                       AnyMemRef:$src);
+  let assemblyFormat = "$kind $dst `,` $src attr-dict `:` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Birsim_CollectiveReduceIntoOp : Birsim_BufferOp<"collective_reduce_into",
+    "collective_reduce", [AllTypesMatch<["acc", "x"]>]> {
+  let summary = "in-place collective doReduction over a buffer";
+  let description = bufferDescription # [{
+    `acc[i] = doReduction(acc[i], x[i])`; lowers to
+    `birsim_collective_reduce`.
+
+    ```mlir
+    birsim.collective_reduce_into max %acc, %x : memref<16xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyMemRef:$acc,
+                       AnyMemRef:$x);
+  let assemblyFormat = "$kind $acc `,` $x attr-dict `:` type($acc)";
+  let hasVerifier = 1;
+}
+
+def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast"> {
+  let summary = "whole-tensor cast from one buffer into another";
+  let description = bufferDescription # [{
+    Lowers to `birsim_cast`; `fp8_config` defaults to 0x0001 as on
+    `birsim.cast`.
+
+    ```mlir
+    birsim.cast_into %src, %dst : memref<8xf32> to memref<8xf8E5M2>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$src, AnyMemRef:$dst,
+                       OptionalAttr<I32Attr>:$fp8_config);
+  let assemblyFormat =
+      "$src `,` $dst attr-dict `:` type($src) `to` type($dst)";
+  let extraClassDeclaration = [{
+    /// The FP8 config, defaulting to 0x0001 (saturate).
+    unsigned getFp8ConfigValue();
+  }];
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
+  let summary = "pack fp32 tiles from one buffer into a BFP byte buffer";
+  let description = bufferDescription # [{
+    Lowers to `birsim_bfp_pack_tiles`.
+
+    ```mlir
+    birsim.bfp_pack_into bfp8_b %tiles, %bytes : memref<2x32x32xf32> to memref<2x1088xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$tiles,
+                       AnyMemRef:$packed);
+  let assemblyFormat = "$format $tiles `,` $packed attr-dict `:` "
+                       "type($tiles) `to` type($packed)";
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
+  let summary = "unpack a BFP byte buffer into fp32 tiles";
+  let description = bufferDescription # [{
+    Lowers to `birsim_bfp_unpack_tiles`.
+
+    ```mlir
+    birsim.bfp_unpack_into bfp8_b %bytes, %tiles : memref<2x1088xi8> to memref<2x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$packed,
+                       AnyMemRef:$tiles);
+  let assemblyFormat = "$format $packed `,` $tiles attr-dict `:` "
+                       "type($packed) `to` type($tiles)";
+  let hasVerifier = 1;
+}
+
 #endif // BIRSIM_OPS_TD

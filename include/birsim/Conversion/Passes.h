@@ -1,0 +1,15 @@
+//===- Passes.h - birsim conversion passes ----------------------*- C++ -*-===//
+#ifndef BIRSIM_CONVERSION_PASSES_H
+#define BIRSIM_CONVERSION_PASSES_H
+
+#include "birsim/Conversion/BirsimToLLVM/BirsimToLLVM.h"
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::birsim {
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "birsim/Conversion/Passes.h.inc"
+} // namespace mlir::birsim
+
+#endif

@@ -1,0 +1,167 @@
+//===- BufferizableOpInterfaceImpl.cpp - birsim bufferization -------------===//
+#include "birsim/Dialect/Birsim/Transforms/BufferizableOpInterfaceImpl.h"
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::birsim;
+using namespace mlir::bufferization;
+
+/// The buffer of `value` with the identity layout the runtime calls need;
+/// a copy when bufferization chose another layout.
+static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
+                                            Location loc, Value value,
+                                            const BufferizationOptions &options,
+                                            const BufferizationState &state) {
+  FailureOr<Value> buffer = getBuffer(rewriter, value, options, state);
+  if (failed(buffer))
+    return failure();
+  auto type = cast<MemRefType>(buffer->getType());
+  if (type.getLayout().isIdentity())
+    return buffer;
+  auto contiguous = MemRefType::get(type.getShape(), type.getElementType(),
+                                    MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, *buffer, i));
+  FailureOr<Value> copy =
+      options.createAlloc(rewriter, loc, contiguous, dynamicSizes);
+  if (failed(copy) ||
+      failed(options.createMemCpy(rewriter, loc, *buffer, *copy)))
+    return failure();
+  return copy;
+}
+
+/// A new identity-layout buffer for `result`, sized like `like` where the
+/// result's dimensions are dynamic.
+static FailureOr<Value> allocateResult(RewriterBase &rewriter, Location loc,
+                                       Value result, Value like,
+                                       const BufferizationOptions &options) {
+  auto tensorType = cast<RankedTensorType>(result.getType());
+  auto type =
+      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, like, i));
+  return options.createAlloc(rewriter, loc, type, dynamicSizes);
+}
+
+namespace {
+
+/// reduce / collective_reduce: `result = reduce(dst, src)` written into the
+/// buffer of the first operand, which the result is equivalent to.
+template <typename OpTy, typename IntoOpTy>
+struct InPlaceReduceModel
+    : public BufferizableOpInterface::ExternalModel<
+          InPlaceReduceModel<OpTy, IntoOpTy>, OpTy> {
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &operand,
+                               const AnalysisState &) const {
+    return operand.getOperandNumber() == 0;
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    if (operand.getOperandNumber() != 0)
+      return {};
+    return {{op->getResult(0), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto reduce = cast<OpTy>(op);
+    Location loc = op->getLoc();
+    FailureOr<Value> dst = getContiguousBuffer(rewriter, loc,
+                                               op->getOperand(0), options,
+                                               state);
+    FailureOr<Value> src = getContiguousBuffer(rewriter, loc,
+                                               op->getOperand(1), options,
+                                               state);
+    if (failed(dst) || failed(src))
+      return failure();
+    IntoOpTy::create(rewriter, loc, reduce.getKind(), *dst, *src);
+    replaceOpWithBufferizedValues(rewriter, op, *dst);
+    return success();
+  }
+};
+
+/// cast / bfp_pack / bfp_unpack: read the input, write a new buffer.
+template <typename OpTy>
+struct NewBufferModel
+    : public BufferizableOpInterface::ExternalModel<NewBufferModel<OpTy>,
+                                                    OpTy> {
+  bool bufferizesToAllocation(Operation *, Value) const { return true; }
+  bool bufferizesToMemoryRead(Operation *, OpOperand &,
+                              const AnalysisState &) const {
+    return true;
+  }
+  bool bufferizesToMemoryWrite(Operation *, OpOperand &,
+                               const AnalysisState &) const {
+    return false;
+  }
+  AliasingValueList getAliasingValues(Operation *, OpOperand &,
+                                      const AnalysisState &) const {
+    return {};
+  }
+  FailureOr<BufferLikeType>
+  getBufferType(Operation *, Value value, const BufferizationOptions &,
+                const BufferizationState &, SmallVector<Value> &) const {
+    auto tensorType = cast<RankedTensorType>(value.getType());
+    return cast<BufferLikeType>(
+        MemRefType::get(tensorType.getShape(), tensorType.getElementType()));
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    Location loc = op->getLoc();
+    FailureOr<Value> input = getContiguousBuffer(rewriter, loc,
+                                                 op->getOperand(0), options,
+                                                 state);
+    if (failed(input))
+      return failure();
+    FailureOr<Value> output =
+        allocateResult(rewriter, loc, op->getResult(0), *input, options);
+    if (failed(output))
+      return failure();
+    createInto(cast<OpTy>(op), rewriter, loc, *input, *output);
+    replaceOpWithBufferizedValues(rewriter, op, *output);
+    return success();
+  }
+
+  static void createInto(CastOp op, RewriterBase &rewriter, Location loc,
+                         Value in, Value out) {
+    CastIntoOp::create(rewriter, loc, in, out, op.getFp8ConfigAttr());
+  }
+  static void createInto(BfpPackOp op, RewriterBase &rewriter, Location loc,
+                         Value in, Value out) {
+    BfpPackIntoOp::create(rewriter, loc, op.getFormat(), in, out);
+  }
+  static void createInto(BfpUnpackOp op, RewriterBase &rewriter, Location loc,
+                         Value in, Value out) {
+    BfpUnpackIntoOp::create(rewriter, loc, op.getFormat(), in, out);
+  }
+};
+
+} // namespace
+
+void mlir::birsim::registerBufferizableOpInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, BirsimDialect *) {
+    ReduceOp::attachInterface<InPlaceReduceModel<ReduceOp, ReduceIntoOp>>(*ctx);
+    CollectiveReduceOp::attachInterface<
+        InPlaceReduceModel<CollectiveReduceOp, CollectiveReduceIntoOp>>(*ctx);
+    CastOp::attachInterface<NewBufferModel<CastOp>>(*ctx);
+    BfpPackOp::attachInterface<NewBufferModel<BfpPackOp>>(*ctx);
+    BfpUnpackOp::attachInterface<NewBufferModel<BfpUnpackOp>>(*ctx);
+    ctx->loadDialect<memref::MemRefDialect>();
+  });
+}
