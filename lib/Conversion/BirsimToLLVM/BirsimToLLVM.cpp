@@ -102,17 +102,17 @@ static std::pair<Value, Value> bufferOf(ConversionPatternRewriter &rewriter,
                                         Value descriptor) {
   auto type = cast<MemRefType>(original.getType());
   MemRefDescriptor memref(descriptor);
-  Type i64 = rewriter.getI64Type();
-  Value count = LLVM::ConstantOp::create(rewriter, loc, i64,
-                                         rewriter.getI64IntegerAttr(1));
-  for (int64_t i = 0; i < type.getRank(); ++i) {
-    Value size = type.isDynamicDim(i)
-                     ? memref.size(rewriter, loc, i)
-                     : LLVM::ConstantOp::create(
-                           rewriter, loc, i64,
-                           rewriter.getI64IntegerAttr(type.getDimSize(i)));
-    count = LLVM::MulOp::create(rewriter, loc, count, size);
-  }
+  int64_t staticCount = 1;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (!type.isDynamicDim(i))
+      staticCount *= type.getDimSize(i);
+  Value count = LLVM::ConstantOp::create(
+      rewriter, loc, rewriter.getI64Type(),
+      rewriter.getI64IntegerAttr(staticCount));
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      count = LLVM::MulOp::create(rewriter, loc, count,
+                                  memref.size(rewriter, loc, i));
   return {memref.alignedPtr(rewriter, loc), count};
 }
 

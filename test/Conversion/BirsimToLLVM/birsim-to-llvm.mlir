@@ -1,0 +1,142 @@
+// RUN: birsim-opt %s -convert-birsim-to-llvm -split-input-file | FileCheck %s
+
+// Memref forms pass (op, dst pointer, src pointer, dtype, element count).
+// CHECK-LABEL: func.func @reduce_into
+// CHECK-DAG: %[[DST:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<4x8xbf16> to !llvm.struct
+// CHECK-DAG: %[[SRC:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<4x8xbf16> to !llvm.struct
+// CHECK-DAG: %[[DPTR:.*]] = llvm.extractvalue %[[DST]][1]
+// CHECK-DAG: %[[SPTR:.*]] = llvm.extractvalue %[[SRC]][1]
+// CHECK-DAG: %[[OP:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG: %[[BF16:.*]] = llvm.mlir.constant(12 : i32) : i32
+// CHECK: %[[STATUS:.*]] = llvm.call @birsim_accumulate(%[[OP]], %[[DPTR]], %[[SPTR]], %[[BF16]], %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, i32, i64) -> i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.addressof @__birsim_site_birsim_reduce_into
+// CHECK: llvm.call @birsim_check_status(%[[STATUS]], %[[SITE]]) : (i32, !llvm.ptr) -> ()
+// CHECK-NOT: birsim.
+func.func @reduce_into(%dst: memref<4x8xbf16>, %src: memref<4x8xbf16>) {
+  birsim.reduce_into max %dst, %src : memref<4x8xbf16>
+  return
+}
+// CHECK-DAG: llvm.func @birsim_accumulate(i32, !llvm.ptr, !llvm.ptr, i32, i64) -> i32
+// CHECK-DAG: llvm.func @birsim_check_status(i32, !llvm.ptr)
+// CHECK-DAG: llvm.mlir.global private constant @__birsim_site_birsim_reduce_into("birsim.reduce_into\00")
+
+// -----
+
+// Dynamic sizes multiply into the element count.
+// CHECK-LABEL: func.func @dynamic_count
+// CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %arg0
+// CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[SIZE0:.*]] = llvm.extractvalue %[[D]][3, 0]
+// CHECK: %[[COUNT:.*]] = llvm.mul %[[SIXTEEN]], %[[SIZE0]]
+// CHECK: llvm.call @birsim_accumulate(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]])
+func.func @dynamic_count(%dst: memref<?x16xf8E5M2>, %src: memref<?x16xf8E5M2>) {
+  birsim.reduce_into add %dst, %src : memref<?x16xf8E5M2>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @collective_reduce_into
+// CHECK-DAG: %[[ALU:.*]] = llvm.mlir.constant(9 : i32) : i32
+// CHECK: llvm.call @birsim_collective_reduce(%[[ALU]], %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, i64) -> i32
+// CHECK: llvm.call @birsim_check_status
+func.func @collective_reduce_into(%acc: memref<16xf32>, %x: memref<16xf32>) {
+  birsim.collective_reduce_into min %acc, %x : memref<16xf32>
+  return
+}
+
+// -----
+
+// birsim_cast(src dtype, src, dst dtype, dst, count, fp8 config).
+// CHECK-LABEL: func.func @cast_into
+// CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG: %[[E5M2:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK-DAG: %[[CFG:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @birsim_cast(%[[F32]], %{{.*}}, %[[E5M2]], %{{.*}}, %{{.*}}, %[[CFG]]) : (i32, !llvm.ptr, i32, !llvm.ptr, i64, i32) -> i32
+// CHECK: %[[CFG0:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @birsim_cast(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CFG0]])
+func.func @cast_into(%src: memref<8xf32>, %dst: memref<8xf8E5M2>) {
+  birsim.cast_into %src, %dst : memref<8xf32> to memref<8xf8E5M2>
+  birsim.cast_into %src, %dst {fp8_config = 0 : i32} : memref<8xf32> to memref<8xf8E5M2>
+  return
+}
+
+// -----
+
+// birsim_bfp_pack_tiles(format, tiles, tile count, out) and the inverse.
+// CHECK-LABEL: func.func @bfp
+// CHECK-DAG: %[[FMT:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK: llvm.call @birsim_bfp_pack_tiles(%[[FMT]], %{{.*}}, %[[N]], %{{.*}}) : (i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+// CHECK: llvm.call @birsim_bfp_unpack_tiles(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i64, !llvm.ptr) -> i32
+func.func @bfp(%t: memref<2x32x32xf32>, %p: memref<2x576xi8>) {
+  birsim.bfp_pack_into bfp4_a %t, %p : memref<2x32x32xf32> to memref<2x576xi8>
+  birsim.bfp_unpack_into bfp4_a %p, %t : memref<2x576xi8> to memref<2x32x32xf32>
+  return
+}
+
+// -----
+
+// Instruction-level ops: cce_op through AluOpType2MemoryReduction at
+// compile time (bypass -> copy 0, add -> add 1).
+// CHECK-LABEL: func.func @instructions
+// CHECK: %[[COPY:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @birsim_accumulate(%[[COPY]],
+// CHECK: %[[ADD:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(12 : i32) : i32
+// CHECK: llvm.call @birsim_scatter_accumulate(%[[ADD]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BF16]]) : (i32, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr, i64, i32) -> i32
+// CHECK: llvm.mlir.addressof @__birsim_site_birsim_indirect_save_accumulate
+// CHECK: llvm.call @birsim_scatter_accumulate
+// CHECK: llvm.mlir.addressof @__birsim_site_birsim_indirect_save
+func.func @instructions(%s: memref<4xbf16>, %i: memref<4xi64>, %d: memref<16xbf16>, %e: memref<4xbf16>) {
+  birsim.dma_copy bypass %s to %e : memref<4xbf16> to memref<4xbf16>
+  birsim.indirect_save_accumulate add %s to %d[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  birsim.indirect_save bypass %s to %d[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+// Scalars and vectors: raw bits through entry-block stack slots. f8 values
+// arrive as i8 after type conversion.
+// CHECK-LABEL: func.func @scalar_reduce
+// CHECK: llvm.alloca %{{.*}} x i8
+// CHECK: llvm.alloca %{{.*}} x i8
+// CHECK: scf.for
+// CHECK: llvm.store
+// CHECK: llvm.call @birsim_accumulate
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i8
+func.func @scalar_reduce(%a: f8E4M3, %b: f8E4M3, %n: index) -> f8E4M3 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> f8E4M3 {
+    %s = birsim.reduce add %acc, %b : f8E4M3
+    scf.yield %s : f8E4M3
+  }
+  return %r : f8E4M3
+}
+
+// -----
+
+// CHECK-LABEL: func.func @vector_ops
+// CHECK-DAG: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: llvm.call @birsim_accumulate(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[FOUR]])
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xbf16>
+// CHECK: llvm.call @birsim_collective_reduce
+// CHECK: llvm.call @birsim_cast
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
+func.func @vector_ops(%a: vector<4xbf16>, %x: f32, %r: f32) -> (vector<4xbf16>, f32, !birsim.float32r) {
+  %0 = birsim.reduce max %a, %a : vector<4xbf16>
+  %1 = birsim.collective_reduce add %x, %x : f32
+  %2 = birsim.cast %r : f32 to !birsim.float32r
+  return %0, %1, %2 : vector<4xbf16>, f32, !birsim.float32r
+}
+
+// -----
+
+// CHECK-LABEL: func.func @constant
+// CHECK: llvm.mlir.constant(-1 : i32) : i32
+func.func @constant() -> si32 {
+  %c = birsim.constant -1 : si32
+  return %c : si32
+}

@@ -1,0 +1,39 @@
+// The birsim-to-llvm pipeline takes func + birsim ops on tensors all the way
+// to the LLVM dialect: no op of any other dialect is left anywhere.
+// RUN: birsim-opt %s --birsim-to-llvm | FileCheck %s \
+// RUN:   --implicit-check-not="  birsim." --implicit-check-not="= birsim." \
+// RUN:   --implicit-check-not=tensor. --implicit-check-not=memref. \
+// RUN:   --implicit-check-not=bufferization. --implicit-check-not=func.func \
+// RUN:   --implicit-check-not=arith. --implicit-check-not=scf. \
+// RUN:   --implicit-check-not=" cf." --implicit-check-not=unrealized_conversion_cast
+
+// CHECK-LABEL: llvm.func @model
+// CHECK: llvm.call @birsim_cast
+// CHECK: llvm.call @birsim_accumulate
+// CHECK: llvm.call @birsim_collective_reduce
+// CHECK: llvm.call @birsim_bfp_pack_tiles
+// CHECK: llvm.call @birsim_bfp_unpack_tiles
+func.func @model(%x: tensor<4x32x32xf32>, %acc: tensor<4x32x32xf8E4M3>, %c: tensor<16xf32>, %t: tensor<2x32x32xf32>)
+    -> (tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>) {
+  %q = birsim.cast %x : tensor<4x32x32xf32> to tensor<4x32x32xf8E4M3>
+  %s = birsim.reduce add %acc, %q : tensor<4x32x32xf8E4M3>
+  %r = birsim.collective_reduce max %c, %c : tensor<16xf32>
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+  %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
+  return %s, %r, %u : tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>
+}
+
+// Loops, scalars and constants (folded away before lowering).
+// CHECK-LABEL: llvm.func @loop
+// CHECK: llvm.call @birsim_accumulate
+func.func @loop(%a: bf16, %n: index) -> bf16 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 0x3F80 : bf16
+  %two = birsim.reduce add %one, %one : bf16
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> bf16 {
+    %s = birsim.reduce add %acc, %two : bf16
+    scf.yield %s : bf16
+  }
+  return %r : bf16
+}
