@@ -6,11 +6,13 @@
 
 using namespace mlir;
 
-/// func + birsim on tensors to the LLVM dialect: fold, bufferize with
+/// func + birsim on tensors to the LLVM dialect: fold, turn elementwise
+/// tensor arith into linalg, bufferize with
 /// identity layouts (the runtime takes contiguous buffers), free buffers,
 /// lower loops, call the runtime, then everything else to LLVM.
 static constexpr const char *kBirsimToLLVM =
     "canonicalize,"
+    "convert-elementwise-to-linalg,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,"
