@@ -147,6 +147,7 @@ void birsim_bfp_tie_counters_reset(void) { bfpTieCountersReset(); }
 void birsim_check_status(int status, const char *what) {
   if (status == BIRSIM_OK)
     return;
+  std::fflush(stdout); // keep what the program printed before the abort
   std::fprintf(stderr, "birsim runtime error in %s: %s\n",
                what ? what : "<unknown>", birsim_last_error());
   std::fflush(stderr);

@@ -80,7 +80,8 @@ BIRSIM_RT_API uint8_t birsim_bfp_block_shared_exponent(int format,
 BIRSIM_RT_API void birsim_bfp_tie_counters(uint64_t *ties_seen, uint64_t *ties_rounded_up);
 BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
 
-/* Hook the lowered code calls on a non-zero status: prints
+/* Hook the lowered code calls after every runtime call: returns on status
+ * 0; otherwise flushes stdout, prints
  * "birsim runtime error in <what>: <birsim_last_error()>" to stderr and
  * aborts. */
 BIRSIM_RT_API void birsim_check_status(int status, const char *what);
