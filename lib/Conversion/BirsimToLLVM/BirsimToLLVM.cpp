@@ -95,9 +95,10 @@ private:
   SmallVector<Value> args;
 };
 
-/// Aligned data pointer and element count (i64) of an identity-layout
-/// memref.
+/// Data pointer (aligned pointer + offset) and element count (i64) of a
+/// contiguous row-major memref.
 static std::pair<Value, Value> bufferOf(ConversionPatternRewriter &rewriter,
+                                        const LLVMTypeConverter &converter,
                                         Location loc, Value original,
                                         Value descriptor) {
   auto type = cast<MemRefType>(original.getType());
@@ -113,7 +114,7 @@ static std::pair<Value, Value> bufferOf(ConversionPatternRewriter &rewriter,
     if (type.isDynamicDim(i))
       count = LLVM::MulOp::create(rewriter, loc, count,
                                   memref.size(rewriter, loc, i));
-  return {memref.alignedPtr(rewriter, loc), count};
+  return {memref.bufferPtr(rewriter, loc, converter, type), count};
 }
 
 /// Dimension 0 of a memref as i64 (the BFP tile count).
@@ -265,9 +266,9 @@ struct ReduceIntoOpLowering : public ConvertOpToLLVMPattern<ReduceIntoOp> {
   matchAndRewrite(ReduceIntoOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto [dst, count] =
-        bufferOf(rewriter, op.getLoc(), op.getDst(), adaptor.getDst());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
     auto [src, unused] =
-        bufferOf(rewriter, op.getLoc(), op.getSrc(), adaptor.getSrc());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
     RuntimeCall call(rewriter, op);
     call.addI32(int(op.getKind()));
     call.add(dst);
@@ -288,8 +289,8 @@ struct CollectiveReduceIntoOpLowering
   matchAndRewrite(CollectiveReduceIntoOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto [acc, count] =
-        bufferOf(rewriter, op.getLoc(), op.getAcc(), adaptor.getAcc());
-    auto [x, unused] = bufferOf(rewriter, op.getLoc(), op.getX(), adaptor.getX());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getAcc(), adaptor.getAcc());
+    auto [x, unused] = bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getX(), adaptor.getX());
     RuntimeCall call(rewriter, op);
     call.addI32(int(op.getKind()));
     call.add(acc);
@@ -308,9 +309,9 @@ struct CastIntoOpLowering : public ConvertOpToLLVMPattern<CastIntoOp> {
   matchAndRewrite(CastIntoOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto [src, count] =
-        bufferOf(rewriter, op.getLoc(), op.getSrc(), adaptor.getSrc());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
     auto [dst, unused] =
-        bufferOf(rewriter, op.getLoc(), op.getDst(), adaptor.getDst());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
     RuntimeCall call(rewriter, op);
     call.addI32(dtypeOf(op.getSrc()));
     call.add(src);
@@ -340,9 +341,9 @@ struct BfpIntoOpLowering : public ConvertOpToLLVMPattern<OpTy> {
     Value outDesc = isPack ? adaptor.getPacked() : adaptor.getTiles();
     RuntimeCall call(rewriter, op);
     call.addI32(int(op.getFormat()));
-    call.add(bufferOf(rewriter, op.getLoc(), in, inDesc).first);
+    call.add(bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), in, inDesc).first);
     call.add(leadingSize(rewriter, op.getLoc(), in, inDesc));
-    call.add(bufferOf(rewriter, op.getLoc(), out, outDesc).first);
+    call.add(bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), out, outDesc).first);
     if (failed(call.emit(isPack ? "birsim_bfp_pack_tiles"
                                 : "birsim_bfp_unpack_tiles")))
       return failure();
@@ -364,9 +365,9 @@ struct DmaCopyOpLowering : public ConvertOpToLLVMPattern<DmaCopyOp> {
   matchAndRewrite(DmaCopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto [dst, count] =
-        bufferOf(rewriter, op.getLoc(), op.getDst(), adaptor.getDst());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
     auto [src, unused] =
-        bufferOf(rewriter, op.getLoc(), op.getSrc(), adaptor.getSrc());
+        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
     RuntimeCall call(rewriter, op);
     call.addI32(memoryReductionOf(op.getCceOp()));
     call.add(dst);
@@ -388,10 +389,10 @@ struct IndirectSaveLowering : public ConvertOpToLLVMPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [dst, dstCount] = bufferOf(rewriter, loc, op.getDst(), adaptor.getDst());
-    auto [src, count] = bufferOf(rewriter, loc, op.getSrc(), adaptor.getSrc());
+    auto [dst, dstCount] = bufferOf(rewriter, *this->getTypeConverter(), loc, op.getDst(), adaptor.getDst());
+    auto [src, count] = bufferOf(rewriter, *this->getTypeConverter(), loc, op.getSrc(), adaptor.getSrc());
     auto [indices, unused] =
-        bufferOf(rewriter, loc, op.getIndices(), adaptor.getIndices());
+        bufferOf(rewriter, *this->getTypeConverter(), loc, op.getIndices(), adaptor.getIndices());
     RuntimeCall call(rewriter, op);
     call.addI32(memoryReductionOf(op.getCceOp()));
     call.add(dst);

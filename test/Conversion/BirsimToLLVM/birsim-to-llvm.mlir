@@ -140,3 +140,17 @@ func.func @constant() -> si32 {
   %c = birsim.constant -1 : si32
   return %c : si32
 }
+
+// -----
+
+// A row of a larger buffer: the data pointer is aligned + offset.
+// CHECK-LABEL: func.func @row_offset
+// CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<4xbf16, strided<[1], offset: ?>> to
+// CHECK: %[[BASE:.*]] = llvm.extractvalue %[[D]][1]
+// CHECK: %[[OFF:.*]] = llvm.extractvalue %[[D]][2]
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
+// CHECK: llvm.call @birsim_accumulate(%{{.*}}, %[[PTR]],
+func.func @row_offset(%row: memref<4xbf16, strided<[1], offset: ?>>, %src: memref<4xbf16>) {
+  birsim.dma_copy add %src to %row : memref<4xbf16> to memref<4xbf16, strided<[1], offset: ?>>
+  return
+}

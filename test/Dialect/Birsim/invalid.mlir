@@ -247,8 +247,16 @@ func.func @dma_copy_shape(%a: memref<16xf32>, %b: memref<8xf32>) {
 // -----
 
 func.func @dma_copy_strided(%a: memref<16xf32, strided<[2]>>, %b: memref<16xf32>) {
-  // expected-error @+1 {{src must be a memref with the identity layout (a contiguous row-major buffer), got 'memref<16xf32, strided<[2]>>'}}
+  // expected-error @+1 {{src must be a contiguous row-major memref (identity layout, or row-major strides with any offset), got 'memref<16xf32, strided<[2]>>'}}
   birsim.dma_copy bypass %a to %b : memref<16xf32, strided<[2]>> to memref<16xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_padded_rows(%a: memref<4x8xf32, strided<[16, 1]>>, %b: memref<4x8xf32>) {
+  // expected-error @+1 {{src must be a contiguous row-major memref}}
+  birsim.dma_copy bypass %a to %b : memref<4x8xf32, strided<[16, 1]>> to memref<4x8xf32>
   return
 }
 

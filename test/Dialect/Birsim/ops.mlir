@@ -48,6 +48,11 @@ func.func @instruction_ops(%m: memref<16xbf16>, %i: memref<4xi64>, %s: memref<4x
   birsim.dma_copy add %m to %m : memref<16xbf16> to memref<16xbf16>
   // CHECK: birsim.dma_copy bypass %{{.*}} to %{{.*}} : memref<?x!birsim.float8_e5m2_x4> to memref<?x!birsim.float8_e5m2_x4>
   birsim.dma_copy bypass %d to %e : memref<?x!birsim.float8_e5m2_x4> to memref<?x!birsim.float8_e5m2_x4>
+  // A row of a larger buffer is contiguous: any offset is fine.
+  // CHECK: birsim.dma_copy add %{{.*}} to %{{.*}} : memref<4xbf16, strided<[1], offset: ?>> to memref<4xbf16, strided<[1], offset: 4>>
+  %row = memref.subview %m[4] [4] [1] : memref<16xbf16> to memref<4xbf16, strided<[1], offset: 4>>
+  %any = memref.cast %row : memref<4xbf16, strided<[1], offset: 4>> to memref<4xbf16, strided<[1], offset: ?>>
+  birsim.dma_copy add %any to %row : memref<4xbf16, strided<[1], offset: ?>> to memref<4xbf16, strided<[1], offset: 4>>
   // CHECK: birsim.indirect_save bypass %{{.*}} to %{{.*}}[%{{.*}}] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
   birsim.indirect_save bypass %s to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
   // CHECK: birsim.indirect_save_accumulate add %{{.*}} to %{{.*}}[%{{.*}}] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>

@@ -54,11 +54,12 @@ static FailureOr<const ::birsim::DtypeInfo *> verifyValueType(Operation *op,
 static FailureOr<const ::birsim::DtypeInfo *>
 verifyBufferType(Operation *op, StringRef name, Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.getLayout().isIdentity())
-    return op->emitOpError() << name
-                             << " must be a memref with the identity layout "
-                                "(a contiguous row-major buffer), got "
-                             << type;
+  if (!memref || !isContiguousRowMajor(memref))
+    return op->emitOpError()
+           << name
+           << " must be a contiguous row-major memref (identity layout, or "
+              "row-major strides with any offset), got "
+           << type;
   const ::birsim::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
   if (!info)
     return op->emitOpError() << name << " element type "
@@ -238,7 +239,7 @@ static LogicalResult verifyIndirectSave(IndirectOp op) {
     return op.emitOpError("src must be 1-D, got ") << srcType;
   if (!indexType || indexType.getRank() != 1 ||
       !indexType.getElementType().isInteger(64) ||
-      !indexType.getLayout().isIdentity())
+      !isContiguousRowMajor(indexType))
     return op.emitOpError("indices must be a contiguous memref<?xi64>, got ")
            << op.getIndices().getType();
   if (!ShapedType::isDynamic(srcType.getDimSize(0)) &&

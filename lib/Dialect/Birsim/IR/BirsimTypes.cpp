@@ -69,3 +69,21 @@ const ::birsim::DtypeInfo *mlir::birsim::lookupDtypeInfo(Type type) {
   std::optional<Dtype> dtype = getDtype(getElementTypeOrSelf(type));
   return dtype ? &::birsim::dtypeInfo(*dtype) : nullptr;
 }
+
+bool mlir::birsim::isContiguousRowMajor(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t i = type.getRank() - 1; i >= 0; --i) {
+    if (strides[i] != expected)
+      return false;
+    if (type.isDynamicDim(i))
+      return i == 0; // only the outermost size may be unknown
+    expected *= type.getDimSize(i);
+  }
+  return true;
+}

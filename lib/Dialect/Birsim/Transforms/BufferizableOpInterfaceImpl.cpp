@@ -11,8 +11,8 @@ using namespace mlir;
 using namespace mlir::birsim;
 using namespace mlir::bufferization;
 
-/// The buffer of `value` with the identity layout the runtime calls need;
-/// a copy when bufferization chose another layout.
+/// The buffer of `value`, contiguous as the runtime calls need; a copy
+/// when bufferization chose a layout that is not.
 static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
                                             Location loc, Value value,
                                             const BufferizationOptions &options,
@@ -21,7 +21,7 @@ static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
   if (failed(buffer))
     return failure();
   auto type = cast<MemRefType>(buffer->getType());
-  if (type.getLayout().isIdentity())
+  if (isContiguousRowMajor(type))
     return buffer;
   auto contiguous = MemRefType::get(type.getShape(), type.getElementType(),
                                     MemRefLayoutAttrInterface(),

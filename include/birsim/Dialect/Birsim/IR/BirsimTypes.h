@@ -22,6 +22,12 @@ std::optional<::birsim::Dtype> getDtype(Type elementType);
 /// for the signed integers), a birsim type otherwise.
 Type getElementType(MLIRContext *context, ::birsim::Dtype dtype);
 
+/// A memref whose elements are contiguous in row-major order: the identity
+/// layout, or strides equal to the row-major strides with any offset (e.g. a
+/// row of a larger buffer). The runtime takes such buffers as pointer +
+/// element count.
+bool isContiguousRowMajor(MemRefType type);
+
 /// Descriptor of the dtype of `type`'s element type, or null.
 const ::birsim::DtypeInfo *lookupDtypeInfo(Type type);
 
