@@ -20,8 +20,9 @@ int main(void) {
   const int64_t bag[4] = {0, 0, 1, 1};
   check(birsim_cast(FLOAT32, values, FLOAT8E4, src, 4, BIRSIM_FP8_SATURATE));
   check(birsim_scatter_accumulate(BIRSIM_OP_ADD, rows, 2, src, bag, 4, FLOAT8E4));
-  printf("fp8 E4M3 scatter-add: row0 = 0x%02x (200 + 100 overflowed: the reduce"
-         " path uses FP8 config 0, so it is +Inf, not 240)\n", rows[0]);
+  printf("fp8 E4M3 scatter-add: row0 = 0x%02x (200 and 100 quantize to 192 and"
+         " 96; their sum overflows and the reduce path uses FP8 config 0, so"
+         " it is +Inf, not 240)\n", rows[0]);
   printf("fp8 E4M3 scatter-add: row1 = 0x%02x (1 + 0.0625 is a tie between 1.0"
          " and 1.125: nearest even gives 1.0)\n",
          rows[1]);
