@@ -86,6 +86,17 @@ uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
   }
   if (isInfF32(x))
     return overflowCode(f, negative, config);
+  if (f.exponentBits == 8 && f.bias == 127 &&
+      f.nonFinite == NonFinite::IEEE) {
+    // fp32's own exponent field (bf16): rounding the magnitude's bit pattern
+    // at the dropped mantissa bits rounds the value, subnormals included; a
+    // carry moves into the exponent, up to Inf.
+    uint32_t magnitude = uint32_t(
+        shiftRightRoundEven(x & 0x7FFFFFFFu, 23 - f.mantissaBits));
+    if (magnitude > f.maxFiniteCode())
+      return overflowCode(f, negative, config);
+    return (negative ? f.signMask() : 0) | magnitude;
+  }
   uint32_t exponent = (x >> 23) & 0xFF;
   uint32_t mantissa = x & 0x7FFFFF;
   if (exponent == 0)

@@ -2,7 +2,9 @@
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Float.h"
 
+#include <array>
 #include <cstring>
+#include <type_traits>
 
 namespace birsim {
 
@@ -49,74 +51,143 @@ void storeBits(void *p, unsigned bytes, uint64_t bits) {
   std::memcpy(p, &bits, bytes);
 }
 
-//===-- Element reducers, one per (op, DtypeKind) (§3) --------------------===//
-
-static uint64_t copyElement(const DtypeInfo &, uint64_t, uint64_t src) {
-  return src;
-}
-
-static int64_t signExtend(const DtypeInfo &info, uint64_t bits) {
-  unsigned shift = 64 - 8 * info.bytes;
-  return int64_t(bits << shift) >> shift;
-}
-
-static uint64_t truncateTo(const DtypeInfo &info, uint64_t bits) {
-  return info.bytes == 8 ? bits : bits & ((uint64_t(1) << (8 * info.bytes)) - 1);
-}
+//===-- Element operations (§3) -------------------------------------------===//
+//
+// Each operation works on the raw bits of one element type; Reducer wraps it
+// into an element function and a loop the compiler can inline it into.
 
 // int32/int64: add wraps, min/max are signed (pminsd/pmaxsd, cmov).
-static uint64_t intAdd(const DtypeInfo &info, uint64_t dst, uint64_t src) {
-  return truncateTo(info, dst + src);
-}
-static uint64_t intMin(const DtypeInfo &info, uint64_t dst, uint64_t src) {
-  return signExtend(info, src) < signExtend(info, dst) ? src : dst;
-}
-static uint64_t intMax(const DtypeInfo &info, uint64_t dst, uint64_t src) {
-  return signExtend(info, src) > signExtend(info, dst) ? src : dst;
-}
+template <typename Signed> struct IntegerOps {
+  using Bits = std::make_unsigned_t<Signed>;
+  static Bits add(Bits dst, Bits src) { return Bits(dst + src); }
+  static Bits min(Bits dst, Bits src) {
+    return Signed(src) < Signed(dst) ? src : dst;
+  }
+  static Bits max(Bits dst, Bits src) {
+    return Signed(src) > Signed(dst) ? src : dst;
+  }
+};
 
 // fp32 ALU core sub_28f700: add = ADDSS(acc, x), min = MINSS(x, acc),
 // max = MAXSS(x, acc).
-static uint32_t f32Add(uint32_t acc, uint32_t x) { return addss(acc, x); }
-static uint32_t f32Min(uint32_t acc, uint32_t x) { return minss(x, acc); }
-static uint32_t f32Max(uint32_t acc, uint32_t x) { return maxss(x, acc); }
-
-template <uint32_t (*Core)(uint32_t, uint32_t)>
-static uint64_t f32Reduce(const DtypeInfo &, uint64_t dst, uint64_t src) {
-  return Core(uint32_t(dst), uint32_t(src));
-}
+struct Float32Ops {
+  using Bits = uint32_t;
+  static uint32_t add(uint32_t acc, uint32_t x) { return addss(acc, x); }
+  static uint32_t min(uint32_t acc, uint32_t x) { return minss(x, acc); }
+  static uint32_t max(uint32_t acc, uint32_t x) { return maxss(x, acc); }
+};
 
 // fp8/bf16/fp16: widen both, fp32 core, narrow RNE with FP8 config 0.
-template <uint32_t (*Core)(uint32_t, uint32_t)>
-static uint64_t narrowReduce(const DtypeInfo &info, uint64_t dst,
-                             uint64_t src) {
-  const FloatFormat &f = *info.format;
+template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
+static uint64_t narrowReduce(uint64_t dst, uint64_t src) {
+  const FloatFormat &f = *dtypeInfo(D).format;
   uint32_t acc = widenToF32(f, uint32_t(dst));
   uint32_t x = widenToF32(f, uint32_t(src));
   return narrowFromF32(f, Core(acc, x), /*config=*/0);
 }
 
-static ElementReducer reducerFor(DtypeKind kind, MemoryReductionOp op) {
-  static const ElementReducer kInt[] = {intAdd, intMin, intMax};
-  static const ElementReducer kF32[] = {f32Reduce<f32Add>, f32Reduce<f32Min>,
-                                        f32Reduce<f32Max>};
-  static const ElementReducer kNarrow[] = {narrowReduce<f32Add>,
-                                           narrowReduce<f32Min>,
-                                           narrowReduce<f32Max>};
-  int i = int(op) - 1;
-  switch (kind) {
-  case DtypeKind::SignedInt:
-    return kInt[i];
-  case DtypeKind::Float32:
-    return kF32[i];
-  case DtypeKind::Float:
-    return kNarrow[i];
-  default:
-    return nullptr;
+// bf16/fp16: the same steps with the widening tabulated (all 65,536
+// values, built once from widenToF32).
+template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
+  using Bits = uint16_t;
+  static const uint32_t *widened() {
+    static const std::array<uint32_t, 65536> entries = [] {
+      std::array<uint32_t, 65536> t{};
+      for (unsigned i = 0; i < 65536; ++i)
+        t[i] = widenToF32(*dtypeInfo(D).format, i);
+      return t;
+    }();
+    return entries.data();
+  }
+  static Bits apply(Bits dst, Bits src) {
+    const uint32_t *widen = widened();
+    return Bits(narrowFromF32(*dtypeInfo(D).format, Core(widen[dst], widen[src]),
+                              /*config=*/0));
+  }
+};
+
+// fp8: all 65,536 (dst, src) pairs of narrowReduce, tabulated once per
+// (format, op) on first use (thread-safe static initialization).
+template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct Fp8TableOps {
+  using Bits = uint8_t;
+  static const uint8_t *table() {
+    static const std::array<uint8_t, 65536> entries = [] {
+      std::array<uint8_t, 65536> t{};
+      for (unsigned i = 0; i < 65536; ++i)
+        t[i] = uint8_t(narrowReduce<D, Core>(i >> 8, i & 0xFF));
+      return t;
+    }();
+    return entries.data();
+  }
+  static Bits apply(Bits dst, Bits src) {
+    return table()[unsigned(dst) << 8 | src];
+  }
+};
+
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+static uint64_t elementOf(uint64_t dst, uint64_t src) {
+  return Op(Bits(dst), Bits(src));
+}
+
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+static void bulkOf(void *dst, const void *src, size_t count) {
+  auto *d = static_cast<unsigned char *>(dst);
+  auto *s = static_cast<const unsigned char *>(src);
+  for (size_t i = 0; i < count; ++i) {
+    Bits a, b;
+    std::memcpy(&a, d + i * sizeof(Bits), sizeof(Bits));
+    std::memcpy(&b, s + i * sizeof(Bits), sizeof(Bits));
+    a = Op(a, b);
+    std::memcpy(d + i * sizeof(Bits), &a, sizeof(Bits));
   }
 }
 
-Status resolveReducer(int op, int dtype, ElementReducer &reducer,
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+constexpr Reducer reducerOf() {
+  return {elementOf<Bits, Op>, bulkOf<Bits, Op>};
+}
+
+template <typename Ops> constexpr Reducer reducerOfOps() {
+  return reducerOf<typename Ops::Bits, Ops::apply>();
+}
+
+template <typename Ops> struct Triple {
+  static constexpr Reducer add = reducerOf<typename Ops::Bits, Ops::add>();
+  static constexpr Reducer min = reducerOf<typename Ops::Bits, Ops::min>();
+  static constexpr Reducer max = reducerOf<typename Ops::Bits, Ops::max>();
+};
+
+template <template <Dtype, uint32_t (*)(uint32_t, uint32_t)> class Ops, Dtype D>
+struct NarrowTriple {
+  static constexpr Reducer add = reducerOfOps<Ops<D, Float32Ops::add>>();
+  static constexpr Reducer min = reducerOfOps<Ops<D, Float32Ops::min>>();
+  static constexpr Reducer max = reducerOfOps<Ops<D, Float32Ops::max>>();
+};
+
+/// The reducers of the 8 reducing dtypes, add/min/max (REDUCE_JT, §3).
+struct ReducerRow {
+  Dtype dtype;
+  Reducer ops[3];
+};
+
+template <typename T> constexpr ReducerRow row(Dtype d) {
+  return {d, {T::add, T::min, T::max}};
+}
+
+static const ReducerRow kReducerRows[] = {
+    row<NarrowTriple<Fp8TableOps, Dtype::float8e3>>(Dtype::float8e3),
+    row<NarrowTriple<Fp8TableOps, Dtype::float8e4>>(Dtype::float8e4),
+    row<NarrowTriple<Fp8TableOps, Dtype::float8e5>>(Dtype::float8e5),
+    row<NarrowTriple<NarrowOps, Dtype::bfloat16>>(Dtype::bfloat16),
+    row<NarrowTriple<NarrowOps, Dtype::float16>>(Dtype::float16),
+    row<Triple<IntegerOps<int32_t>>>(Dtype::int32),
+    row<Triple<Float32Ops>>(Dtype::float32),
+    row<Triple<IntegerOps<int64_t>>>(Dtype::int64),
+};
+
+static uint64_t copyElement(uint64_t, uint64_t src) { return src; }
+
+Status resolveReducer(int op, int dtype, Reducer &reducer,
                       const DtypeInfo *&info) {
   if (op < 0 || op >= kNumMemoryReductionOps)
     return Status::error(ErrorCode::invalidOp, op);
@@ -124,13 +195,15 @@ Status resolveReducer(int op, int dtype, ElementReducer &reducer,
   if (op == int(MemoryReductionOp::copy)) {
     if (!info)
       return Status::error(ErrorCode::unknownDtype, dtype);
-    reducer = copyElement;
+    reducer = {copyElement, nullptr}; // bulk copy is a memmove
     return Status::success();
   }
-  if (!info || !info->reduces)
-    return Status::error(ErrorCode::unsupportedDtype, dtype);
-  reducer = reducerFor(info->kind, MemoryReductionOp(op));
-  return Status::success();
+  for (const ReducerRow &r : kReducerRows)
+    if (info && r.dtype == info->dtype) {
+      reducer = r.ops[op - 1];
+      return Status::success();
+    }
+  return Status::error(ErrorCode::unsupportedDtype, dtype);
 }
 
 Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype) {
@@ -146,27 +219,22 @@ static Status checkBuffers(const void *dst, const void *src, size_t count) {
 
 Status accumulate(int op, void *dst, const void *src, int dtype,
                   size_t count) {
-  ElementReducer reducer;
+  Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveReducer(op, dtype, reducer, info))
     return s;
   if (Status s = checkBuffers(dst, src, count))
     return s;
-  unsigned bytes = info->bytes;
-  auto *d = static_cast<unsigned char *>(dst);
-  auto *s = static_cast<const unsigned char *>(src);
-  if (op == int(MemoryReductionOp::copy)) {
-    std::memmove(d, s, count * bytes);
-    return Status::success();
-  }
-  for (size_t i = 0; i < count; ++i, d += bytes, s += bytes)
-    storeBits(d, bytes, reducer(*info, loadBits(d, bytes), loadBits(s, bytes)));
+  if (op == int(MemoryReductionOp::copy))
+    std::memmove(dst, src, count * info->bytes);
+  else
+    reducer.bulk(dst, src, count);
   return Status::success();
 }
 
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          const int64_t *indices, size_t count, int dtype) {
-  ElementReducer reducer;
+  Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveReducer(op, dtype, reducer, info))
     return s;
@@ -185,7 +253,7 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   for (size_t i = 0; i < count; ++i, s += bytes) {
     unsigned char *target = d + size_t(indices[i]) * bytes;
     storeBits(target, bytes,
-              reducer(*info, loadBits(target, bytes), loadBits(s, bytes)));
+              reducer.element(loadBits(target, bytes), loadBits(s, bytes)));
   }
   return Status::success();
 }

@@ -36,15 +36,18 @@ const char *aluOpTypeName(int aluOp); ///< null when not 0..32
 /// value is an error (inst_visitor.cpp:363).
 Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out);
 
-/// One element of a resolved (op, dtype) pair: `dst = reduce(dst, src)` on
-/// raw little-endian bits held in the low `bytes` of a uint64_t.
-using ElementReducer = uint64_t (*)(const DtypeInfo &info, uint64_t dst,
-                                    uint64_t src);
+/// A resolved (op, dtype) pair: `dst = reduce(dst, src)` on one element's
+/// raw little-endian bits (held in the low bytes of a uint64_t), and the same
+/// over `count` contiguous elements.
+struct Reducer {
+  uint64_t (*element)(uint64_t dst, uint64_t src);
+  void (*bulk)(void *dst, const void *src, size_t count);
+};
 
 /// Resolves (op, dtype) with the kernel's checks (§3), in its order: copy
 /// admits 0..19 ("Unknown dtype"), add/min/max the 8 reducing dtypes
 /// ("cast_accumulate: unsupported dtype <name>"), other ops are invalid.
-Status resolveReducer(int op, int dtype, ElementReducer &reducer,
+Status resolveReducer(int op, int dtype, Reducer &reducer,
                       const DtypeInfo *&info);
 
 /// birsim::cast_copy_or_accumulate(op, dst, src, dtype) (§3). On error dst

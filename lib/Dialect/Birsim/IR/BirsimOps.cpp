@@ -71,7 +71,7 @@ verifyBufferType(Operation *op, StringRef name, Type type) {
 /// `cast_copy_or_accumulate`'s dtype check for `kind` (SEMANTICS.md s.3).
 static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
                                      const ::birsim::DtypeInfo &info) {
-  ::birsim::ElementReducer reducer;
+  ::birsim::Reducer reducer;
   const ::birsim::DtypeInfo *resolved;
   ::birsim::Status status = ::birsim::resolveReducer(
       int(kind), int(info.dtype), reducer, resolved);

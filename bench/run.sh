@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Benchmarks: (1) birsim against MLIR 22's --convert-arith-to-apfloat on the
+# same fp8 kernel, side by side, with ratios; (2) the runtime's bulk kernels
+# and the folder on 2^20-element constants (bench/CoreBench.cpp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+P=/usr/lib/llvm-22
+./utils/setup.sh
+./utils/build.sh > /dev/null
+out=build/bench
+mkdir -p "$out"
+
+# The peer: arith.addf on f8E5M2 through APFloat calls. birsim: its ops
+# through libbirsim_runtime.so. Same module, lowered once each way.
+./build/bin/birsim-opt bench/kernels.mlir \
+  --convert-arith-to-apfloat --birsim-to-llvm |
+  "$P/bin/mlir-translate" --mlir-to-llvmir -o "$out/kernels.ll"
+"$P/bin/clang++" -O2 -Wno-override-module bench/PeerBench.cpp "$out/kernels.ll" \
+  -Lbuild/lib -L"$P/lib" -lbirsim_runtime -lmlir_apfloat_wrappers -lbenchmark -lpthread \
+  -Wl,-rpath,"$PWD/build/lib" -Wl,-rpath,"$P/lib" -o "$out/peer-bench"
+
+echo "== birsim vs arith-to-apfloat (fp8 E5M2 add, 2^20 elements) =="
+"$out/peer-bench" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+  --benchmark_format=csv 2>/dev/null | tee "$out/peer.csv" |
+  awk -F, '/_median"?,/ { gsub(/"/, "", $1); split($1, n, "/"); ns[n[2]] = $4 }
+    END {
+      peer = ns["apfloat_peer"]
+      printf "%-22s %12s %10s\n", "kernel", "ns/element", "vs peer"
+      for (k in ns) printf "%-22s %12.2f %9.1fx\n", k, ns[k] / 1048576, peer / ns[k]
+    }'
+
+echo
+echo "== runtime bulk kernels and the folder (bench/CoreBench.cpp) =="
+./build/bin/birsim-core-bench --benchmark_min_time=0.2 2>/dev/null
