@@ -30,7 +30,8 @@ void BM_Accumulate(benchmark::State &state) {
   std::vector<char> dst = randomBytes(kElements * bytes, 1);
   std::vector<char> src = randomBytes(kElements * bytes, 2);
   for (auto _ : state) {
-    int status = birsim_accumulate(op, dst.data(), src.data(), dtype, kElements);
+    int status =
+        birsim_accumulate(op, dst.data(), src.data(), dtype, kElements);
     benchmark::DoNotOptimize(status);
   }
   state.SetItemsProcessed(state.iterations() * kElements);
@@ -51,7 +52,11 @@ void BM_CastF32To(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * kElements);
   state.SetLabel(birsim_dtype_name(dtype));
 }
-BENCHMARK(BM_CastF32To)->Arg(7)->Arg(12)->Arg(17)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CastF32To)
+    ->Arg(7)
+    ->Arg(12)
+    ->Arg(17)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_BfpPack(benchmark::State &state) {
   int format = int(state.range(0));
@@ -89,8 +94,9 @@ void BM_FoldReduce(benchmark::State &state) {
                                      cast<TypedAttr>(attr));
   };
   Value a = constant(5), b = constant(6);
-  auto op = mlir::birsim::ReduceOp::create(builder, builder.getUnknownLoc(), type,
-                                     mlir::birsim::MemoryReductionOp::add, a, b);
+  auto op = mlir::birsim::ReduceOp::create(
+      builder, builder.getUnknownLoc(), type,
+      mlir::birsim::MemoryReductionOp::add, a, b);
   for (auto _ : state) {
     SmallVector<OpFoldResult> results;
     if (failed(op->fold(results)))

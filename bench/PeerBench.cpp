@@ -46,8 +46,14 @@ static void BM_Fp8Add(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * n);
 }
 
-BENCHMARK(BM_Fp8Add<_mlir_ciface_apfloat_add>)->Name("fp8_add/apfloat_peer")->Arg(1 << 20);
-BENCHMARK(BM_Fp8Add<_mlir_ciface_birsim_add_loop>)->Name("fp8_add/birsim_scalar_loop")->Arg(1 << 20);
-BENCHMARK(BM_Fp8Add<_mlir_ciface_birsim_add_bulk>)->Name("fp8_add/birsim_bulk")->Arg(1 << 20);
+BENCHMARK(BM_Fp8Add<_mlir_ciface_apfloat_add>)
+    ->Name("fp8_add/apfloat_peer")
+    ->Arg(1 << 20);
+BENCHMARK(BM_Fp8Add<_mlir_ciface_birsim_add_loop>)
+    ->Name("fp8_add/birsim_scalar_loop")
+    ->Arg(1 << 20);
+BENCHMARK(BM_Fp8Add<_mlir_ciface_birsim_add_bulk>)
+    ->Name("fp8_add/birsim_bulk")
+    ->Arg(1 << 20);
 
 BENCHMARK_MAIN();

@@ -1,4 +1,5 @@
-//===- InitAll.h - Register birsim and the upstream pieces it needs -*- C++ -*-===//
+//===- InitAll.h - Register birsim and the upstream pieces it needs -*- C++
+//-*-===//
 #ifndef BIRSIM_INITALL_H
 #define BIRSIM_INITALL_H
 

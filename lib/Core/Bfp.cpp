@@ -70,8 +70,9 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp) {
   int leadingZeros = int(f.mantissaBits) - 1 - lead;
   uint32_t fraction = (magnitude & ((1u << lead) - 1)) << (23 - lead);
   uint32_t exponent =
-      f.fp16Exponent ? uint32_t(int(sharedExp & 31) - leadingZeros + kFp16Rebias)
-                     : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
+      f.fp16Exponent
+          ? uint32_t(int(sharedExp & 31) - leadingZeros + kFp16Rebias)
+          : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
   return sign | exponent << 23 | fraction;
 }
 
@@ -129,7 +130,8 @@ Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
         datumPlace(f, b * kBfpBlockValues + j, offset, shift);
-        packed[offset] |= uint8_t(bfpEncode(f, block[j], shared, ties) << shift);
+        packed[offset] |=
+            uint8_t(bfpEncode(f, block[j], shared, ties) << shift);
       }
     }
   }

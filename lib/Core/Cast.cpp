@@ -35,9 +35,9 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits) {
 static uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x) {
   bool isSigned = dst.kind == DtypeKind::SignedInt;
   unsigned width = bitWidth(dst);
-  uint64_t maxMagnitude = isSigned ? (uint64_t(1) << (width - 1)) - 1
-                                   : (width == 64 ? ~uint64_t(0)
-                                                  : (uint64_t(1) << width) - 1);
+  uint64_t maxMagnitude =
+      isSigned ? (uint64_t(1) << (width - 1)) - 1
+               : (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
   uint64_t minMagnitude = isSigned ? maxMagnitude + 1 : 0; // of the negative
   bool negative = x & kF32SignMask;
   uint64_t magnitude;
@@ -120,9 +120,9 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   auto *in = static_cast<const unsigned char *>(src);
   auto *out = static_cast<unsigned char *>(dst);
   for (size_t i = 0; i < count; ++i, in += from.bytes, out += to.bytes)
-    storeBits(out, to.bytes,
-              writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
-                           fp8Config));
+    storeBits(
+        out, to.bytes,
+        writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)), fp8Config));
   return Status::success();
 }
 

@@ -10,8 +10,8 @@ static const FloatFormat kE4M3FN = {4, 3, 7, NonFinite::FiniteNaN, 0x7F, false};
 static const FloatFormat kE5M2 = {5, 2, 15, NonFinite::IEEE, 0x7E, false};
 static const FloatFormat kBF16 = {8, 7, 127, NonFinite::IEEE, 0x7FC0, false};
 static const FloatFormat kFP16 = {5, 10, 15, NonFinite::IEEE, 0x7E00, true};
-const FloatFormat kFloat32Format = {8, 23, 127, NonFinite::IEEE, 0xFFC00000u,
-                                    true};
+const FloatFormat kFloat32Format = {8,           23,  127, NonFinite::IEEE,
+                                    0xFFC00000u, true};
 
 using K = DtypeKind;
 static const DtypeInfo kDtypes[kNumDtypes] = {
@@ -21,8 +21,7 @@ static const DtypeInfo kDtypes[kNumDtypes] = {
      nullptr},
     {Dtype::float8e3, "float8e3", 1, K::Float, true, true, &kE3M4},
     {Dtype::float8e4, "float8e4", 1, K::Float, true, true, &kE4M3},
-    {Dtype::float8_e4m3fn, "float8_e4m3fn", 1, K::Float, false, true,
-     &kE4M3FN},
+    {Dtype::float8_e4m3fn, "float8_e4m3fn", 1, K::Float, false, true, &kE4M3FN},
     {Dtype::float8_e8m0fnu, "float8_e8m0fnu", 1, K::UnsignedInt, false, false,
      nullptr},
     {Dtype::float8e5, "float8e5", 1, K::Float, true, true, &kE5M2},

@@ -11,7 +11,8 @@ uint64_t shiftRightRoundEven(uint64_t value, unsigned shift) {
   if (shift > 64)
     return 0;
   uint64_t quotient = shift == 64 ? 0 : value >> shift;
-  uint64_t remainder = shift == 64 ? value : value & ((uint64_t(1) << shift) - 1);
+  uint64_t remainder =
+      shift == 64 ? value : value & ((uint64_t(1) << shift) - 1);
   uint64_t half = uint64_t(1) << (shift - 1);
   if (remainder > half || (remainder == half && (quotient & 1)))
     ++quotient;
@@ -62,8 +63,8 @@ uint32_t widenToF32(const FloatFormat &f, uint32_t bits) {
   uint32_t exponent = (bits >> f.mantissaBits) & f.exponentAllOnes();
   uint32_t mantissa = bits & mantMask;
   if (exponent == f.exponentAllOnes()) {
-    bool isNaN = f.nonFinite == NonFinite::IEEE ? mantissa != 0
-                                                : mantissa == mantMask;
+    bool isNaN =
+        f.nonFinite == NonFinite::IEEE ? mantissa != 0 : mantissa == mantMask;
     if (f.nonFinite == NonFinite::IEEE && mantissa == 0)
       return sign | 0x7F800000u;
     if (isNaN)
@@ -86,13 +87,12 @@ uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
   }
   if (isInfF32(x))
     return overflowCode(f, negative, config);
-  if (f.exponentBits == 8 && f.bias == 127 &&
-      f.nonFinite == NonFinite::IEEE) {
+  if (f.exponentBits == 8 && f.bias == 127 && f.nonFinite == NonFinite::IEEE) {
     // fp32's own exponent field (bf16): rounding the magnitude's bit pattern
     // at the dropped mantissa bits rounds the value, subnormals included; a
     // carry moves into the exponent, up to Inf.
-    uint32_t magnitude = uint32_t(
-        shiftRightRoundEven(x & 0x7FFFFFFFu, 23 - f.mantissaBits));
+    uint32_t magnitude =
+        uint32_t(shiftRightRoundEven(x & 0x7FFFFFFFu, 23 - f.mantissaBits));
     if (magnitude > f.maxFiniteCode())
       return overflowCode(f, negative, config);
     return (negative ? f.signMask() : 0) | magnitude;

@@ -12,12 +12,39 @@ static const char *const kMemoryReductionOpNames[kNumMemoryReductionOps] = {
     "copy", "add", "min", "max"};
 
 static const char *const kAluOpTypeNames[kNumAluOpTypes] = {
-    "bypass", "bitwise_not", "arith_shift_left", "arith_shift_right", "add",
-    "subtract", "mult", "divide", "max", "min", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "logical_and", "logical_or", "logical_xor",
-    "logical_shift_left", "logical_shift_right", "is_equal", "not_equal",
-    "is_gt", "is_ge", "is_lt", "is_le", "average", "elemwise_mul", "pow",
-    "mod", "rsqrt", "abs", "abs_max", "abs_min", "mod_int"};
+    "bypass",
+    "bitwise_not",
+    "arith_shift_left",
+    "arith_shift_right",
+    "add",
+    "subtract",
+    "mult",
+    "divide",
+    "max",
+    "min",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "logical_shift_left",
+    "logical_shift_right",
+    "is_equal",
+    "not_equal",
+    "is_gt",
+    "is_ge",
+    "is_lt",
+    "is_le",
+    "average",
+    "elemwise_mul",
+    "pow",
+    "mod",
+    "rsqrt",
+    "abs",
+    "abs_max",
+    "abs_min",
+    "mod_int"};
 
 const char *memoryReductionOpName(int op) {
   return op >= 0 && op < kNumMemoryReductionOps ? kMemoryReductionOpNames[op]
@@ -77,6 +104,16 @@ struct Float32Ops {
   static uint32_t max(uint32_t acc, uint32_t x) { return maxss(x, acc); }
 };
 
+/// `fn(i)` for every i < N, computed once per instantiation on first use
+/// (thread-safe static initialization).
+template <typename T, size_t N, typename Fn>
+static std::array<T, N> tabulate(Fn fn) {
+  std::array<T, N> table{};
+  for (size_t i = 0; i < N; ++i)
+    table[i] = T(fn(i));
+  return table;
+}
+
 // fp8/bf16/fp16: widen both, fp32 core, narrow RNE with FP8 config 0.
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
 static uint64_t narrowReduce(uint64_t dst, uint64_t src) {
@@ -91,32 +128,25 @@ static uint64_t narrowReduce(uint64_t dst, uint64_t src) {
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
   using Bits = uint16_t;
   static const uint32_t *widened() {
-    static const std::array<uint32_t, 65536> entries = [] {
-      std::array<uint32_t, 65536> t{};
-      for (unsigned i = 0; i < 65536; ++i)
-        t[i] = widenToF32(*dtypeInfo(D).format, i);
-      return t;
-    }();
+    static const auto entries = tabulate<uint32_t, 65536>(
+        [](size_t i) { return widenToF32(*dtypeInfo(D).format, uint32_t(i)); });
     return entries.data();
   }
   static Bits apply(Bits dst, Bits src) {
     const uint32_t *widen = widened();
-    return Bits(narrowFromF32(*dtypeInfo(D).format, Core(widen[dst], widen[src]),
+    return Bits(narrowFromF32(*dtypeInfo(D).format,
+                              Core(widen[dst], widen[src]),
                               /*config=*/0));
   }
 };
 
 // fp8: all 65,536 (dst, src) pairs of narrowReduce, tabulated once per
-// (format, op) on first use (thread-safe static initialization).
+// (format, op).
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct Fp8TableOps {
   using Bits = uint8_t;
   static const uint8_t *table() {
-    static const std::array<uint8_t, 65536> entries = [] {
-      std::array<uint8_t, 65536> t{};
-      for (unsigned i = 0; i < 65536; ++i)
-        t[i] = uint8_t(narrowReduce<D, Core>(i >> 8, i & 0xFF));
-      return t;
-    }();
+    static const auto entries = tabulate<uint8_t, 65536>(
+        [](size_t i) { return narrowReduce<D, Core>(i >> 8, i & 0xFF); });
     return entries.data();
   }
   static Bits apply(Bits dst, Bits src) {
@@ -142,8 +172,7 @@ static void bulkOf(void *dst, const void *src, size_t count) {
   }
 }
 
-template <typename Bits, Bits (*Op)(Bits, Bits)>
-constexpr Reducer reducerOf() {
+template <typename Bits, Bits (*Op)(Bits, Bits)> constexpr Reducer reducerOf() {
   return {elementOf<Bits, Op>, bulkOf<Bits, Op>};
 }
 
@@ -217,8 +246,7 @@ static Status checkBuffers(const void *dst, const void *src, size_t count) {
   return Status::success();
 }
 
-Status accumulate(int op, void *dst, const void *src, int dtype,
-                  size_t count) {
+Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveReducer(op, dtype, reducer, info))
@@ -260,9 +288,15 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
 
 //===-- Collective doReduction (inst_visitor.cpp:5365) --------------------===//
 
-static uint32_t collectiveAdd(uint32_t acc, uint32_t x) { return addss(x, acc); }
-static uint32_t collectiveMax(uint32_t acc, uint32_t x) { return maxss(x, acc); }
-static uint32_t collectiveMin(uint32_t acc, uint32_t x) { return minss(x, acc); }
+static uint32_t collectiveAdd(uint32_t acc, uint32_t x) {
+  return addss(x, acc);
+}
+static uint32_t collectiveMax(uint32_t acc, uint32_t x) {
+  return maxss(x, acc);
+}
+static uint32_t collectiveMin(uint32_t acc, uint32_t x) {
+  return minss(x, acc);
+}
 
 Status resolveCollectiveReducer(int aluOp,
                                 uint32_t (*&reducer)(uint32_t, uint32_t)) {

@@ -57,8 +57,7 @@ int birsim_collective_reduce(int alu_op, float *acc, const float *x,
                              size_t count) {
   static_assert(sizeof(float) == sizeof(uint32_t), "fp32 is 32 bits");
   return report(collectiveReduce(alu_op, reinterpret_cast<uint32_t *>(acc),
-                                 reinterpret_cast<const uint32_t *>(x),
-                                 count));
+                                 reinterpret_cast<const uint32_t *>(x), count));
 }
 
 int birsim_cast(int src_dtype, const void *src, int dst_dtype, void *dst,

@@ -1,6 +1,7 @@
 // The runtime header and library are usable from plain C99, without MLIR.
-// RUN: %cc -std=c99 -Wall -Wextra -Werror -pedantic %s -I%birsim_include -L%birsim_lib_dir -lbirsim_runtime -Wl,-rpath,%birsim_lib_dir -o %t
-// RUN: %t | FileCheck %s
+// RUN: %cc -std=c99 -Wall -Wextra -Werror -pedantic %s -I%birsim_include
+// -L%birsim_lib_dir -lbirsim_runtime -Wl,-rpath,%birsim_lib_dir -o %t RUN: %t |
+// FileCheck %s
 #include "birsim/Runtime/Runtime.h"
 
 #include <stdio.h>

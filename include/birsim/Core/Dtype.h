@@ -42,10 +42,10 @@ constexpr int kNumDtypes = 20;
 enum class DtypeKind : uint8_t {
   UnsignedInt, ///< two's complement without sign (e8m0fnu included, §4)
   SignedInt,
-  Float,   ///< IEEE-like binary float described by a FloatFormat
-  Float32, ///< fp32 itself (the hub)
-  Float32r,///< fp32 storage, TF32-like rounding on write (§4)
-  Packed,  ///< _x4 dtypes: copy only, outside the cast engine
+  Float,    ///< IEEE-like binary float described by a FloatFormat
+  Float32,  ///< fp32 itself (the hub)
+  Float32r, ///< fp32 storage, TF32-like rounding on write (§4)
+  Packed,   ///< _x4 dtypes: copy only, outside the cast engine
 };
 
 /// How a narrow float encodes non-finite values (SEMANTICS.md section 1).
@@ -83,8 +83,8 @@ struct DtypeInfo {
   const char *name; ///< bir::Dtype2string spelling
   uint8_t bytes;    ///< COPY_SIZE_LUT stride
   DtypeKind kind;
-  bool reduces;     ///< one of the 8 reducing dtypes (§3)
-  bool isFp8;       ///< FP8 config applies on narrowing (§4)
+  bool reduces;              ///< one of the 8 reducing dtypes (§3)
+  bool isFp8;                ///< FP8 config applies on narrowing (§4)
   const FloatFormat *format; ///< Float, Float32, Float32r; null otherwise
 };
 
@@ -95,7 +95,9 @@ const DtypeInfo *lookupDtype(int dtype);
 inline const DtypeInfo &dtypeInfo(Dtype d) { return *lookupDtype(int(d)); }
 
 /// Copy all 20; cast the 17 non-packed (§4).
-inline bool isCastable(const DtypeInfo &d) { return d.kind != DtypeKind::Packed; }
+inline bool isCastable(const DtypeInfo &d) {
+  return d.kind != DtypeKind::Packed;
+}
 
 } // namespace birsim
 

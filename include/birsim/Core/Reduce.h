@@ -23,11 +23,39 @@ const char *memoryReductionOpName(int op); ///< null when not 0..3
 
 /// bir::AluOpType (SEMANTICS.md section 1).
 enum class AluOpType : int {
-  bypass = 0, bitwise_not, arith_shift_left, arith_shift_right, add,
-  subtract, mult, divide, max, min, bitwise_and, bitwise_or, bitwise_xor,
-  logical_and, logical_or, logical_xor, logical_shift_left,
-  logical_shift_right, is_equal, not_equal, is_gt, is_ge, is_lt, is_le,
-  average, elemwise_mul, pow, mod, rsqrt, abs, abs_max, abs_min, mod_int,
+  bypass = 0,
+  bitwise_not,
+  arith_shift_left,
+  arith_shift_right,
+  add,
+  subtract,
+  mult,
+  divide,
+  max,
+  min,
+  bitwise_and,
+  bitwise_or,
+  bitwise_xor,
+  logical_and,
+  logical_or,
+  logical_xor,
+  logical_shift_left,
+  logical_shift_right,
+  is_equal,
+  not_equal,
+  is_gt,
+  is_ge,
+  is_lt,
+  is_le,
+  average,
+  elemwise_mul,
+  pow,
+  mod,
+  rsqrt,
+  abs,
+  abs_max,
+  abs_min,
+  mod_int,
 };
 constexpr int kNumAluOpTypes = 33;
 const char *aluOpTypeName(int aluOp); ///< null when not 0..32
@@ -65,8 +93,8 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
 /// The collective doReduction on fp32 bits [page]: add = ADDSS(x, acc),
 /// max = MAXSS(x, acc), min = MINSS(x, acc); any other AluOpType is an
 /// error (inst_visitor.cpp:5365).
-Status resolveCollectiveReducer(int aluOp, uint32_t (*&reducer)(uint32_t acc,
-                                                                 uint32_t x));
+Status resolveCollectiveReducer(int aluOp,
+                                uint32_t (*&reducer)(uint32_t acc, uint32_t x));
 Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
                         size_t count);
 

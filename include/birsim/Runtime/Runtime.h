@@ -24,15 +24,16 @@ extern "C" {
 
 /* Status codes (birsim::ErrorCode). */
 #define BIRSIM_OK 0
-#define BIRSIM_EINVAL (-1)            /* null buffer, bad config */
-#define BIRSIM_EUNKNOWN_DTYPE (-2)    /* "Unknown dtype" */
-#define BIRSIM_EUNSUPPORTED_DTYPE (-3)/* "cast_accumulate: unsupported dtype" */
-#define BIRSIM_EALU_OP (-4)           /* AluOpType2MemoryReduction assertion */
-#define BIRSIM_ECOLLECTIVE_OP (-5)    /* doReduction assertion */
-#define BIRSIM_EINDEX (-6)            /* scatter index out of range */
-#define BIRSIM_ENOT_CASTABLE (-7)     /* packed dtype in the cast engine */
-#define BIRSIM_EOP (-8)               /* MemoryReductionOp outside 0..3 */
-#define BIRSIM_EFORMAT (-9)           /* BFP format outside 0..3 */
+#define BIRSIM_EINVAL (-1)         /* null buffer, bad config */
+#define BIRSIM_EUNKNOWN_DTYPE (-2) /* "Unknown dtype" */
+#define BIRSIM_EUNSUPPORTED_DTYPE                                              \
+  (-3)                             /* "cast_accumulate: unsupported dtype" */
+#define BIRSIM_EALU_OP (-4)        /* AluOpType2MemoryReduction assertion */
+#define BIRSIM_ECOLLECTIVE_OP (-5) /* doReduction assertion */
+#define BIRSIM_EINDEX (-6)         /* scatter index out of range */
+#define BIRSIM_ENOT_CASTABLE (-7)  /* packed dtype in the cast engine */
+#define BIRSIM_EOP (-8)            /* MemoryReductionOp outside 0..3 */
+#define BIRSIM_EFORMAT (-9)        /* BFP format outside 0..3 */
 
 /* birsim::MemoryReductionOp */
 #define BIRSIM_OP_COPY 0
@@ -50,34 +51,38 @@ extern "C" {
 #define BIRSIM_FP8_SATURATE 0x0001u
 #define BIRSIM_FP8_NAN_SUPPRESS 0xFF00u
 
-BIRSIM_RT_API int birsim_cast_copy_or_accumulate(int op, void *dst, const void *src,
-                                   int dtype);
-BIRSIM_RT_API int birsim_accumulate(int op, void *dst, const void *src, int dtype,
-                      size_t count);
+BIRSIM_RT_API int birsim_cast_copy_or_accumulate(int op, void *dst,
+                                                 const void *src, int dtype);
+BIRSIM_RT_API int birsim_accumulate(int op, void *dst, const void *src,
+                                    int dtype, size_t count);
 BIRSIM_RT_API int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
-                              const void *src, const int64_t *indices,
-                              size_t count, int dtype);
+                                            const void *src,
+                                            const int64_t *indices,
+                                            size_t count, int dtype);
 BIRSIM_RT_API int birsim_alu_op_to_memory_reduction(int alu_op, int *op_out);
-BIRSIM_RT_API int birsim_collective_reduce(int alu_op, float *acc, const float *x,
-                             size_t count);
-BIRSIM_RT_API int birsim_cast(int src_dtype, const void *src, int dst_dtype, void *dst,
-                size_t count, unsigned fp8_config);
+BIRSIM_RT_API int birsim_collective_reduce(int alu_op, float *acc,
+                                           const float *x, size_t count);
+BIRSIM_RT_API int birsim_cast(int src_dtype, const void *src, int dst_dtype,
+                              void *dst, size_t count, unsigned fp8_config);
 BIRSIM_RT_API const char *birsim_dtype_name(int dtype); /* NULL when unknown */
 BIRSIM_RT_API size_t birsim_dtype_size(int dtype);      /* 0 when unknown */
-BIRSIM_RT_API const char *birsim_last_error(void); /* thread-local text of the last error */
+BIRSIM_RT_API const char *
+birsim_last_error(void); /* thread-local text of the last error */
 BIRSIM_RT_API size_t birsim_bfp_tile_bytes(int format);
 BIRSIM_RT_API uint32_t birsim_bfp_mantissa_bits(int format);
-BIRSIM_RT_API int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,
-                          void *out);
-BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
-                            float *tiles_out);
-BIRSIM_RT_API uint8_t birsim_bfp_convert_float_bits(int format, uint32_t input_bits,
-                                      uint32_t shared_exp);
+BIRSIM_RT_API int birsim_bfp_pack_tiles(int format, const float *tiles,
+                                        size_t tile_count, void *out);
+BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
+                                          size_t tile_count, float *tiles_out);
+BIRSIM_RT_API uint8_t birsim_bfp_convert_float_bits(int format,
+                                                    uint32_t input_bits,
+                                                    uint32_t shared_exp);
 BIRSIM_RT_API uint32_t birsim_bfp_convert_datum(int format, uint8_t datum,
-                                  uint32_t shared_exp);
-BIRSIM_RT_API uint8_t birsim_bfp_block_shared_exponent(int format,
-                                         const uint32_t *block_bits);
-BIRSIM_RT_API void birsim_bfp_tie_counters(uint64_t *ties_seen, uint64_t *ties_rounded_up);
+                                                uint32_t shared_exp);
+BIRSIM_RT_API uint8_t
+birsim_bfp_block_shared_exponent(int format, const uint32_t *block_bits);
+BIRSIM_RT_API void birsim_bfp_tie_counters(uint64_t *ties_seen,
+                                           uint64_t *ties_rounded_up);
 BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
 
 /* Hook the lowered code calls after every runtime call: returns on status

@@ -34,15 +34,69 @@ namespace {
 // Call emission
 //===----------------------------------------------------------------------===//
 
-/// Builds the arguments of one runtime call and emits it with its check.
+/// Builds the arguments of one runtime call, in ABI order, and emits it with
+/// its status check.
 class RuntimeCall {
 public:
-  RuntimeCall(ConversionPatternRewriter &rewriter, Operation *op)
-      : rewriter(rewriter), op(op), loc(op->getLoc()) {}
+  RuntimeCall(ConversionPatternRewriter &rewriter,
+              const LLVMTypeConverter &converter, Operation *op)
+      : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()) {}
 
   void addI32(int64_t value) { args.push_back(constant(32, value)); }
-  void addI64(int64_t value) { args.push_back(constant(64, value)); }
   void add(Value value) { args.push_back(value); }
+
+  /// The data pointer (aligned pointer + offset) of a contiguous memref.
+  void addPointer(Value memref, Value descriptor) {
+    args.push_back(MemRefDescriptor(descriptor)
+                       .bufferPtr(rewriter, loc, converter,
+                                  cast<MemRefType>(memref.getType())));
+  }
+
+  /// The element count of a memref as i64.
+  Value elementCount(Value memref, Value descriptor) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t staticCount = 1;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (!type.isDynamicDim(i))
+        staticCount *= type.getDimSize(i);
+    Value count = constant(64, staticCount);
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        count = LLVM::MulOp::create(
+            rewriter, loc, count,
+            MemRefDescriptor(descriptor).size(rewriter, loc, i));
+    return count;
+  }
+
+  /// Size of dimension 0 of a memref as i64 (the BFP tile count).
+  Value leadingSize(Value memref, Value descriptor) {
+    auto type = cast<MemRefType>(memref.getType());
+    if (type.isDynamicDim(0))
+      return MemRefDescriptor(descriptor).size(rewriter, loc, 0);
+    return constant(64, type.getDimSize(0));
+  }
+
+  /// `value` stored to a fresh entry-block slot; its pointer is the
+  /// argument.
+  Value addSpilled(Value value) {
+    Value slot = entrySlot(value.getType());
+    LLVM::StoreOp::create(rewriter, loc, value, slot);
+    args.push_back(slot);
+    return slot;
+  }
+
+  /// A fresh entry-block slot of `type` as the argument.
+  Value addSlot(Type type) {
+    Value slot = entrySlot(type);
+    args.push_back(slot);
+    return slot;
+  }
+
+  Value constant(unsigned width, int64_t value) {
+    Type type = rewriter.getIntegerType(width);
+    return LLVM::ConstantOp::create(rewriter, loc, type,
+                                    rewriter.getIntegerAttr(type, value));
+  }
 
   /// `status = name(args...)`, then `birsim_check_status(status, op name)`.
   LogicalResult emit(StringRef name) {
@@ -59,17 +113,24 @@ public:
         LLVM::LLVMVoidType::get(rewriter.getContext()));
     if (failed(callee) || failed(check))
       return rewriter.notifyMatchFailure(op, "runtime declaration clash");
-    Value status = LLVM::CallOp::create(rewriter, loc, *callee, args).getResult();
+    Value status =
+        LLVM::CallOp::create(rewriter, loc, *callee, args).getResult();
     LLVM::CallOp::create(rewriter, loc, *check,
                          ValueRange{status, siteString(module)});
     return success();
   }
 
 private:
-  Value constant(unsigned width, int64_t value) {
-    Type type = rewriter.getIntegerType(width);
-    return LLVM::ConstantOp::create(rewriter, loc, type,
-                                    rewriter.getIntegerAttr(type, value));
+  /// A stack slot in the enclosing function's entry block, so that loops do
+  /// not grow the stack.
+  Value entrySlot(Type type) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Operation *function =
+        op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    rewriter.setInsertionPointToStart(&function->getRegion(0).front());
+    return LLVM::AllocaOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), type,
+        constant(64, 1));
   }
 
   /// A private global holding the op name, for the error report.
@@ -81,7 +142,8 @@ private:
     if (!global) {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
-      auto type = LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size() + 1);
+      auto type =
+          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size() + 1);
       global = LLVM::GlobalOp::create(
           rewriter, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
           symbol, rewriter.getStringAttr(text.str() + '\0'));
@@ -90,69 +152,14 @@ private:
   }
 
   ConversionPatternRewriter &rewriter;
+  const LLVMTypeConverter &converter;
   Operation *op;
   Location loc;
   SmallVector<Value> args;
 };
 
-/// Data pointer (aligned pointer + offset) and element count (i64) of a
-/// contiguous row-major memref.
-static std::pair<Value, Value> bufferOf(ConversionPatternRewriter &rewriter,
-                                        const LLVMTypeConverter &converter,
-                                        Location loc, Value original,
-                                        Value descriptor) {
-  auto type = cast<MemRefType>(original.getType());
-  MemRefDescriptor memref(descriptor);
-  int64_t staticCount = 1;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (!type.isDynamicDim(i))
-      staticCount *= type.getDimSize(i);
-  Value count = LLVM::ConstantOp::create(
-      rewriter, loc, rewriter.getI64Type(),
-      rewriter.getI64IntegerAttr(staticCount));
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      count = LLVM::MulOp::create(rewriter, loc, count,
-                                  memref.size(rewriter, loc, i));
-  return {memref.bufferPtr(rewriter, loc, converter, type), count};
-}
-
-/// Dimension 0 of a memref as i64 (the BFP tile count).
-static Value leadingSize(ConversionPatternRewriter &rewriter, Location loc,
-                         Value original, Value descriptor) {
-  auto type = cast<MemRefType>(original.getType());
-  if (type.isDynamicDim(0))
-    return MemRefDescriptor(descriptor).size(rewriter, loc, 0);
-  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
-                                  rewriter.getI64IntegerAttr(type.getDimSize(0)));
-}
-
 static int dtypeOf(Value value) {
   return int(lookupDtypeInfo(value.getType())->dtype);
-}
-
-/// A stack slot of `type` in the enclosing function's entry block, so that
-/// loops do not grow the stack.
-static Value entrySlot(ConversionPatternRewriter &rewriter, Operation *op,
-                       Type type) {
-  OpBuilder::InsertionGuard guard(rewriter);
-  Operation *function = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-  Block &entry = function->getRegion(0).front();
-  rewriter.setInsertionPointToStart(&entry);
-  Value one = LLVM::ConstantOp::create(rewriter, op->getLoc(),
-                                       rewriter.getI64Type(),
-                                       rewriter.getI64IntegerAttr(1));
-  return LLVM::AllocaOp::create(
-      rewriter, op->getLoc(), LLVM::LLVMPointerType::get(rewriter.getContext()),
-      type, one);
-}
-
-/// A value spilled to a fresh entry slot.
-static Value spill(ConversionPatternRewriter &rewriter, Operation *op,
-                   Value value) {
-  Value slot = entrySlot(rewriter, op, value.getType());
-  LLVM::StoreOp::create(rewriter, op->getLoc(), value, slot);
-  return slot;
 }
 
 /// Elements in a scalar (1) or vector value.
@@ -162,80 +169,174 @@ static int64_t valueCount(Type type) {
   return 1;
 }
 
-static bool isBufferizedAway(Type type) { return isa<TensorType>(type); }
+/// The MemoryReductionOp AluOpType2MemoryReduction gives a verified cce_op.
+static int memoryReductionOf(AluOpType cceOp) {
+  ::birsim::MemoryReductionOp kind = ::birsim::MemoryReductionOp::copy;
+  (void)::birsim::aluOpToMemoryReduction(int(cceOp), kind);
+  return int(kind);
+}
 
 //===----------------------------------------------------------------------===//
-// Value-level ops on scalars and vectors: raw bits through stack slots
+// Arguments of each op's call, in the order of Runtime.h
 //===----------------------------------------------------------------------===//
 
-struct ReduceOpLowering : public ConvertOpToLLVMPattern<ReduceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+// Buffer forms and instruction-level ops: pointers + element counts.
+
+static StringRef buildCall(ReduceIntoOp op, ReduceIntoOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(int(op.getKind()));
+  call.addPointer(op.getDst(), a.getDst());
+  call.addPointer(op.getSrc(), a.getSrc());
+  call.addI32(dtypeOf(op.getDst()));
+  call.add(call.elementCount(op.getDst(), a.getDst()));
+  return "birsim_accumulate";
+}
+
+static StringRef buildCall(CollectiveReduceIntoOp op,
+                           CollectiveReduceIntoOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(int(op.getKind()));
+  call.addPointer(op.getAcc(), a.getAcc());
+  call.addPointer(op.getX(), a.getX());
+  call.add(call.elementCount(op.getAcc(), a.getAcc()));
+  return "birsim_collective_reduce";
+}
+
+static StringRef buildCall(CastIntoOp op, CastIntoOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(dtypeOf(op.getSrc()));
+  call.addPointer(op.getSrc(), a.getSrc());
+  call.addI32(dtypeOf(op.getDst()));
+  call.addPointer(op.getDst(), a.getDst());
+  call.add(call.elementCount(op.getSrc(), a.getSrc()));
+  call.addI32(op.getFp8ConfigValue());
+  return "birsim_cast";
+}
+
+static StringRef buildCall(BfpPackIntoOp op, BfpPackIntoOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(int(op.getFormat()));
+  call.addPointer(op.getTiles(), a.getTiles());
+  call.add(call.leadingSize(op.getTiles(), a.getTiles()));
+  call.addPointer(op.getPacked(), a.getPacked());
+  return "birsim_bfp_pack_tiles";
+}
+
+static StringRef buildCall(BfpUnpackIntoOp op, BfpUnpackIntoOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(int(op.getFormat()));
+  call.addPointer(op.getPacked(), a.getPacked());
+  call.add(call.leadingSize(op.getPacked(), a.getPacked()));
+  call.addPointer(op.getTiles(), a.getTiles());
+  return "birsim_bfp_unpack_tiles";
+}
+
+static StringRef buildCall(DmaCopyOp op, DmaCopyOp::Adaptor a,
+                           RuntimeCall &call) {
+  call.addI32(memoryReductionOf(op.getCceOp()));
+  call.addPointer(op.getDst(), a.getDst());
+  call.addPointer(op.getSrc(), a.getSrc());
+  call.addI32(dtypeOf(op.getDst()));
+  call.add(call.elementCount(op.getDst(), a.getDst()));
+  return "birsim_accumulate";
+}
+
+template <typename IndirectOp>
+static StringRef buildIndirectCall(IndirectOp op,
+                                   typename IndirectOp::Adaptor a,
+                                   RuntimeCall &call) {
+  call.addI32(memoryReductionOf(op.getCceOp()));
+  call.addPointer(op.getDst(), a.getDst());
+  call.add(call.elementCount(op.getDst(), a.getDst()));
+  call.addPointer(op.getSrc(), a.getSrc());
+  call.addPointer(op.getIndices(), a.getIndices());
+  call.add(call.elementCount(op.getSrc(), a.getSrc()));
+  call.addI32(dtypeOf(op.getDst()));
+  return "birsim_scatter_accumulate";
+}
+static StringRef buildCall(IndirectSaveOp op, IndirectSaveOp::Adaptor a,
+                           RuntimeCall &call) {
+  return buildIndirectCall(op, a, call);
+}
+static StringRef buildCall(IndirectSaveAccumulateOp op,
+                           IndirectSaveAccumulateOp::Adaptor a,
+                           RuntimeCall &call) {
+  return buildIndirectCall(op, a, call);
+}
+
+// Value-level ops on scalars and vectors: raw bits through stack slots; the
+// returned slot holds the result.
+
+static StringRef buildValueCall(ReduceOp op, ReduceOp::Adaptor a,
+                                const LLVMTypeConverter &, RuntimeCall &call,
+                                Value &result) {
+  call.addI32(int(op.getKind()));
+  result = call.addSpilled(a.getDst());
+  call.addSpilled(a.getSrc());
+  call.addI32(dtypeOf(op.getResult()));
+  call.add(call.constant(64, valueCount(op.getType())));
+  return "birsim_accumulate";
+}
+
+static StringRef buildValueCall(CollectiveReduceOp op,
+                                CollectiveReduceOp::Adaptor a,
+                                const LLVMTypeConverter &, RuntimeCall &call,
+                                Value &result) {
+  call.addI32(int(op.getKind()));
+  result = call.addSpilled(a.getAcc());
+  call.addSpilled(a.getX());
+  call.add(call.constant(64, valueCount(op.getType())));
+  return "birsim_collective_reduce";
+}
+
+static StringRef buildValueCall(CastOp op, CastOp::Adaptor a,
+                                const LLVMTypeConverter &converter,
+                                RuntimeCall &call, Value &result) {
+  call.addI32(dtypeOf(op.getInput()));
+  call.addSpilled(a.getInput());
+  call.addI32(dtypeOf(op.getResult()));
+  result = call.addSlot(converter.convertType(op.getType()));
+  call.add(call.constant(64, valueCount(op.getType())));
+  call.addI32(op.getFp8ConfigValue());
+  return "birsim_cast";
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// A side-effecting op on buffers becomes one runtime call.
+template <typename OpTy>
+struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isBufferizedAway(op.getType()))
-      return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    Value dst = spill(rewriter, op, adaptor.getDst());
-    Value src = spill(rewriter, op, adaptor.getSrc());
-    RuntimeCall call(rewriter, op);
-    call.addI32(int(op.getKind()));
-    call.add(dst);
-    call.add(src);
-    call.addI32(dtypeOf(op.getResult()));
-    call.addI64(valueCount(op.getType()));
-    if (failed(call.emit("birsim_accumulate")))
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op);
+    if (failed(call.emit(buildCall(op, adaptor, call))))
       return failure();
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, adaptor.getDst().getType(),
-                                              dst);
+    rewriter.eraseOp(op);
     return success();
   }
 };
 
-struct CollectiveReduceOpLowering
-    : public ConvertOpToLLVMPattern<CollectiveReduceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// A value-level op on a scalar or vector becomes one runtime call on stack
+/// slots and a load of the result. Tensor forms must be bufferized first.
+template <typename OpTy>
+struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(CollectiveReduceOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (isBufferizedAway(op.getType()))
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    if (isa<TensorType>(op.getType()) || !resultType)
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    Value acc = spill(rewriter, op, adaptor.getAcc());
-    Value x = spill(rewriter, op, adaptor.getX());
-    RuntimeCall call(rewriter, op);
-    call.addI32(int(op.getKind()));
-    call.add(acc);
-    call.add(x);
-    call.addI64(valueCount(op.getType()));
-    if (failed(call.emit("birsim_collective_reduce")))
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op);
+    Value result;
+    if (failed(call.emit(buildValueCall(op, adaptor, *this->getTypeConverter(),
+                                        call, result))))
       return failure();
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, adaptor.getAcc().getType(),
-                                              acc);
-    return success();
-  }
-};
-
-struct CastOpLowering : public ConvertOpToLLVMPattern<CastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(CastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (isBufferizedAway(op.getType()))
-      return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    if (!resultType)
-      return rewriter.notifyMatchFailure(op, "unconvertible result type");
-    Value src = spill(rewriter, op, adaptor.getInput());
-    Value dst = entrySlot(rewriter, op, resultType);
-    RuntimeCall call(rewriter, op);
-    call.addI32(dtypeOf(op.getInput()));
-    call.add(src);
-    call.addI32(dtypeOf(op.getResult()));
-    call.add(dst);
-    call.addI64(valueCount(op.getType()));
-    call.addI32(op.getFp8ConfigValue());
-    if (failed(call.emit("birsim_cast")))
-      return failure();
-    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, dst);
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, result);
     return success();
   }
 };
@@ -252,158 +353,6 @@ struct ConstantOpLowering : public ConvertOpToLLVMPattern<ConstantOp> {
       return rewriter.notifyMatchFailure(op, "only scalar integer constants");
     rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(
         op, type, rewriter.getIntegerAttr(type, integer.getValue()));
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Buffer forms and instruction-level ops: pointer + element count
-//===----------------------------------------------------------------------===//
-
-struct ReduceIntoOpLowering : public ConvertOpToLLVMPattern<ReduceIntoOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(ReduceIntoOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto [dst, count] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
-    auto [src, unused] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
-    RuntimeCall call(rewriter, op);
-    call.addI32(int(op.getKind()));
-    call.add(dst);
-    call.add(src);
-    call.addI32(dtypeOf(op.getDst()));
-    call.add(count);
-    if (failed(call.emit("birsim_accumulate")))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct CollectiveReduceIntoOpLowering
-    : public ConvertOpToLLVMPattern<CollectiveReduceIntoOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(CollectiveReduceIntoOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto [acc, count] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getAcc(), adaptor.getAcc());
-    auto [x, unused] = bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getX(), adaptor.getX());
-    RuntimeCall call(rewriter, op);
-    call.addI32(int(op.getKind()));
-    call.add(acc);
-    call.add(x);
-    call.add(count);
-    if (failed(call.emit("birsim_collective_reduce")))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct CastIntoOpLowering : public ConvertOpToLLVMPattern<CastIntoOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(CastIntoOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto [src, count] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
-    auto [dst, unused] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
-    RuntimeCall call(rewriter, op);
-    call.addI32(dtypeOf(op.getSrc()));
-    call.add(src);
-    call.addI32(dtypeOf(op.getDst()));
-    call.add(dst);
-    call.add(count);
-    call.addI32(op.getFp8ConfigValue());
-    if (failed(call.emit("birsim_cast")))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// bfp_pack_into / bfp_unpack_into: (format, input, tile count, output).
-template <typename OpTy>
-struct BfpIntoOpLowering : public ConvertOpToLLVMPattern<OpTy> {
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    constexpr bool isPack = std::is_same_v<OpTy, BfpPackIntoOp>;
-    Value in = isPack ? op.getTiles() : op.getPacked();
-    Value out = isPack ? op.getPacked() : op.getTiles();
-    Value inDesc = isPack ? adaptor.getTiles() : adaptor.getPacked();
-    Value outDesc = isPack ? adaptor.getPacked() : adaptor.getTiles();
-    RuntimeCall call(rewriter, op);
-    call.addI32(int(op.getFormat()));
-    call.add(bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), in, inDesc).first);
-    call.add(leadingSize(rewriter, op.getLoc(), in, inDesc));
-    call.add(bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), out, outDesc).first);
-    if (failed(call.emit(isPack ? "birsim_bfp_pack_tiles"
-                                : "birsim_bfp_unpack_tiles")))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// The MemoryReductionOp AluOpType2MemoryReduction gives a verified cce_op.
-static int memoryReductionOf(AluOpType cceOp) {
-  ::birsim::MemoryReductionOp kind = ::birsim::MemoryReductionOp::copy;
-  (void)::birsim::aluOpToMemoryReduction(int(cceOp), kind);
-  return int(kind);
-}
-
-struct DmaCopyOpLowering : public ConvertOpToLLVMPattern<DmaCopyOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(DmaCopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto [dst, count] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getDst(), adaptor.getDst());
-    auto [src, unused] =
-        bufferOf(rewriter, *this->getTypeConverter(), op.getLoc(), op.getSrc(), adaptor.getSrc());
-    RuntimeCall call(rewriter, op);
-    call.addI32(memoryReductionOf(op.getCceOp()));
-    call.add(dst);
-    call.add(src);
-    call.addI32(dtypeOf(op.getDst()));
-    call.add(count);
-    if (failed(call.emit("birsim_accumulate")))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-template <typename OpTy>
-struct IndirectSaveLowering : public ConvertOpToLLVMPattern<OpTy> {
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto [dst, dstCount] = bufferOf(rewriter, *this->getTypeConverter(), loc, op.getDst(), adaptor.getDst());
-    auto [src, count] = bufferOf(rewriter, *this->getTypeConverter(), loc, op.getSrc(), adaptor.getSrc());
-    auto [indices, unused] =
-        bufferOf(rewriter, *this->getTypeConverter(), loc, op.getIndices(), adaptor.getIndices());
-    RuntimeCall call(rewriter, op);
-    call.addI32(memoryReductionOf(op.getCceOp()));
-    call.add(dst);
-    call.add(dstCount);
-    call.add(src);
-    call.add(indices);
-    call.add(count);
-    call.addI32(dtypeOf(op.getDst()));
-    if (failed(call.emit("birsim_scatter_accumulate")))
-      return failure();
-    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -446,16 +395,18 @@ void mlir::birsim::populateBirsimToLLVMConversionPatterns(
     return IntegerType::get(type.getContext(),
                             8 * lookupDtypeInfo(type)->bytes);
   });
-  patterns.add<ReduceOpLowering, CollectiveReduceOpLowering, CastOpLowering,
-               ConstantOpLowering, ReduceIntoOpLowering,
-               CollectiveReduceIntoOpLowering, CastIntoOpLowering,
-               BfpIntoOpLowering<BfpPackIntoOp>,
-               BfpIntoOpLowering<BfpUnpackIntoOp>, DmaCopyOpLowering,
-               IndirectSaveLowering<IndirectSaveOp>,
-               IndirectSaveLowering<IndirectSaveAccumulateOp>>(converter);
+  patterns.add<ValueOpLowering<ReduceOp>, ValueOpLowering<CollectiveReduceOp>,
+               ValueOpLowering<CastOp>, ConstantOpLowering,
+               BufferOpLowering<ReduceIntoOp>,
+               BufferOpLowering<CollectiveReduceIntoOp>,
+               BufferOpLowering<CastIntoOp>, BufferOpLowering<BfpPackIntoOp>,
+               BufferOpLowering<BfpUnpackIntoOp>, BufferOpLowering<DmaCopyOp>,
+               BufferOpLowering<IndirectSaveOp>,
+               BufferOpLowering<IndirectSaveAccumulateOp>>(converter);
 }
 
-void mlir::birsim::registerConvertBirsimToLLVMInterface(DialectRegistry &registry) {
+void mlir::birsim::registerConvertBirsimToLLVMInterface(
+    DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *, BirsimDialect *dialect) {
     dialect->addInterfaces<BirsimToLLVMDialectInterface>();
   });

@@ -239,8 +239,16 @@ func.func @dma_copy_add_uint8(%a: memref<16xui8>, %b: memref<16xui8>) {
 // -----
 
 func.func @dma_copy_shape(%a: memref<16xf32>, %b: memref<8xf32>) {
-  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<8xf32>' must have the same shape and element type}}
+  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<8xf32>' must have the same shape}}
   birsim.dma_copy bypass %a to %b : memref<16xf32> to memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @dma_copy_element_type(%a: memref<16xf32>, %b: memref<16xi32>) {
+  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<16xi32>' must have the same element type}}
+  birsim.dma_copy bypass %a to %b : memref<16xf32> to memref<16xi32>
   return
 }
 
@@ -313,5 +321,71 @@ func.func @indirect_save_rank(%s: memref<2x2xbf16>, %i: memref<4xi64>, %d: memre
 func.func @indirect_save_element(%s: memref<4xf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
   // expected-error @+1 {{src element type 'f16' differs from dst element type 'bf16'}}
   birsim.indirect_save_accumulate add %s to %d[%i] : memref<4xf16>, memref<4xi64> to memref<16xbf16>
+  return
+}
+
+// -----
+
+// Buffer forms (what the tensor ops bufferize to) keep the same rules.
+
+func.func @reduce_into_int8(%a: memref<4xi8>) {
+  // expected-error @+1 {{'birsim.reduce_into' op 'max' on dtype int8: cast_accumulate: unsupported dtype int8}}
+  birsim.reduce_into max %a, %a : memref<4xi8>
+  return
+}
+
+// -----
+
+func.func @reduce_into_not_a_dtype(%a: memref<4xf64>) {
+  // expected-error @+1 {{dst element type 'f64' is not a bir::Dtype}}
+  birsim.reduce_into copy %a, %a : memref<4xf64>
+  return
+}
+
+// -----
+
+func.func @collective_reduce_into_mult(%a: memref<4xf32>) {
+  // expected-error @+1 {{'birsim.collective_reduce_into' op collective doReduction: AluOpType mult (6) is not add, max or min}}
+  birsim.collective_reduce_into mult %a, %a : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @collective_reduce_into_f16(%a: memref<4xf16>) {
+  // expected-error @+1 {{collective doReduction reduces float32 only, got 'f16'}}
+  birsim.collective_reduce_into add %a, %a : memref<4xf16>
+  return
+}
+
+// -----
+
+func.func @cast_into_shape(%a: memref<4xf32>, %b: memref<8xbf16>) {
+  // expected-error @+1 {{'birsim.cast_into' op src 'memref<4xf32>' and dst 'memref<8xbf16>' must have the same shape}}
+  birsim.cast_into %a, %b : memref<4xf32> to memref<8xbf16>
+  return
+}
+
+// -----
+
+func.func @cast_into_packed(%a: memref<4xf32>, %b: memref<4x!birsim.float8_e5m2_x4>) {
+  // expected-error @+1 {{cast: dtype float8_e5m2_x4 is packed and outside the cast engine}}
+  birsim.cast_into %a, %b : memref<4xf32> to memref<4x!birsim.float8_e5m2_x4>
+  return
+}
+
+// -----
+
+func.func @bfp_pack_into_bytes(%t: memref<1x32x32xf32>, %p: memref<1x1088xi8>) {
+  // expected-error @+1 {{'birsim.bfp_pack_into' op packed bfp4_b tiles must be memref<Nx576xi8>}}
+  birsim.bfp_pack_into bfp4_b %t, %p : memref<1x32x32xf32> to memref<1x1088xi8>
+  return
+}
+
+// -----
+
+func.func @bfp_unpack_into_tiles(%p: memref<1x1088xi8>, %t: memref<1x32x32xbf16>) {
+  // expected-error @+1 {{'birsim.bfp_unpack_into' op tiles must be memref<Nx32x32xf32>, got 'memref<1x32x32xbf16>'}}
+  birsim.bfp_unpack_into bfp8_b %p, %t : memref<1x1088xi8> to memref<1x32x32xbf16>
   return
 }

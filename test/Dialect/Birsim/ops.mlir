@@ -59,3 +59,19 @@ func.func @instruction_ops(%m: memref<16xbf16>, %i: memref<4xi64>, %s: memref<4x
   birsim.indirect_save_accumulate add %s to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
   return
 }
+
+// CHECK-LABEL: func.func @buffer_forms
+func.func @buffer_forms(%m: memref<16xbf16>, %f: memref<?xf32>, %q: memref<?xf8E5M2>,
+                        %t: memref<2x32x32xf32>, %p: memref<2x1088xi8>) {
+  // CHECK: birsim.reduce_into add %{{.*}}, %{{.*}} : memref<16xbf16>
+  birsim.reduce_into add %m, %m : memref<16xbf16>
+  // CHECK: birsim.collective_reduce_into max %{{.*}}, %{{.*}} : memref<?xf32>
+  birsim.collective_reduce_into max %f, %f : memref<?xf32>
+  // CHECK: birsim.cast_into %{{.*}}, %{{.*}} {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+  birsim.cast_into %f, %q {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+  // CHECK: birsim.bfp_pack_into bfp8_b %{{.*}}, %{{.*}} : memref<2x32x32xf32> to memref<2x1088xi8>
+  birsim.bfp_pack_into bfp8_b %t, %p : memref<2x32x32xf32> to memref<2x1088xi8>
+  // CHECK: birsim.bfp_unpack_into bfp8_a %{{.*}}, %{{.*}} : memref<2x1088xi8> to memref<2x32x32xf32>
+  birsim.bfp_unpack_into bfp8_a %p, %t : memref<2x1088xi8> to memref<2x32x32xf32>
+  return
+}

@@ -14,8 +14,16 @@ using namespace birsim;
 
 namespace {
 
-uint32_t bitsOf(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
-float floatOf(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
+uint32_t bitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float floatOf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
 
 const BfpFormatInfo &fmt(BfpFormat f) { return *lookupBfpFormat(int(f)); }
 
@@ -39,24 +47,32 @@ TEST(Bfp, TtMetalVectors) {
 }
 
 /// A second implementation of §5 encoding, in double arithmetic.
-uint8_t referenceEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t shared) {
+uint8_t referenceEncode(const BfpFormatInfo &f, uint32_t bits,
+                        uint32_t shared) {
   int e = (bits >> 23) & 0xFF;
   if (e == 0)
     return 0;
   double significand = double((bits & 0x7FFFFF) | 0x800000); // 24 bits
   if (f.fp16Exponent) {
     e -= 112;
-    if (e < 0) { e = 0; significand = 8388608.0; }
-    else if (e > 31) { e = 31; significand = 16777215.0; }
+    if (e < 0) {
+      e = 0;
+      significand = 8388608.0;
+    } else if (e > 31) {
+      e = 31;
+      significand = 16777215.0;
+    }
   }
   int d = int(shared) - e;
-  if (d < 0) d = 0;
-  double aligned = std::floor(std::ldexp(significand, -d));  // truncating
+  if (d < 0)
+    d = 0;
+  double aligned = std::floor(std::ldexp(significand, -d)); // truncating
   double scaled = std::ldexp(aligned, -(24 - int(f.mantissaBits)));
   std::fesetround(FE_TONEAREST);
   double q = std::nearbyint(scaled); // ties to even
   double maxQ = std::ldexp(1.0, int(f.mantissaBits)) - 1;
-  if (q > maxQ) q = maxQ;
+  if (q > maxQ)
+    q = maxQ;
   unsigned magnitude = unsigned(q);
   unsigned sign = magnitude && (bits >> 31) ? 1u << f.mantissaBits : 0;
   return uint8_t(sign | magnitude);
@@ -69,7 +85,8 @@ const BfpFormat kAll[] = {BfpFormat::bfp8_b, BfpFormat::bfp4_b,
 // fractions at half-1/half/half+1 of the datum width, both signs, under
 // shared exponents around each field.
 TEST(Bfp, BoundarySweep) {
-  const uint32_t exponents[] = {0, 1, 111, 112, 113, 126, 127, 143, 144, 254, 255};
+  const uint32_t exponents[] = {0,   1,   111, 112, 113, 126,
+                                127, 143, 144, 254, 255};
   for (BfpFormat f : kAll) {
     unsigned dropped = 24 - fmt(f).mantissaBits;
     uint32_t half = 1u << (dropped - 1);
@@ -78,14 +95,16 @@ TEST(Bfp, BoundarySweep) {
         for (int delta = -1; delta <= 1; ++delta)
           for (uint32_t sign : {0u, 1u}) {
             // Fraction: some datum bits, then half-1/half/half+1 below.
-            uint32_t fraction = ((top << (dropped + 1)) + half + delta) & 0x7FFFFF;
+            uint32_t fraction =
+                ((top << (dropped + 1)) + half + delta) & 0x7FFFFF;
             uint32_t bits = sign << 31 | e << 23 | fraction;
             std::vector<uint32_t> shareds;
             uint32_t own = fmt(f).fp16Exponent
                                ? uint32_t(std::clamp(int(e) - 112, 0, 31))
                                : e;
             for (int s = -1; s <= 9; ++s)
-              if (int(own) + s >= 0 && int(own) + s <= (fmt(f).fp16Exponent ? 31 : 255))
+              if (int(own) + s >= 0 &&
+                  int(own) + s <= (fmt(f).fp16Exponent ? 31 : 255))
                 shareds.push_back(own + s);
             shareds.push_back(fmt(f).fp16Exponent ? 31 : 255);
             for (uint32_t shared : shareds)
@@ -103,9 +122,10 @@ TEST(Bfp, RandomEncodeAgainstReference) {
     for (int i = 0; i < 300000; ++i) {
       uint32_t bits = rng();
       uint32_t e = (bits >> 23) & 0xFF;
-      uint32_t own = fmt(f).fp16Exponent ? uint32_t(std::clamp(int(e) - 112, 0, 31)) : e;
-      uint32_t shared = std::min<uint32_t>(own + rng() % 30,
-                                           fmt(f).fp16Exponent ? 31 : 255);
+      uint32_t own =
+          fmt(f).fp16Exponent ? uint32_t(std::clamp(int(e) - 112, 0, 31)) : e;
+      uint32_t shared =
+          std::min<uint32_t>(own + rng() % 30, fmt(f).fp16Exponent ? 31 : 255);
       ASSERT_EQ(encode(f, bits, shared), referenceEncode(fmt(f), bits, shared));
     }
 }
@@ -128,8 +148,8 @@ TEST(Bfp, EveryDatumDecodesAndReencodes) {
           continue;
         }
         int bias = info.fp16Exponent ? 15 : 127;
-        double value = std::ldexp(double(magnitude),
-                                  int(shared) - bias - int(info.mantissaBits - 1));
+        double value = std::ldexp(
+            double(magnitude), int(shared) - bias - int(info.mantissaBits - 1));
         int lead = 31 - __builtin_clz(magnitude);
         int exponentField = int(shared) - int(info.mantissaBits - 1 - lead);
         if (!info.fp16Exponent && (exponentField < 1 || exponentField > 254)) {
@@ -171,7 +191,8 @@ std::vector<float> randomTiles(unsigned tiles, uint32_t seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<float> dist(0.0f, 4.0f);
   std::vector<float> v(tiles * kBfpTileValues);
-  for (float &x : v) x = dist(rng);
+  for (float &x : v)
+    x = dist(rng);
   return v;
 }
 
@@ -182,24 +203,29 @@ TEST(Bfp, PackUnpackProperties) {
     std::vector<float> in = randomTiles(tiles, 5);
     std::vector<uint8_t> packed(tiles * info.tileBytes, 0xEE);
     ASSERT_TRUE(bfpPackTiles(int(f), reinterpret_cast<uint32_t *>(in.data()),
-                             tiles, packed.data()).ok());
+                             tiles, packed.data())
+                    .ok());
     std::vector<uint32_t> once(in.size()), twice(in.size());
     ASSERT_TRUE(bfpUnpackTiles(int(f), packed.data(), tiles, once.data()).ok());
     // Unpacked values re-pack to the same bytes and unpack to themselves.
     std::vector<uint8_t> repacked(packed.size());
     ASSERT_TRUE(bfpPackTiles(int(f), once.data(), tiles, repacked.data()).ok());
-    ASSERT_TRUE(bfpUnpackTiles(int(f), repacked.data(), tiles, twice.data()).ok());
+    ASSERT_TRUE(
+        bfpUnpackTiles(int(f), repacked.data(), tiles, twice.data()).ok());
     EXPECT_EQ(once, twice) << info.name;
     // Each value is within half a datum step of its input (or saturated).
     for (size_t i = 0; i < in.size(); ++i) {
       unsigned block = 0;
-      unsigned t = unsigned(i / kBfpTileValues), local = unsigned(i % kBfpTileValues);
+      unsigned t = unsigned(i / kBfpTileValues),
+               local = unsigned(i % kBfpTileValues);
       for (unsigned b = 0; b < kBfpTileBlocks; ++b)
         for (unsigned j = 0; j < 16; ++j)
-          if (bfpTileIndex(b, j) == local) block = b;
+          if (bfpTileIndex(b, j) == local)
+            block = b;
       uint8_t shared = packed[t * info.tileBytes + block];
       int bias = info.fp16Exponent ? 15 : 127;
-      double step = std::ldexp(1.0, int(shared) - bias - int(info.mantissaBits - 1));
+      double step =
+          std::ldexp(1.0, int(shared) - bias - int(info.mantissaBits - 1));
       EXPECT_LE(std::fabs(double(floatOf(once[i])) - double(in[i])), step)
           << info.name << " i " << i;
     }
@@ -250,7 +276,8 @@ TEST(Bfp, TieCountersAcrossThreads) {
         bfpAddTies(ties);
       }
     });
-  for (auto &t : pool) t.join();
+  for (auto &t : pool)
+    t.join();
   uint64_t seen, up;
   bfpTieCounters(&seen, &up);
   EXPECT_EQ(seen, uint64_t(2) * threads * perThread);
@@ -268,7 +295,8 @@ TEST(Bfp, Errors) {
   EXPECT_EQ(bfpPackTiles(4, reinterpret_cast<uint32_t *>(tile), 1, out).code,
             ErrorCode::invalidFormat);
   EXPECT_EQ(bfpPackTiles(0, nullptr, 1, out).code, ErrorCode::invalidArgument);
-  for (uint8_t b : out) ASSERT_EQ(b, 0xEE);
+  for (uint8_t b : out)
+    ASSERT_EQ(b, 0xEE);
   EXPECT_TRUE(bfpPackTiles(0, nullptr, 0, nullptr).ok());
 }
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 using namespace birsim;
-using oracle::APFloat;
 using llvm::APInt;
 using llvm::APSInt;
+using oracle::APFloat;
 
 namespace {
 
@@ -44,8 +44,8 @@ APFloat sourceValue(const DtypeInfo &src, uint64_t bits) {
   return oracle::f32(uint32_t(bits));
 }
 
-uint64_t expectedCast(const DtypeInfo &src, uint64_t bits,
-                      const DtypeInfo &dst, unsigned config) {
+uint64_t expectedCast(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
+                      unsigned config) {
   if (src.dtype == dst.dtype)
     return bits;
   APFloat v = sourceValue(src, bits);
@@ -77,8 +77,8 @@ uint64_t expectedCast(const DtypeInfo &src, uint64_t bits,
     bool isSigned = dst.kind == DtypeKind::SignedInt;
     APInt maxW = isSigned ? APInt::getSignedMaxValue(w).sext(130)
                           : APInt::getMaxValue(w).zext(130);
-    APInt minW = isSigned ? APInt::getSignedMinValue(w).sext(130)
-                          : APInt(130, 0);
+    APInt minW =
+        isSigned ? APInt::getSignedMinValue(w).sext(130) : APInt(130, 0);
     if (v.isNaN() || v.isInfinity())
       return (v.isNegative() ? minW : maxW).trunc(w).getZExtValue();
     APFloat r = v;
@@ -87,8 +87,10 @@ uint64_t expectedCast(const DtypeInfo &src, uint64_t bits,
     bool exact;
     r.convertToInteger(wide, APFloat::rmTowardZero, &exact);
     APInt value = wide;
-    if (value.sgt(maxW)) value = maxW;
-    if (value.slt(minW)) value = minW;
+    if (value.sgt(maxW))
+      value = maxW;
+    if (value.slt(minW))
+      value = minW;
     return value.trunc(w).getZExtValue();
   }
   }
@@ -157,13 +159,13 @@ TEST(Cast, SpecRules) {
   EXPECT_EQ(cast(6, 200, 16, 1), 0x43480000u);
   EXPECT_EQ(cast(16, 0x43480000u, 6, 1), 200u);
   // fp32 -> int: RNE then saturate; NaN -> max / min / 0.
-  EXPECT_EQ(cast(16, 0x40200000u, 15, 1), 2u);   // 2.5 -> 2
-  EXPECT_EQ(cast(16, 0x40600000u, 15, 1), 4u);   // 3.5 -> 4
+  EXPECT_EQ(cast(16, 0x40200000u, 15, 1), 2u); // 2.5 -> 2
+  EXPECT_EQ(cast(16, 0x40600000u, 15, 1), 4u); // 3.5 -> 4
   EXPECT_EQ(cast(16, 0x4F800000u, 15, 1), 0x7FFFFFFFu);
   EXPECT_EQ(cast(16, 0x7FC00000u, 1, 1), 0x7Fu);
   EXPECT_EQ(cast(16, 0xFFC00000u, 1, 1), 0x80u);
   EXPECT_EQ(cast(16, 0xFFC00000u, 0, 1), 0u);
-  EXPECT_EQ(cast(16, 0xBF800000u, 0, 1), 0u);    // -1 -> uint8 0
+  EXPECT_EQ(cast(16, 0xBF800000u, 0, 1), 0u); // -1 -> uint8 0
   // int -> fp32 loses low bits above 2^24.
   EXPECT_EQ(cast(15, 16777217, 16, 1), 0x4B800000u);
   // Whole-tensor default saturates; config 0 overflows to Inf.
@@ -177,10 +179,12 @@ TEST(Cast, SpecRules) {
 TEST(Cast, Errors) {
   uint32_t src = 0x3F800000u, dst = 0xABABABABu;
   EXPECT_EQ(castBuffer(16, &src, 8, &dst, 1, 1).code, ErrorCode::notCastable);
-  EXPECT_EQ(castBuffer(2, &src, 16, &dst, 1, 1).message(),
-            "cast: dtype float4_e2m1fn_x4 is packed and outside the cast engine");
+  EXPECT_EQ(
+      castBuffer(2, &src, 16, &dst, 1, 1).message(),
+      "cast: dtype float4_e2m1fn_x4 is packed and outside the cast engine");
   EXPECT_EQ(castBuffer(16, &src, 20, &dst, 1, 1).code, ErrorCode::unknownDtype);
-  EXPECT_EQ(castBuffer(16, &src, 7, &dst, 1, 2).code, ErrorCode::invalidArgument);
+  EXPECT_EQ(castBuffer(16, &src, 7, &dst, 1, 2).code,
+            ErrorCode::invalidArgument);
   EXPECT_EQ(castBuffer(16, nullptr, 7, &dst, 1, 1).code,
             ErrorCode::invalidArgument);
   EXPECT_EQ(dst, 0xABABABABu);

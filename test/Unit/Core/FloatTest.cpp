@@ -13,9 +13,9 @@ using oracle::APFloat;
 
 namespace {
 
-const Dtype kNarrowFloats[] = {Dtype::float8e3, Dtype::float8e4,
+const Dtype kNarrowFloats[] = {Dtype::float8e3,      Dtype::float8e4,
                                Dtype::float8_e4m3fn, Dtype::float8e5,
-                               Dtype::bfloat16, Dtype::float16};
+                               Dtype::bfloat16,      Dtype::float16};
 
 const FloatFormat &formatOf(Dtype d) { return *dtypeInfo(d).format; }
 
@@ -46,7 +46,8 @@ TEST(Widen, EveryValueOfEveryNarrowFloat) {
 TEST(Widen, Bf16Fp16RoundTripEveryValue) {
   for (Dtype d : {Dtype::bfloat16, Dtype::float16}) {
     for (uint32_t bits = 0; bits < 0x10000; ++bits) {
-      uint32_t back = narrowFromF32(formatOf(d), widenToF32(formatOf(d), bits), 0);
+      uint32_t back =
+          narrowFromF32(formatOf(d), widenToF32(formatOf(d), bits), 0);
       if (oracle::fromBits(d, bits).isNaN())
         ASSERT_EQ(back, oracle::canonicalNaN(d, bits >> 15)) << bits;
       else
@@ -88,7 +89,8 @@ TEST(Narrow, EveryMidpointOfEveryTarget) {
         continue;
       APFloat next = v;
       next.next(/*nextDown=*/false);
-      uint32_t lo = uint32_t(oracle::toBits(oracle::convert(v, Dtype::float32)));
+      uint32_t lo =
+          uint32_t(oracle::toBits(oracle::convert(v, Dtype::float32)));
       for (int delta = -2; delta <= 2; ++delta)
         expectNarrow(d, lo + uint32_t(delta));
       APFloat here = oracle::convert(v, Dtype::float32);
@@ -126,17 +128,20 @@ TEST(Narrow, NaNTableAndConfig) {
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e3), 0xFFFFFFFFu, 0), 0x78u);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e4), 0xFFFFFFFFu, 0), 0x7Cu);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e5), 0xFFFFFFFFu, 0), 0x7Eu);
-  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8_e4m3fn), 0xFFFFFFFFu, 0), 0x7Fu);
+  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8_e4m3fn), 0xFFFFFFFFu, 0),
+            0x7Fu);
   // NaN-suppress: NaN -> +0.
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e5), 0xFFC00000u, 0xFF00), 0u);
   // Overflow: Inf, saturate to max finite, e4m3fn NaN.
   const uint32_t big = 0x47800000u; // 65536
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e5), big, 0), 0x7Cu);
-  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e5), big | 0x80000000u, 1), 0xFBu);
+  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e5), big | 0x80000000u, 1),
+            0xFBu);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e4), 0x7F800000u, 1), 0x77u);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8e3), 0xFF800000u, 0), 0xF0u);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8_e4m3fn), big, 0), 0x7Fu);
-  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8_e4m3fn), big | 0x80000000u, 1), 0xFEu);
+  EXPECT_EQ(narrowFromF32(formatOf(Dtype::float8_e4m3fn), big | 0x80000000u, 1),
+            0xFEu);
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::float16), big, 0), 0x7C00u);
   // bf16 overflow happens only by carry out of the largest exponent.
   EXPECT_EQ(narrowFromF32(formatOf(Dtype::bfloat16), 0x7F7FFFFFu, 0), 0x7F80u);
@@ -157,8 +162,10 @@ TEST(Narrow, Float32rAgainstTF32) {
     }
     APFloat tf32 = oracle::f32(x);
     bool losesInfo;
-    tf32.convert(APFloat::FloatTF32(), APFloat::rmNearestTiesToEven, &losesInfo);
-    tf32.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+    tf32.convert(APFloat::FloatTF32(), APFloat::rmNearestTiesToEven,
+                 &losesInfo);
+    tf32.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                 &losesInfo);
     ASSERT_EQ(got, oracle::toBits(tf32)) << std::hex << x;
   }
 }
@@ -167,8 +174,10 @@ TEST(Narrow, Float32rAgainstTF32) {
 
 uint32_t oracleAdd(uint32_t a, uint32_t b) {
   APFloat x = oracle::f32(a), y = oracle::f32(b);
-  if (x.isNaN()) return a | 0x00400000u;
-  if (y.isNaN()) return b | 0x00400000u;
+  if (x.isNaN())
+    return a | 0x00400000u;
+  if (y.isNaN())
+    return b | 0x00400000u;
   if (x.isInfinity() && y.isInfinity() && x.isNegative() != y.isNegative())
     return 0xFFC00000u;
   x.add(y, APFloat::rmNearestTiesToEven);
@@ -177,15 +186,21 @@ uint32_t oracleAdd(uint32_t a, uint32_t b) {
 
 // Straightforward MINSS/MAXSS from the Intel SDM pseudo-code on host floats
 // (comparisons do not depend on the rounding mode).
-float asFloat(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
+float asFloat(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
 uint32_t oracleMin(uint32_t a, uint32_t b) {
   float x = asFloat(a), y = asFloat(b);
-  if (std::isnan(x) || std::isnan(y)) return b;
+  if (std::isnan(x) || std::isnan(y))
+    return b;
   return x < y ? a : b;
 }
 uint32_t oracleMax(uint32_t a, uint32_t b) {
   float x = asFloat(a), y = asFloat(b);
-  if (std::isnan(x) || std::isnan(y)) return b;
+  if (std::isnan(x) || std::isnan(y))
+    return b;
   return x > y ? a : b;
 }
 

@@ -25,13 +25,20 @@ using llvm::APInt;
 inline const llvm::fltSemantics &semantics(birsim::Dtype d) {
   using D = birsim::Dtype;
   switch (d) {
-  case D::float8e3: return APFloat::Float8E3M4();
-  case D::float8e4: return APFloat::Float8E4M3();
-  case D::float8_e4m3fn: return APFloat::Float8E4M3FN();
-  case D::float8e5: return APFloat::Float8E5M2();
-  case D::bfloat16: return APFloat::BFloat();
-  case D::float16: return APFloat::IEEEhalf();
-  default: return APFloat::IEEEsingle();
+  case D::float8e3:
+    return APFloat::Float8E3M4();
+  case D::float8e4:
+    return APFloat::Float8E4M3();
+  case D::float8_e4m3fn:
+    return APFloat::Float8E4M3FN();
+  case D::float8e5:
+    return APFloat::Float8E5M2();
+  case D::bfloat16:
+    return APFloat::BFloat();
+  case D::float16:
+    return APFloat::IEEEhalf();
+  default:
+    return APFloat::IEEEsingle();
   }
 }
 
@@ -56,19 +63,28 @@ inline APFloat convert(const APFloat &v, birsim::Dtype to) {
   return r;
 }
 
-inline APFloat f32(uint32_t bits) { return fromBits(birsim::Dtype::float32, bits); }
+inline APFloat f32(uint32_t bits) {
+  return fromBits(birsim::Dtype::float32, bits);
+}
 
 /// §4 NaN result table, written from the spec.
 inline uint64_t canonicalNaN(birsim::Dtype d, bool negative) {
   using D = birsim::Dtype;
   switch (d) {
-  case D::float8e3: return 0x78;
-  case D::float8e4: return 0x7C;
-  case D::float8e5: return 0x7E;
-  case D::float8_e4m3fn: return 0x7F;
-  case D::bfloat16: return 0x7FC0;
-  case D::float16: return negative ? 0xFE00 : 0x7E00;
-  default: return 0;
+  case D::float8e3:
+    return 0x78;
+  case D::float8e4:
+    return 0x7C;
+  case D::float8e5:
+    return 0x7E;
+  case D::float8_e4m3fn:
+    return 0x7F;
+  case D::bfloat16:
+    return 0x7FC0;
+  case D::float16:
+    return negative ? 0xFE00 : 0x7E00;
+  default:
+    return 0;
   }
 }
 
@@ -104,10 +120,9 @@ public:
     case 0: // subnormal or tiny
       return (r & 0x80FFFFFFu);
     case 1: { // special
-      static const uint32_t specials[] = {0, 0x80000000u, 0x7F800000u,
-                                          0xFF800000u, 0x7FC00000u,
-                                          0x7F800001u, 0xFFC00000u,
-                                          0x7F7FFFFFu, 0x00800000u, 1};
+      static const uint32_t specials[] = {
+          0,           0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+          0x7F800001u, 0xFFC00000u, 0x7F7FFFFFu, 0x00800000u, 1};
       return specials[r % 10] ^ (r & 0x80000000u);
     }
     case 2: // exponent near 127
@@ -120,8 +135,10 @@ public:
   uint32_t near(uint32_t x) {
     uint32_t r = uint32_t(rng());
     int32_t e = int32_t((x >> 23) & 0xFF) + int32_t(r % 5) - 2;
-    if (e < 0) e = 0;
-    if (e > 254) e = 254;
+    if (e < 0)
+      e = 0;
+    if (e > 254)
+      e = 254;
     return (((r & 1) ? 0x80000000u : 0) ^ (x & 0x80000000u)) |
            (uint32_t(e) << 23) | (uint32_t(rng()) & 0x7FFFFF);
   }

@@ -28,7 +28,7 @@ uint64_t expectedNarrowReduce(Dtype d, int op, uint64_t dst, uint64_t src) {
         (acc.isInfinity() && x.isInfinity() &&
          acc.isNegative() != x.isNegative()))
       return oracle::canonicalNaN(d, acc.isNaN() ? acc.isNegative()
-                                    : x.isNaN()  ? x.isNegative()
+                                     : x.isNaN() ? x.isNegative()
                                                  : true);
     result.add(x, APFloat::rmNearestTiesToEven);
   } else if (!acc.isNaN() && !x.isNaN()) {
@@ -77,8 +77,8 @@ TEST(Kernel, Bf16Fp16RandomPairs) {
         if (i & 1) // close magnitudes
           b = (a & 0xFF00) | (b & 0x80FF);
         ASSERT_EQ(run(op, d, a, b), expectedNarrowReduce(d, op, a, b))
-            << dtypeInfo(d).name << " op " << op << std::hex << " " << a
-            << " " << b;
+            << dtypeInfo(d).name << " op " << op << std::hex << " " << a << " "
+            << b;
       }
 }
 
@@ -86,17 +86,20 @@ uint32_t f32Expected(int op, uint32_t acc, uint32_t x) {
   APFloat a = oracle::f32(acc), b = oracle::f32(x);
   auto isNaN = [](uint32_t v) { return (v & 0x7FFFFFFFu) > 0x7F800000u; };
   if (op == kAdd) {
-    if (isNaN(acc)) return acc | 0x400000u;
-    if (isNaN(x)) return x | 0x400000u;
+    if (isNaN(acc))
+      return acc | 0x400000u;
+    if (isNaN(x))
+      return x | 0x400000u;
     if (a.isInfinity() && b.isInfinity() && a.isNegative() != b.isNegative())
       return 0xFFC00000u;
     a.add(b, APFloat::rmNearestTiesToEven);
     return uint32_t(oracle::toBits(a));
   }
-  if (isNaN(acc) || isNaN(x)) return acc;
+  if (isNaN(acc) || isNaN(x))
+    return acc;
   auto cmp = b.compare(a);
-  bool takeX = op == kMin ? cmp == APFloat::cmpLessThan
-                          : cmp == APFloat::cmpGreaterThan;
+  bool takeX =
+      op == kMin ? cmp == APFloat::cmpLessThan : cmp == APFloat::cmpGreaterThan;
   return takeX ? x : acc;
 }
 
@@ -159,20 +162,24 @@ TEST(Kernel, CopyEveryDtypeAndReduceLegality) {
   for (int d = 0; d < kNumDtypes; ++d) {
     unsigned char dst[8], src[8];
     std::memset(dst, 0xAB, 8);
-    for (int i = 0; i < 8; ++i) src[i] = uint8_t(i + 1);
+    for (int i = 0; i < 8; ++i)
+      src[i] = uint8_t(i + 1);
     ASSERT_TRUE(castCopyOrAccumulate(0, dst, src, d).ok());
     unsigned n = lookupDtype(d)->bytes;
     EXPECT_EQ(std::memcmp(dst, src, n), 0);
-    for (unsigned i = n; i < 8; ++i) EXPECT_EQ(dst[i], 0xAB);
+    for (unsigned i = n; i < 8; ++i)
+      EXPECT_EQ(dst[i], 0xAB);
     bool reduces = std::count(std::begin(kReducing), std::end(kReducing), d);
     for (int op : {kAdd, kMin, kMax}) {
       std::memset(dst, 0xAB, 8);
       Status s = castCopyOrAccumulate(op, dst, src, d);
       EXPECT_EQ(s.ok(), reduces) << d;
       if (!reduces) {
-        EXPECT_EQ(s.message(), std::string("cast_accumulate: unsupported dtype ") +
-                                   lookupDtype(d)->name);
-        for (unsigned char c : dst) EXPECT_EQ(c, 0xAB);
+        EXPECT_EQ(s.message(),
+                  std::string("cast_accumulate: unsupported dtype ") +
+                      lookupDtype(d)->name);
+        for (unsigned char c : dst)
+          EXPECT_EQ(c, 0xAB);
       }
     }
   }
@@ -203,9 +210,10 @@ TEST(AluOpType2MemoryReduction, OnlyBypassAndAddMap) {
     }
   }
   MemoryReductionOp op;
-  EXPECT_EQ(aluOpToMemoryReduction(9, op).message(),
-            "AluOpType2MemoryReduction: AluOpType min (9) has no "
-            "MemoryReductionOp; only bypass and add map (inst_visitor.cpp:363)");
+  EXPECT_EQ(
+      aluOpToMemoryReduction(9, op).message(),
+      "AluOpType2MemoryReduction: AluOpType min (9) has no "
+      "MemoryReductionOp; only bypass and add map (inst_visitor.cpp:363)");
   EXPECT_STREQ(aluOpTypeName(32), "mod_int");
   EXPECT_STREQ(aluOpTypeName(8), "max");
   EXPECT_EQ(aluOpTypeName(33), nullptr);
@@ -228,7 +236,8 @@ TEST(Collective, OperandOrderAndOps) {
   ASSERT_TRUE(collectiveReduce(4, &acc, &x, 1).ok());
   EXPECT_EQ(acc, 0x7FC00002u);
   for (int alu = 0; alu < kNumAluOpTypes; ++alu) {
-    if (alu == 4 || alu == 8 || alu == 9) continue;
+    if (alu == 4 || alu == 8 || alu == 9)
+      continue;
     uint32_t a = 1, b = 2;
     Status s = collectiveReduce(alu, &a, &b, 1);
     EXPECT_EQ(s.code, ErrorCode::unsupportedCollectiveOp);
@@ -250,7 +259,8 @@ TEST(Scatter, RepeatedIndicesInOrderAndBoundsFirst) {
   std::memcpy(before, dst, sizeof dst);
   Status s = scatterAccumulate(1, dst, 3, src, bad, 4, 12);
   EXPECT_EQ(s.code, ErrorCode::indexOutOfRange);
-  EXPECT_EQ(s.message(), "scatter index 3 is outside the destination of 3 elements");
+  EXPECT_EQ(s.message(),
+            "scatter index 3 is outside the destination of 3 elements");
   EXPECT_EQ(std::memcmp(before, dst, sizeof dst), 0);
   const int64_t negative[1] = {-1};
   EXPECT_EQ(scatterAccumulate(0, dst, 3, src, negative, 1, 12).code,

@@ -39,7 +39,8 @@ protected:
   /// The folded raw bytes of a single-result op, expanded if splat.
   std::vector<char> fold(Operation *op) {
     SmallVector<OpFoldResult> results;
-    EXPECT_TRUE(succeeded(op->fold(results))) << op->getName().getStringRef().str();
+    EXPECT_TRUE(succeeded(op->fold(results)))
+        << op->getName().getStringRef().str();
     auto attr = dyn_cast_or_null<DenseElementsAttr>(
         dyn_cast_if_present<Attribute>(results.front()));
     EXPECT_TRUE(attr) << op->getName().getStringRef().str();
@@ -85,15 +86,15 @@ TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
     auto type = RankedTensorType::get({int64_t(count)},
                                       getElementType(&context, info.dtype));
     Value dstValue = constant(type, dst), srcValue = constant(type, src);
-    for (MemoryReductionOp kind : {MemoryReductionOp::add,
-                                   MemoryReductionOp::min,
-                                   MemoryReductionOp::max}) {
+    for (MemoryReductionOp kind :
+         {MemoryReductionOp::add, MemoryReductionOp::min,
+          MemoryReductionOp::max}) {
       auto op = ReduceOp::create(builder, builder.getUnknownLoc(), type, kind,
                                  dstValue, srcValue);
       std::vector<char> expected = dst;
-      ASSERT_EQ(birsim_accumulate(int(kind), expected.data(), src.data(), d,
-                                  count),
-                BIRSIM_OK);
+      ASSERT_EQ(
+          birsim_accumulate(int(kind), expected.data(), src.data(), d, count),
+          BIRSIM_OK);
       EXPECT_EQ(fold(op), expected)
           << info.name << " " << stringifyMemoryReductionOp(kind).str();
     }
@@ -116,18 +117,19 @@ TEST_F(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
       if (a.bytes == 1)
         for (size_t i = 0; i < count; ++i)
           in[i] = char(i);
-      Value input = constant(RankedTensorType::get({int64_t(count)}, fromType), in);
+      Value input =
+          constant(RankedTensorType::get({int64_t(count)}, fromType), in);
       for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u}) {
-        auto op = CastOp::create(
-            builder, builder.getUnknownLoc(),
-            RankedTensorType::get({int64_t(count)}, toType), input,
-            builder.getI32IntegerAttr(int32_t(config)));
+        auto op =
+            CastOp::create(builder, builder.getUnknownLoc(),
+                           RankedTensorType::get({int64_t(count)}, toType),
+                           input, builder.getI32IntegerAttr(int32_t(config)));
         std::vector<char> expected(count * b.bytes);
-        ASSERT_EQ(birsim_cast(from, in.data(), to, expected.data(), count,
-                              config),
-                  BIRSIM_OK);
-        EXPECT_EQ(fold(op), expected) << a.name << " -> " << b.name
-                                      << " config " << config;
+        ASSERT_EQ(
+            birsim_cast(from, in.data(), to, expected.data(), count, config),
+            BIRSIM_OK);
+        EXPECT_EQ(fold(op), expected)
+            << a.name << " -> " << b.name << " config " << config;
       }
     }
 }
@@ -138,8 +140,8 @@ TEST_F(FolderVsRuntime, CollectiveReduce) {
   std::vector<char> acc = randomBytes(count * 4), x = randomBytes(count * 4);
   Value accValue = constant(type, acc), xValue = constant(type, x);
   for (AluOpType kind : {AluOpType::add, AluOpType::max, AluOpType::min}) {
-    auto op = CollectiveReduceOp::create(builder, builder.getUnknownLoc(),
-                                         type, kind, accValue, xValue);
+    auto op = CollectiveReduceOp::create(builder, builder.getUnknownLoc(), type,
+                                         kind, accValue, xValue);
     std::vector<char> expected = acc;
     ASSERT_EQ(birsim_collective_reduce(
                   int(kind), reinterpret_cast<float *>(expected.data()),
@@ -160,7 +162,8 @@ TEST_F(FolderVsRuntime, BfpPackAndUnpack) {
       float v = dist(rng);
       std::memcpy(&values[i], &v, 4);
     }
-    auto tileType = RankedTensorType::get({tiles, 32, 32}, builder.getF32Type());
+    auto tileType =
+        RankedTensorType::get({tiles, 32, 32}, builder.getF32Type());
     auto byteType =
         RankedTensorType::get({tiles, tileBytes}, builder.getI8Type());
     auto pack = BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
@@ -173,13 +176,14 @@ TEST_F(FolderVsRuntime, BfpPackAndUnpack) {
     EXPECT_EQ(fold(pack), packed) << stringifyBfpFormat(format).str();
 
     std::vector<char> bytes = randomBytes(tiles * tileBytes);
-    auto unpack = BfpUnpackOp::create(builder, builder.getUnknownLoc(),
-                                      tileType, format,
-                                      constant(byteType, bytes));
+    auto unpack =
+        BfpUnpackOp::create(builder, builder.getUnknownLoc(), tileType, format,
+                            constant(byteType, bytes));
     std::vector<char> unpacked(tiles * 1024 * 4);
-    ASSERT_EQ(birsim_bfp_unpack_tiles(int(format), bytes.data(), tiles,
-                                      reinterpret_cast<float *>(unpacked.data())),
-              BIRSIM_OK);
+    ASSERT_EQ(
+        birsim_bfp_unpack_tiles(int(format), bytes.data(), tiles,
+                                reinterpret_cast<float *>(unpacked.data())),
+        BIRSIM_OK);
     EXPECT_EQ(fold(unpack), unpacked) << stringifyBfpFormat(format).str();
   }
 }
@@ -200,7 +204,8 @@ TEST_F(FolderVsRuntime, ScalarsFoldLikeTensors) {
     auto folded = cast<FloatAttr>(cast<Attribute>(results.front()));
     uint64_t bits = a.bitcastToAPInt().getZExtValue(), expected = bits;
     std::optional<::birsim::Dtype> dtype = getDtype(type);
-    ASSERT_EQ(birsim_accumulate(1, &expected, &bits, int(*dtype), 1), BIRSIM_OK);
+    ASSERT_EQ(birsim_accumulate(1, &expected, &bits, int(*dtype), 1),
+              BIRSIM_OK);
     EXPECT_EQ(folded.getValue().bitcastToAPInt().getZExtValue(), expected);
   }
 }

@@ -18,7 +18,8 @@ struct Guarded {
   Guarded() { std::memset(bytes, 0xA5, sizeof bytes); }
   bool untouched() const {
     for (unsigned char b : bytes)
-      if (b != 0xA5) return false;
+      if (b != 0xA5)
+        return false;
     return true;
   }
 };
@@ -34,7 +35,8 @@ TEST(RuntimeAbi, AccumulateErrors) {
   EXPECT_NE(lastError().find("Unknown dtype"), std::string::npos);
   EXPECT_EQ(birsim_cast_copy_or_accumulate(4, dst.bytes, src, 16), BIRSIM_EOP);
   EXPECT_NE(lastError().find("MemoryReductionOp 4"), std::string::npos);
-  EXPECT_EQ(birsim_accumulate(2, dst.bytes, src, 1, 4), BIRSIM_EUNSUPPORTED_DTYPE);
+  EXPECT_EQ(birsim_accumulate(2, dst.bytes, src, 1, 4),
+            BIRSIM_EUNSUPPORTED_DTYPE);
   EXPECT_EQ(lastError(), "cast_accumulate: unsupported dtype int8");
   EXPECT_EQ(birsim_accumulate(1, dst.bytes, nullptr, 16, 4), BIRSIM_EINVAL);
   EXPECT_NE(lastError().find("null buffer"), std::string::npos);
@@ -73,14 +75,17 @@ TEST(RuntimeAbi, AluOpAndCollective) {
   EXPECT_EQ(op, BIRSIM_OP_ADD);
   op = 99;
   EXPECT_EQ(birsim_alu_op_to_memory_reduction(8, &op), BIRSIM_EALU_OP);
-  EXPECT_NE(lastError().find("max (8) has no MemoryReductionOp"), std::string::npos);
+  EXPECT_NE(lastError().find("max (8) has no MemoryReductionOp"),
+            std::string::npos);
   EXPECT_EQ(op, 99);
   EXPECT_EQ(birsim_alu_op_to_memory_reduction(4, nullptr), BIRSIM_EINVAL);
   Guarded acc;
   float x[4] = {};
-  EXPECT_EQ(birsim_collective_reduce(5, reinterpret_cast<float *>(acc.bytes), x, 4),
-            BIRSIM_ECOLLECTIVE_OP);
-  EXPECT_NE(lastError().find("subtract (5) is not add, max or min"), std::string::npos);
+  EXPECT_EQ(
+      birsim_collective_reduce(5, reinterpret_cast<float *>(acc.bytes), x, 4),
+      BIRSIM_ECOLLECTIVE_OP);
+  EXPECT_NE(lastError().find("subtract (5) is not add, max or min"),
+            std::string::npos);
   EXPECT_EQ(birsim_collective_reduce(4, nullptr, x, 4), BIRSIM_EINVAL);
   EXPECT_TRUE(acc.untouched());
 }
@@ -98,12 +103,15 @@ TEST(RuntimeAbi, CastErrors) {
 }
 
 TEST(RuntimeAbi, DtypeTable) {
-  const char *names[] = {"uint8", "int8", "float4_e2m1fn_x4", "float8e3",
-                         "float8e4", "float8_e4m3fn", "float8_e8m0fnu",
-                         "float8e5", "float8_e4m3fn_x4", "float8_e5m2_x4",
-                         "uint16", "int16", "bfloat16", "float16", "uint32",
-                         "int32", "float32", "float32r", "uint64", "int64"};
-  const size_t sizes[] = {1, 1, 2, 1, 1, 1, 1, 1, 4, 4, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8};
+  const char *names[] = {"uint8",          "int8",     "float4_e2m1fn_x4",
+                         "float8e3",       "float8e4", "float8_e4m3fn",
+                         "float8_e8m0fnu", "float8e5", "float8_e4m3fn_x4",
+                         "float8_e5m2_x4", "uint16",   "int16",
+                         "bfloat16",       "float16",  "uint32",
+                         "int32",          "float32",  "float32r",
+                         "uint64",         "int64"};
+  const size_t sizes[] = {1, 1, 2, 1, 1, 1, 1, 1, 4, 4,
+                          2, 2, 2, 2, 4, 4, 4, 4, 8, 8};
   for (int d = 0; d < 20; ++d) {
     EXPECT_STREQ(birsim_dtype_name(d), names[d]);
     EXPECT_EQ(birsim_dtype_size(d), sizes[d]);
@@ -121,7 +129,8 @@ TEST(RuntimeAbi, BfpErrors) {
   EXPECT_EQ(birsim_bfp_mantissa_bits(-1), 0u);
   Guarded out;
   std::vector<float> tile(1024, 1.0f);
-  EXPECT_EQ(birsim_bfp_pack_tiles(5, tile.data(), 1, out.bytes), BIRSIM_EFORMAT);
+  EXPECT_EQ(birsim_bfp_pack_tiles(5, tile.data(), 1, out.bytes),
+            BIRSIM_EFORMAT);
   EXPECT_NE(lastError().find("unknown BFP format 5"), std::string::npos);
   EXPECT_EQ(birsim_bfp_pack_tiles(0, nullptr, 1, out.bytes), BIRSIM_EINVAL);
   EXPECT_EQ(birsim_bfp_unpack_tiles(9, out.bytes, 1,
@@ -162,7 +171,8 @@ TEST(RuntimeAbi, TieCountersThroughTheAbi) {
       for (int i = 0; i < 10000; ++i)
         birsim_bfp_convert_float_bits(0, 0x42830000u, 133); // 65.5: tie, up
     });
-  for (auto &t : pool) t.join();
+  for (auto &t : pool)
+    t.join();
   uint64_t seen = 0, up = 0;
   birsim_bfp_tie_counters(&seen, &up);
   EXPECT_EQ(seen, 40000u);

@@ -130,10 +130,9 @@ OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
   size_t count = foldCount(getType(), {*acc, *x});
   SmallVector<char> out = expand(*acc, count, 4);
   SmallVector<char> in = expand(*x, count, 4);
-  if (!::birsim::collectiveReduce(int(getKind()),
-                                  reinterpret_cast<uint32_t *>(out.data()),
-                                  reinterpret_cast<const uint32_t *>(in.data()),
-                                  count)
+  if (!::birsim::collectiveReduce(
+           int(getKind()), reinterpret_cast<uint32_t *>(out.data()),
+           reinterpret_cast<const uint32_t *>(in.data()), count)
            .ok())
     return {};
   return makeConstant(getType(), out);
@@ -159,36 +158,40 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   return makeConstant(getType(), out);
 }
 
+/// Folds a BFP op: the whole input, splats expanded, through `convert`
+/// (tile count, input bytes, output bytes).
+template <typename Convert>
+static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
+                              RankedTensorType outType, Convert convert) {
+  if (!inType.hasStaticShape() || !outType.hasStaticShape())
+    return {};
+  unsigned inBytes = inType.getElementTypeBitWidth() / 8;
+  auto raw = getRawConstant(input, inBytes);
+  if (!raw)
+    return {};
+  SmallVector<char> in = expand(*raw, size_t(inType.getNumElements()), inBytes);
+  SmallVector<char> out(size_t(outType.getNumElements()) *
+                        (outType.getElementTypeBitWidth() / 8));
+  if (!convert(size_t(outType.getDimSize(0)), in.data(), out.data()).ok())
+    return {};
+  return makeConstant(outType, out);
+}
+
 OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
-  if (!getType().hasStaticShape())
-    return {};
-  auto input = getRawConstant(adaptor.getInput(), 4);
-  if (!input)
-    return {};
-  size_t tiles = size_t(getType().getDimSize(0));
-  SmallVector<char> in = expand(*input, tiles * ::birsim::kBfpTileValues, 4);
-  SmallVector<char> out(size_t(getType().getNumElements()));
-  if (!::birsim::bfpPackTiles(int(getFormat()),
-                              reinterpret_cast<const uint32_t *>(in.data()),
-                              tiles, out.data())
-           .ok())
-    return {};
-  return makeConstant(getType(), out);
+  int format = int(getFormat());
+  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
+                   [&](size_t tiles, const char *in, char *out) {
+                     return ::birsim::bfpPackTiles(
+                         format, reinterpret_cast<const uint32_t *>(in), tiles,
+                         out);
+                   });
 }
 
 OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
-  if (!getType().hasStaticShape())
-    return {};
-  auto input = getRawConstant(adaptor.getInput(), 1);
-  if (!input)
-    return {};
-  size_t tiles = size_t(getType().getDimSize(0));
-  SmallVector<char> in = expand(
-      *input, size_t(getInput().getType().getNumElements()), 1);
-  SmallVector<char> out(tiles * ::birsim::kBfpTileValues * 4);
-  if (!::birsim::bfpUnpackTiles(int(getFormat()), in.data(), tiles,
-                                reinterpret_cast<uint32_t *>(out.data()))
-           .ok())
-    return {};
-  return makeConstant(getType(), out);
+  int format = int(getFormat());
+  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
+                   [&](size_t tiles, const char *in, char *out) {
+                     return ::birsim::bfpUnpackTiles(
+                         format, in, tiles, reinterpret_cast<uint32_t *>(out));
+                   });
 }

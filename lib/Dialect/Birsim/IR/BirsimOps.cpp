@@ -62,9 +62,9 @@ verifyBufferType(Operation *op, StringRef name, Type type) {
            << type;
   const ::birsim::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
   if (!info)
-    return op->emitOpError() << name << " element type "
-                             << memref.getElementType()
-                             << " is not a bir::Dtype (SEMANTICS.md section 1)";
+    return op->emitOpError()
+           << name << " element type " << memref.getElementType()
+           << " is not a bir::Dtype (SEMANTICS.md section 1)";
   return info;
 }
 
@@ -73,8 +73,8 @@ static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
                                      const ::birsim::DtypeInfo &info) {
   ::birsim::Reducer reducer;
   const ::birsim::DtypeInfo *resolved;
-  ::birsim::Status status = ::birsim::resolveReducer(
-      int(kind), int(info.dtype), reducer, resolved);
+  ::birsim::Status status =
+      ::birsim::resolveReducer(int(kind), int(info.dtype), reducer, resolved);
   if (status.ok())
     return success();
   return op->emitOpError() << "'" << stringifyMemoryReductionOp(kind)
@@ -88,8 +88,7 @@ static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
 static LogicalResult verifyCceOp(Operation *op, AluOpType cceOp,
                                  const ::birsim::DtypeInfo &info) {
   ::birsim::MemoryReductionOp kind;
-  ::birsim::Status status =
-      ::birsim::aluOpToMemoryReduction(int(cceOp), kind);
+  ::birsim::Status status = ::birsim::aluOpToMemoryReduction(int(cceOp), kind);
   if (!status.ok())
     return op->emitOpError() << "cce_op '" << stringifyAluOpType(cceOp)
                              << "' is rejected: " << status.message();
@@ -163,9 +162,8 @@ LogicalResult CastOp::verify() {
   if (bool(fromShaped) != bool(toShaped) ||
       (fromShaped && (fromShaped.getTypeID() != toShaped.getTypeID() ||
                       fromShaped.getShape() != toShaped.getShape())))
-    return emitOpError("input ")
-           << from << " and result " << to
-           << " must have the same shape and container";
+    return emitOpError("input ") << from << " and result " << to
+                                 << " must have the same shape and container";
   return verifyCastDtypes(*this, **src, **dst, getFp8ConfigValue());
 }
 
@@ -176,8 +174,7 @@ static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
   int64_t tileBytes = int64_t(info.tileBytes);
   bool tilesOk = tiles.getRank() == 3 && tiles.getDimSize(1) == 32 &&
                  tiles.getDimSize(2) == 32 && tiles.getElementType().isF32();
-  bool packedOk = packed.getRank() == 2 &&
-                  packed.getDimSize(1) == tileBytes &&
+  bool packedOk = packed.getRank() == 2 && packed.getDimSize(1) == tileBytes &&
                   packed.getElementType().isSignlessInteger(8);
   if (!tilesOk)
     return op->emitOpError("tiles must be ")
@@ -187,42 +184,54 @@ static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
     return op->emitOpError("packed ")
            << info.name << " tiles must be "
            << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
-           << tileBytes
-           << "xi8> (64 exponent bytes + datums per tile), got " << packed;
+           << tileBytes << "xi8> (64 exponent bytes + datums per tile), got "
+           << packed;
   if (tiles.getDimSize(0) != packed.getDimSize(0))
-    return op->emitOpError("tile count differs: ")
-           << tiles << " vs " << packed;
+    return op->emitOpError("tile count differs: ") << tiles << " vs " << packed;
   return success();
 }
 
 LogicalResult BfpPackOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getInput().getType(),
-                         getType());
+  return verifyBfpShapes(*this, getFormat(), getInput().getType(), getType());
 }
 
 LogicalResult BfpUnpackOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getType(),
-                         getInput().getType());
+  return verifyBfpShapes(*this, getFormat(), getType(), getInput().getType());
 }
 
 //===----------------------------------------------------------------------===//
 // Instruction-level ops
 //===----------------------------------------------------------------------===//
 
-LogicalResult DmaCopyOp::verify() {
-  FailureOr<const ::birsim::DtypeInfo *> src =
-      verifyBufferType(*this, "src", getSrc().getType());
-  FailureOr<const ::birsim::DtypeInfo *> dst =
-      verifyBufferType(*this, "dst", getDst().getType());
-  if (failed(src) || failed(dst))
+/// Two elementwise buffers of the same shape (and element type, when
+/// `sameElementType`); returns their dtypes.
+static FailureOr<std::pair<const ::birsim::DtypeInfo *,
+                           const ::birsim::DtypeInfo *>>
+verifyBufferPair(Operation *op, Value src, Value dst, bool sameElementType) {
+  FailureOr<const ::birsim::DtypeInfo *> srcInfo =
+      verifyBufferType(op, "src", src.getType());
+  FailureOr<const ::birsim::DtypeInfo *> dstInfo =
+      verifyBufferType(op, "dst", dst.getType());
+  if (failed(srcInfo) || failed(dstInfo))
     return failure();
-  auto srcType = cast<MemRefType>(getSrc().getType());
-  auto dstType = cast<MemRefType>(getDst().getType());
-  if (srcType.getShape() != dstType.getShape() ||
-      srcType.getElementType() != dstType.getElementType())
-    return emitOpError("src ") << srcType << " and dst " << dstType
-                               << " must have the same shape and element type";
-  return verifyCceOp(*this, getCceOp(), **dst);
+  auto srcType = cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(dst.getType());
+  if (srcType.getShape() != dstType.getShape())
+    return op->emitOpError("src ")
+           << srcType << " and dst " << dstType << " must have the same shape";
+  if (sameElementType && srcType.getElementType() != dstType.getElementType())
+    return op->emitOpError("src ")
+           << srcType << " and dst " << dstType
+           << " must have the same element type";
+  return std::make_pair(*srcInfo, *dstInfo);
+}
+
+LogicalResult DmaCopyOp::verify() {
+  auto infos = verifyBufferPair(*this, getSrc(), getDst(),
+                                /*sameElementType=*/true);
+  if (failed(infos))
+    return failure();
+  return verifyCceOp(*this, getCceOp(), *infos->second);
 }
 
 template <typename IndirectOp>
@@ -245,9 +254,9 @@ static LogicalResult verifyIndirectSave(IndirectOp op) {
   if (!ShapedType::isDynamic(srcType.getDimSize(0)) &&
       !ShapedType::isDynamic(indexType.getDimSize(0)) &&
       srcType.getDimSize(0) != indexType.getDimSize(0))
-    return op.emitOpError("has ") << srcType.getDimSize(0)
-                                  << " source elements but "
-                                  << indexType.getDimSize(0) << " indices";
+    return op.emitOpError("has ")
+           << srcType.getDimSize(0) << " source elements but "
+           << indexType.getDimSize(0) << " indices";
   if ((*src)->dtype != (*dst)->dtype)
     return op.emitOpError("src element type ")
            << srcType.getElementType() << " differs from dst element type "
@@ -263,27 +272,29 @@ LogicalResult IndirectSaveAccumulateOp::verify() {
 using EffectList =
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>;
 
-static void readsAndUpdates(EffectList &effects, ArrayRef<OpOperand *> reads,
-                            OpOperand &updated) {
+/// Reads of `reads`, writes of `writes` (an in-place update is in both).
+static void addEffects(EffectList &effects, ArrayRef<OpOperand *> reads,
+                       ArrayRef<OpOperand *> writes) {
   for (OpOperand *operand : reads)
     effects.emplace_back(MemoryEffects::Read::get(), operand,
                          SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Read::get(), &updated,
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &updated,
-                       SideEffects::DefaultResource::get());
+  for (OpOperand *operand : writes)
+    effects.emplace_back(MemoryEffects::Write::get(), operand,
+                         SideEffects::DefaultResource::get());
 }
 
 void DmaCopyOp::getEffects(EffectList &effects) {
-  readsAndUpdates(effects, {&getSrcMutable()}, getDstMutable());
+  addEffects(effects, {&getSrcMutable(), &getDstMutable()}, {&getDstMutable()});
 }
 void IndirectSaveOp::getEffects(EffectList &effects) {
-  readsAndUpdates(effects, {&getSrcMutable(), &getIndicesMutable()},
-                  getDstMutable());
+  addEffects(effects,
+             {&getSrcMutable(), &getIndicesMutable(), &getDstMutable()},
+             {&getDstMutable()});
 }
 void IndirectSaveAccumulateOp::getEffects(EffectList &effects) {
-  readsAndUpdates(effects, {&getSrcMutable(), &getIndicesMutable()},
-                  getDstMutable());
+  addEffects(effects,
+             {&getSrcMutable(), &getIndicesMutable(), &getDstMutable()},
+             {&getDstMutable()});
 }
 
 //===----------------------------------------------------------------------===//
@@ -315,58 +326,44 @@ LogicalResult CollectiveReduceIntoOp::verify() {
 }
 
 LogicalResult CastIntoOp::verify() {
-  FailureOr<const ::birsim::DtypeInfo *> src =
-      verifyBufferType(*this, "src", getSrc().getType());
-  FailureOr<const ::birsim::DtypeInfo *> dst =
-      verifyBufferType(*this, "dst", getDst().getType());
-  if (failed(src) || failed(dst))
+  auto infos = verifyBufferPair(*this, getSrc(), getDst(),
+                                /*sameElementType=*/false);
+  if (failed(infos))
     return failure();
-  if (cast<MemRefType>(getSrc().getType()).getShape() !=
-      cast<MemRefType>(getDst().getType()).getShape())
-    return emitOpError("src ") << getSrc().getType() << " and dst "
-                               << getDst().getType()
-                               << " must have the same shape";
-  return verifyCastDtypes(*this, **src, **dst, getFp8ConfigValue());
+  return verifyCastDtypes(*this, *infos->first, *infos->second,
+                          getFp8ConfigValue());
+}
+
+/// The buffers of bfp_pack_into / bfp_unpack_into.
+static LogicalResult verifyBfpBuffers(Operation *op, BfpFormat format,
+                                      Value tiles, Value packed) {
+  if (failed(verifyBufferType(op, "tiles", tiles.getType())) ||
+      failed(verifyBufferType(op, "packed", packed.getType())))
+    return failure();
+  return verifyBfpShapes(op, format, cast<ShapedType>(tiles.getType()),
+                         cast<ShapedType>(packed.getType()));
 }
 
 LogicalResult BfpPackIntoOp::verify() {
-  if (failed(verifyBufferType(*this, "tiles", getTiles().getType())) ||
-      failed(verifyBufferType(*this, "packed", getPacked().getType())))
-    return failure();
-  return verifyBfpShapes(*this, getFormat(),
-                         cast<ShapedType>(getTiles().getType()),
-                         cast<ShapedType>(getPacked().getType()));
+  return verifyBfpBuffers(*this, getFormat(), getTiles(), getPacked());
 }
 
 LogicalResult BfpUnpackIntoOp::verify() {
-  if (failed(verifyBufferType(*this, "packed", getPacked().getType())) ||
-      failed(verifyBufferType(*this, "tiles", getTiles().getType())))
-    return failure();
-  return verifyBfpShapes(*this, getFormat(),
-                         cast<ShapedType>(getTiles().getType()),
-                         cast<ShapedType>(getPacked().getType()));
-}
-
-static void readsAndWrites(EffectList &effects, OpOperand &read,
-                           OpOperand &written) {
-  effects.emplace_back(MemoryEffects::Read::get(), &read,
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &written,
-                       SideEffects::DefaultResource::get());
+  return verifyBfpBuffers(*this, getFormat(), getTiles(), getPacked());
 }
 
 void ReduceIntoOp::getEffects(EffectList &effects) {
-  readsAndUpdates(effects, {&getSrcMutable()}, getDstMutable());
+  addEffects(effects, {&getSrcMutable(), &getDstMutable()}, {&getDstMutable()});
 }
 void CollectiveReduceIntoOp::getEffects(EffectList &effects) {
-  readsAndUpdates(effects, {&getXMutable()}, getAccMutable());
+  addEffects(effects, {&getXMutable(), &getAccMutable()}, {&getAccMutable()});
 }
 void CastIntoOp::getEffects(EffectList &effects) {
-  readsAndWrites(effects, getSrcMutable(), getDstMutable());
+  addEffects(effects, {&getSrcMutable()}, {&getDstMutable()});
 }
 void BfpPackIntoOp::getEffects(EffectList &effects) {
-  readsAndWrites(effects, getTilesMutable(), getPackedMutable());
+  addEffects(effects, {&getTilesMutable()}, {&getPackedMutable()});
 }
 void BfpUnpackIntoOp::getEffects(EffectList &effects) {
-  readsAndWrites(effects, getPackedMutable(), getTilesMutable());
+  addEffects(effects, {&getPackedMutable()}, {&getTilesMutable()});
 }

@@ -23,9 +23,9 @@ static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
   auto type = cast<MemRefType>(buffer->getType());
   if (isContiguousRowMajor(type))
     return buffer;
-  auto contiguous = MemRefType::get(type.getShape(), type.getElementType(),
-                                    MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
+  auto contiguous =
+      MemRefType::get(type.getShape(), type.getElementType(),
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
   SmallVector<Value> dynamicSizes;
   for (int64_t i = 0; i < type.getRank(); ++i)
     if (type.isDynamicDim(i))
@@ -58,9 +58,8 @@ namespace {
 /// reduce / collective_reduce: `result = reduce(dst, src)` written into the
 /// buffer of the first operand, which the result is equivalent to.
 template <typename OpTy, typename IntoOpTy>
-struct InPlaceReduceModel
-    : public BufferizableOpInterface::ExternalModel<
-          InPlaceReduceModel<OpTy, IntoOpTy>, OpTy> {
+struct InPlaceReduceModel : public BufferizableOpInterface::ExternalModel<
+                                InPlaceReduceModel<OpTy, IntoOpTy>, OpTy> {
   bool bufferizesToMemoryRead(Operation *, OpOperand &,
                               const AnalysisState &) const {
     return true;
@@ -80,12 +79,10 @@ struct InPlaceReduceModel
                           BufferizationState &state) const {
     auto reduce = cast<OpTy>(op);
     Location loc = op->getLoc();
-    FailureOr<Value> dst = getContiguousBuffer(rewriter, loc,
-                                               op->getOperand(0), options,
-                                               state);
-    FailureOr<Value> src = getContiguousBuffer(rewriter, loc,
-                                               op->getOperand(1), options,
-                                               state);
+    FailureOr<Value> dst =
+        getContiguousBuffer(rewriter, loc, op->getOperand(0), options, state);
+    FailureOr<Value> src =
+        getContiguousBuffer(rewriter, loc, op->getOperand(1), options, state);
     if (failed(dst) || failed(src))
       return failure();
     IntoOpTy::create(rewriter, loc, reduce.getKind(), *dst, *src);
@@ -112,9 +109,10 @@ struct NewBufferModel
                                       const AnalysisState &) const {
     return {};
   }
-  FailureOr<BufferLikeType>
-  getBufferType(Operation *, Value value, const BufferizationOptions &,
-                const BufferizationState &, SmallVector<Value> &) const {
+  FailureOr<BufferLikeType> getBufferType(Operation *, Value value,
+                                          const BufferizationOptions &,
+                                          const BufferizationState &,
+                                          SmallVector<Value> &) const {
     auto tensorType = cast<RankedTensorType>(value.getType());
     return cast<BufferLikeType>(
         MemRefType::get(tensorType.getShape(), tensorType.getElementType()));
@@ -123,9 +121,8 @@ struct NewBufferModel
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     Location loc = op->getLoc();
-    FailureOr<Value> input = getContiguousBuffer(rewriter, loc,
-                                                 op->getOperand(0), options,
-                                                 state);
+    FailureOr<Value> input =
+        getContiguousBuffer(rewriter, loc, op->getOperand(0), options, state);
     if (failed(input))
       return failure();
     FailureOr<Value> output =

@@ -1,0 +1,56 @@
+// RUN: birsim-opt %s -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" -split-input-file | FileCheck %s
+
+// reduce / collective_reduce write into their first operand's buffer.
+// CHECK-LABEL: func.func @reduce
+// CHECK-SAME: (%[[DST:.*]]: memref<4x8xbf16>, %[[SRC:.*]]: memref<4x8xbf16>) -> memref<4x8xbf16>
+// CHECK: birsim.reduce_into add %[[DST]], %[[SRC]] : memref<4x8xbf16>
+// CHECK: return %[[DST]]
+func.func @reduce(%dst: tensor<4x8xbf16>, %src: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %r = birsim.reduce add %dst, %src : tensor<4x8xbf16>
+  return %r : tensor<4x8xbf16>
+}
+
+// -----
+
+// A constant destination is not writable: it is copied first.
+// CHECK-LABEL: func.func @reduce_into_constant
+// CHECK: %[[G:.*]] = memref.get_global
+// CHECK: %[[COPY:.*]] = memref.alloc() {{.*}}: memref<4xf32>
+// CHECK: memref.copy %[[G]], %[[COPY]]
+// CHECK: birsim.collective_reduce_into max %[[COPY]], %{{.*}} : memref<4xf32>
+// CHECK: return %[[COPY]]
+func.func @reduce_into_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %acc = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %r = birsim.collective_reduce max %acc, %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// cast and the BFP ops write a new identity-layout buffer.
+// CHECK-LABEL: func.func @new_buffers
+// CHECK-SAME: (%[[X:.*]]: memref<?xf32>, %[[T:.*]]: memref<2x32x32xf32>)
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[N:.*]] = memref.dim %[[X]], %[[C0]]
+// CHECK: %[[Y:.*]] = memref.alloc(%[[N]]) {{.*}}: memref<?xf8E5M2>
+// CHECK: birsim.cast_into %[[X]], %[[Y]] {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+// CHECK: %[[P:.*]] = memref.alloc() {{.*}}: memref<2x1088xi8>
+// CHECK: birsim.bfp_pack_into bfp8_b %[[T]], %[[P]]
+// CHECK: %[[U:.*]] = memref.alloc() {{.*}}: memref<2x32x32xf32>
+// CHECK: birsim.bfp_unpack_into bfp8_b %[[P]], %[[U]]
+func.func @new_buffers(%x: tensor<?xf32>, %t: tensor<2x32x32xf32>) -> (tensor<?xf8E5M2>, tensor<2x32x32xf32>) {
+  %y = birsim.cast %x {fp8_config = 0 : i32} : tensor<?xf32> to tensor<?xf8E5M2>
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+  %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
+  return %y, %u : tensor<?xf8E5M2>, tensor<2x32x32xf32>
+}
+
+// -----
+
+// Scalars and vectors have no tensor semantics and stay as they are.
+// CHECK-LABEL: func.func @scalars
+// CHECK: birsim.reduce add %{{.*}}, %{{.*}} : vector<4xf16>
+func.func @scalars(%a: vector<4xf16>) -> vector<4xf16> {
+  %r = birsim.reduce add %a, %a : vector<4xf16>
+  return %r : vector<4xf16>
+}
