@@ -1,7 +1,9 @@
 // The runtime header and library are usable from plain C99, without MLIR.
-// RUN: %cc -std=c99 -Wall -Wextra -Werror -pedantic %s -I%birsim_include
-// -L%birsim_lib_dir -lbirsim_runtime -Wl,-rpath,%birsim_lib_dir -o %t RUN: %t |
-// FileCheck %s
+// clang-format off
+// RUN: %cc -std=c99 -Wall -Wextra -Werror -pedantic %s -I%birsim_include \
+// RUN:   -L%birsim_lib_dir -lbirsim_runtime -Wl,-rpath,%birsim_lib_dir -o %t
+// RUN: %t | FileCheck %s
+// clang-format on
 #include "birsim/Runtime/Runtime.h"
 
 #include <stdio.h>
