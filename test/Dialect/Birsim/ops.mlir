@@ -1,5 +1,11 @@
 // RUN: birsim-opt %s | birsim-opt | FileCheck %s
 // RUN: birsim-opt %s --mlir-print-op-generic | birsim-opt | FileCheck %s
+// The printed forms are exactly the documented ones, single-spaced.
+// RUN: birsim-opt %s | FileCheck %s --check-prefix=EXACT --strict-whitespace
+// EXACT: = birsim.reduce add %arg0, %arg1 : bf16
+// EXACT: = birsim.collective_reduce max %arg4, %arg4 : tensor<16xf32>
+// EXACT: = birsim.bfp_pack bfp8_b %arg6 : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+// EXACT: birsim.dma_copy add %arg0 to %arg0 : memref<16xbf16> to memref<16xbf16>
 
 // CHECK-LABEL: func.func @value_ops
 func.func @value_ops(%a: bf16, %b: bf16, %t: tensor<4x8xf8E4M3>, %v: vector<4xi32>,

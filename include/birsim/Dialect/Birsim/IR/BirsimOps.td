@@ -49,7 +49,7 @@ def Birsim_ReduceOp : Birsim_Op<"reduce",
   let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyType:$dst,
                        AnyType:$src);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "$kind $dst `,` $src attr-dict `:` type($result)";
+  let assemblyFormat = "`` $kind $dst `,` $src attr-dict `:` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -68,7 +68,7 @@ def Birsim_CollectiveReduceOp : Birsim_Op<"collective_reduce",
   }];
   let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyType:$acc, AnyType:$x);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "$kind $acc `,` $x attr-dict `:` type($result)";
+  let assemblyFormat = "`` $kind $acc `,` $x attr-dict `:` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -113,7 +113,7 @@ def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
   let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat =
-      "$format $input attr-dict `:` type($input) `->` type($result)";
+      "`` $format $input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -131,7 +131,7 @@ def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
   let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat =
-      "$format $input attr-dict `:` type($input) `->` type($result)";
+      "`` $format $input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -164,7 +164,7 @@ def Birsim_DmaCopyOp : Birsim_CceOp<"dma_copy", "visitInstDMACopy"> {
   let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
                        AnyMemRef:$dst);
   let assemblyFormat =
-      "$cce_op $src `to` $dst attr-dict `:` type($src) `to` type($dst)";
+      "`` $cce_op $src `to` $dst attr-dict `:` type($src) `to` type($dst)";
   let hasVerifier = 1;
 }
 
@@ -184,7 +184,7 @@ class Birsim_IndirectSaveBase<string mnemonic, string caller>
   }];
   let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
                        AnyMemRef:$indices, AnyMemRef:$dst);
-  let assemblyFormat = "$cce_op $src `to` $dst `[` $indices `]` attr-dict "
+  let assemblyFormat = "`` $cce_op $src `to` $dst `[` $indices `]` attr-dict "
                        "`:` type($src) `,` type($indices) `to` type($dst)";
   let hasVerifier = 1;
 }
@@ -227,7 +227,7 @@ def Birsim_ReduceIntoOp : Birsim_BufferOp<"reduce_into", "reduce",
   }];
   let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyMemRef:$dst,
                        AnyMemRef:$src);
-  let assemblyFormat = "$kind $dst `,` $src attr-dict `:` type($dst)";
+  let assemblyFormat = "`` $kind $dst `,` $src attr-dict `:` type($dst)";
   let hasVerifier = 1;
 }
 
@@ -244,7 +244,7 @@ def Birsim_CollectiveReduceIntoOp : Birsim_BufferOp<"collective_reduce_into",
   }];
   let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyMemRef:$acc,
                        AnyMemRef:$x);
-  let assemblyFormat = "$kind $acc `,` $x attr-dict `:` type($acc)";
+  let assemblyFormat = "`` $kind $acc `,` $x attr-dict `:` type($acc)";
   let hasVerifier = 1;
 }
 
@@ -280,7 +280,7 @@ def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$tiles,
                        AnyMemRef:$packed);
-  let assemblyFormat = "$format $tiles `,` $packed attr-dict `:` "
+  let assemblyFormat = "`` $format $tiles `,` $packed attr-dict `:` "
                        "type($tiles) `to` type($packed)";
   let hasVerifier = 1;
 }
@@ -296,7 +296,7 @@ def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$packed,
                        AnyMemRef:$tiles);
-  let assemblyFormat = "$format $packed `,` $tiles attr-dict `:` "
+  let assemblyFormat = "`` $format $packed `,` $tiles attr-dict `:` "
                        "type($packed) `to` type($tiles)";
   let hasVerifier = 1;
 }
