@@ -5,6 +5,8 @@
 // same inputs, so the folder can never drift from the runtime.
 //
 //===----------------------------------------------------------------------===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Reduce.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 #include "birsim/Runtime/Runtime.h"
 
@@ -208,6 +210,37 @@ TEST_F(FolderVsRuntime, ScalarsFoldLikeTensors) {
               BIRSIM_OK);
     EXPECT_EQ(folded.getValue().bitcastToAPInt().getZExtValue(), expected);
   }
+}
+
+} // namespace
+
+namespace {
+
+// The ODS enums and the dtype mapping agree with the core's tables.
+TEST(DialectTables, EnumsAndDtypesMatchTheCore) {
+  for (int i = 0; i < ::birsim::kNumAluOpTypes; ++i)
+    EXPECT_EQ(stringifyAluOpType(AluOpType(i)).str(),
+              ::birsim::aluOpTypeName(i));
+  for (int i = 0; i < ::birsim::kNumMemoryReductionOps; ++i)
+    EXPECT_EQ(stringifyMemoryReductionOp(MemoryReductionOp(i)).str(),
+              ::birsim::memoryReductionOpName(i));
+  for (int i = 0; i < ::birsim::kNumBfpFormats; ++i)
+    EXPECT_EQ(stringifyBfpFormat(BfpFormat(i)).str(),
+              ::birsim::lookupBfpFormat(i)->name);
+  MLIRContext context;
+  context.loadDialect<BirsimDialect>();
+  for (int d = 0; d < ::birsim::kNumDtypes; ++d) {
+    auto dtype = ::birsim::Dtype(d);
+    Type type = getElementType(&context, dtype);
+    ASSERT_TRUE(type) << d;
+    EXPECT_EQ(getDtype(type), dtype) << d;
+    EXPECT_EQ(lookupDtypeInfo(type), ::birsim::lookupDtype(d));
+  }
+  // siN is the same dtype as iN; other types are none.
+  EXPECT_EQ(getDtype(IntegerType::get(&context, 32, IntegerType::Signed)),
+            ::birsim::Dtype::int32);
+  EXPECT_EQ(getDtype(Float64Type::get(&context)), std::nullopt);
+  EXPECT_EQ(getDtype(IntegerType::get(&context, 1)), std::nullopt);
 }
 
 } // namespace
