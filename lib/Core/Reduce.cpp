@@ -124,19 +124,19 @@ static uint64_t narrowReduce(uint64_t dst, uint64_t src) {
 }
 
 // bf16/fp16: the same steps with the widening tabulated (all 65,536
-// values, built once from widenToF32).
+// values of the format, built once from widenToF32).
+template <Dtype D> static const uint32_t *widenedValues() {
+  static const auto entries = tabulate<uint32_t, 65536>(
+      [](size_t i) { return widenToF32(*dtypeInfo(D).format, uint32_t(i)); });
+  return entries.data();
+}
+
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
   using Bits = uint16_t;
-  static const uint32_t *widened() {
-    static const auto entries = tabulate<uint32_t, 65536>(
-        [](size_t i) { return widenToF32(*dtypeInfo(D).format, uint32_t(i)); });
-    return entries.data();
-  }
   static Bits apply(Bits dst, Bits src) {
-    const uint32_t *widen = widened();
+    const uint32_t *widen = widenedValues<D>();
     return Bits(narrowFromF32(*dtypeInfo(D).format,
-                              Core(widen[dst], widen[src]),
-                              /*config=*/0));
+                              Core(widen[dst], widen[src]), /*config=*/0));
   }
 };
 
