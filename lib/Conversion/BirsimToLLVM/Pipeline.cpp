@@ -9,7 +9,8 @@ using namespace mlir;
 /// func + birsim on tensors to the LLVM dialect: fold, turn elementwise
 /// tensor arith into linalg, bufferize with
 /// identity layouts (the runtime takes contiguous buffers), free buffers,
-/// lower loops, call the runtime, then everything else to LLVM.
+/// lower loops (and vector prints/transfers), call the runtime, then
+/// everything else to LLVM.
 static constexpr const char *kBirsimToLLVM =
     "canonicalize,"
     "convert-elementwise-to-linalg,"
@@ -18,6 +19,7 @@ static constexpr const char *kBirsimToLLVM =
     "buffer-deallocation-pipeline,"
     "convert-bufferization-to-memref,"
     "convert-linalg-to-loops,"
+    "convert-vector-to-scf{full-unroll=true},"
     "expand-strided-metadata,"
     "lower-affine,"
     "convert-scf-to-cf,"

@@ -5,7 +5,8 @@
 // RUN:   --implicit-check-not=tensor. --implicit-check-not=memref. \
 // RUN:   --implicit-check-not=bufferization. --implicit-check-not=func.func \
 // RUN:   --implicit-check-not=arith. --implicit-check-not=scf. \
-// RUN:   --implicit-check-not=" cf." --implicit-check-not=unrealized_conversion_cast
+// RUN:   --implicit-check-not=" cf." --implicit-check-not=unrealized_conversion_cast \
+// RUN:   --implicit-check-not=vector.
 
 // CHECK-LABEL: llvm.func @model
 // CHECK: llvm.call @birsim_cast
@@ -36,4 +37,16 @@ func.func @loop(%a: bf16, %n: index) -> bf16 {
     scf.yield %s : bf16
   }
   return %r : bf16
+}
+
+// Vectors of narrow floats, and printing them.
+// CHECK-LABEL: llvm.func @vectors
+// CHECK: llvm.call @birsim_cast
+// CHECK: llvm.call @birsim_cast
+// CHECK: llvm.call @printF32
+func.func @vectors(%v: vector<2xf32>) {
+  %w = birsim.cast %v : vector<2xf32> to vector<2xf8E5M2>
+  %x = birsim.cast %w : vector<2xf8E5M2> to vector<2xf32>
+  vector.print %x : vector<2xf32>
+  return
 }
