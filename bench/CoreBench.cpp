@@ -41,6 +41,35 @@ BENCHMARK(BM_Accumulate)
     ->ArgsProduct({{1, 3}, {3, 4, 7, 12, 13, 15, 16, 19}})
     ->Unit(benchmark::kMillisecond);
 
+/// birsim_accumulate add on normally distributed values (neighbouring
+/// magnitudes, no NaN: the common case, with predictable branches).
+void BM_AccumulateGaussian(benchmark::State &state) {
+  int dtype = int(state.range(0));
+  std::vector<float> a(kElements), b(kElements);
+  std::normal_distribution<float> dist(0, 1);
+  std::mt19937 rng(7);
+  for (int64_t i = 0; i < kElements; ++i) {
+    a[i] = dist(rng);
+    b[i] = dist(rng);
+  }
+  size_t bytes = birsim_dtype_size(dtype);
+  std::vector<char> dst(kElements * bytes), src(kElements * bytes);
+  birsim_cast(16, a.data(), dtype, dst.data(), kElements, 1);
+  birsim_cast(16, b.data(), dtype, src.data(), kElements, 1);
+  for (auto _ : state) {
+    int status = birsim_accumulate(1, dst.data(), src.data(), dtype, kElements);
+    benchmark::DoNotOptimize(status);
+  }
+  state.SetItemsProcessed(state.iterations() * kElements);
+  state.SetLabel(birsim_dtype_name(dtype));
+}
+BENCHMARK(BM_AccumulateGaussian)
+    ->Arg(3)
+    ->Arg(12)
+    ->Arg(13)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
+
 void BM_CastF32To(benchmark::State &state) {
   int dtype = int(state.range(0));
   std::vector<char> src = randomBytes(kElements * 4, 3);
