@@ -152,40 +152,68 @@ def write(name, body, widths):
     (OUT / name).write_text(HEADER + "\n" + check_helpers(widths) + "\n\n" + body + "\n")
 
 
+class Program:
+    """A test program: private kernels, a @main that compares executed and
+    folded bits, and the CHECK lines with the core's answer."""
+
+    def __init__(self):
+        self.funcs, self.main, self.checks, self.widths = [], [], [], set()
+
+    def constant(self, name, data, count, elt):
+        self.main.append(f"  %{name} = arith.constant {hexdense(data, count, elt)}")
+        return f"%{name}"
+
+    def compare(self, fn, op, operands, result, count, expected, nbytes):
+        """@fn applies `op` (a format string over the operand names) to its
+        arguments; @main calls it on `operands` (out of the folder's reach),
+        applies `op` to them directly (folded), compares the bits and prints
+        the executed ones, which must be `expected` (from the runtime)."""
+        elt = result.split("x")[-1].rstrip(">")
+        bits = f"i{8 * nbytes}"
+        self.widths.add(8 * nbytes)
+        params = [f"%a{i}" for i in range(len(operands))]
+        types = ", ".join(t for _, t in operands)
+        signature = ", ".join(f"{p}: {t}" for p, (_, t) in zip(params, operands))
+        self.funcs.append(f"""func.func private @{fn}({signature}) -> {result} {{
+  %r = {op.format(*params)}
+  return %r : {result}
+}}""")
+        names = [n for n, _ in operands]
+        self.main.append(f'  vector.print str "{fn}\\n"')
+        self.main.append(f"  %e_{fn} = call @{fn}({', '.join(names)}) : ({types}) -> {result}")
+        self.main.append(f"  %f_{fn} = {op.format(*names)}")
+        el, ev = bits_of(f"%e_{fn}", elt, bits, count)
+        fl, fv = bits_of(f"%f_{fn}", elt, bits, count)
+        self.main += el + fl
+        self.main.append(f"  call @check_{bits}({ev}, {fv}) : (tensor<?x{bits}>, tensor<?x{bits}>) -> ()")
+        self.checks += [f"// CHECK-LABEL: {fn}", "// CHECK: mismatches: 0",
+                        f"// CHECK: {printed(expected, nbytes)}"]
+
+    def write(self, name, comment):
+        body = ("\n\n".join(self.funcs) + "\n\nfunc.func @main() {\n" +
+                "\n".join(self.main) + "\n  return\n}\n\n" + "\n".join(self.checks))
+        write(name, comment + body, self.widths)
+
+
 def gen_reduce(rt):
     rng = random.Random(1)
     count = 48
-    funcs, main, checks, widths = [], [], [], set()
+    prog = Program()
     for dtype in REDUCING:
-        elt, nbytes, bits = DTYPES[dtype]
-        widths.add(8 * nbytes)
+        elt, nbytes, _ = DTYPES[dtype]
         dst = special_values(dtype, count, rng)
         src = special_values(dtype, count, rng)
         # Pair every special with every other: rotate src.
         src = src[nbytes * 5:] + src[:nbytes * 5]
         ty = f"tensor<{count}x{elt}>"
-        main.append(f"  %d_{elt} = arith.constant {hexdense(dst, count, elt)}")
-        main.append(f"  %s_{elt} = arith.constant {hexdense(src, count, elt)}")
+        d = prog.constant(f"d_{elt}", dst, count, elt)
+        s_ = prog.constant(f"s_{elt}", src, count, elt)
         for op, opname in OPS.items():
-            fn = f"reduce_{elt}_{opname}"
-            funcs.append(f"""func.func private @{fn}(%d: {ty}, %s: {ty}) -> {ty} {{
-  %r = birsim.reduce {opname} %d, %s : {ty}
-  return %r : {ty}
-}}""")
-            e, f = f"%e_{fn}", f"%f_{fn}"
-            main.append(f'  vector.print str "{fn}\\n"')
-            main.append(f"  {e} = call @{fn}(%d_{elt}, %s_{elt}) : ({ty}, {ty}) -> {ty}")
-            main.append(f"  {f} = birsim.reduce {opname} %d_{elt}, %s_{elt} : {ty}")
-            el, ev = bits_of(e, elt, bits, count)
-            fl, fv = bits_of(f, elt, bits, count)
-            main += el + fl
-            main.append(f"  call @check_i{8 * nbytes}({ev}, {fv}) : (tensor<?x{bits}>, tensor<?x{bits}>) -> ()")
-            expected = rt.accumulate(op, dst, src, dtype, count)
-            checks.append(f"// CHECK-LABEL: {fn}")
-            checks.append("// CHECK: mismatches: 0")
-            checks.append(f"// CHECK: {printed(expected, nbytes)}")
-    body = "\n\n".join(funcs) + "\n\nfunc.func @main() {\n" + "\n".join(main) + "\n  return\n}\n\n" + "\n".join(checks)
-    write("reduce.mlir", "// Every reducing dtype x add/min/max, specials against specials.\n" + body, widths)
+            prog.compare(f"reduce_{elt}_{opname}",
+                         f"birsim.reduce {opname} {{0}}, {{1}} : {ty}",
+                         [(d, ty), (s_, ty)], ty, count,
+                         rt.accumulate(op, dst, src, dtype, count), nbytes)
+    prog.write("reduce.mlir", "// Every reducing dtype x add/min/max, specials against specials.\n")
 
 
 def gen_fp8_pairs():
@@ -242,34 +270,17 @@ def gen_cast(rt):
     # Values around the fp8 ranges and overflow.
     extra = [1.0e6, -1.0e6, 300.0, -250.0, 57344.0, 61440.0, 448.0, 464.0, 15.5, 16.0, 2.5, 3.5, -0.0, 1e-9, 65504.0, 65520.0]
     src = src[:16 * 4] + b"".join(struct.pack("<f", v) for v in extra)
-    funcs, main, checks, widths = [], [], [], set()
-    main.append(f"  %x = arith.constant {hexdense(src, count, 'f32')}")
-    targets = [3, 4, 5, 7, 12, 13, 1, 15]
-    for dtype in targets:
-        elt, nbytes, bits = DTYPES[dtype]
-        configs = [1, 0, 0xFF01] if dtype in (3, 4, 5, 7) else [1]
-        for config in configs:
-            widths.add(8 * nbytes)
-            fn = f"cast_{elt}_cfg{config:x}"
-            ty = f"tensor<{count}x{elt}>"
-            attr = f" {{fp8_config = {config} : i32}}"
-            funcs.append(f"""func.func private @{fn}(%x: tensor<{count}xf32>) -> {ty} {{
-  %y = birsim.cast %x{attr} : tensor<{count}xf32> to {ty}
-  return %y : {ty}
-}}""")
-            main.append(f'  vector.print str "{fn}\\n"')
-            e, f = f"%e_{fn}", f"%f_{fn}"
-            main.append(f"  {e} = call @{fn}(%x) : (tensor<{count}xf32>) -> {ty}")
-            main.append(f"  {f} = birsim.cast %x{attr} : tensor<{count}xf32> to {ty}")
-            bits_elt = bits
-            el, ev = bits_of(e, elt, bits_elt, count)
-            fl, fv = bits_of(f, elt, bits_elt, count)
-            main += el + fl
-            main.append(f"  call @check_i{8 * nbytes}({ev}, {fv}) : (tensor<?x{bits_elt}>, tensor<?x{bits_elt}>) -> ()")
-            expected = rt.cast(16, src, dtype, nbytes, count, config)
-            checks += [f"// CHECK-LABEL: {fn}", "// CHECK: mismatches: 0", f"// CHECK: {printed(expected, nbytes)}"]
-    body = "\n\n".join(funcs) + "\n\nfunc.func @main() {\n" + "\n".join(main) + "\n  return\n}\n\n" + "\n".join(checks)
-    write("cast.mlir", "// fp32 to fp8 with saturation on (0x0001) and off (0), NaN-suppress,\n// and to bf16, f16 and integers.\n" + body, widths)
+    prog = Program()
+    x = prog.constant("x", src, count, "f32")
+    for dtype in [3, 4, 5, 7, 12, 13, 1, 15]:
+        elt, nbytes, _ = DTYPES[dtype]
+        ty = f"tensor<{count}x{elt}>"
+        for config in ([1, 0, 0xFF01] if dtype in (3, 4, 5, 7) else [1]):
+            prog.compare(f"cast_{elt}_cfg{config:x}",
+                         f"birsim.cast {{0}} {{{{fp8_config = {config} : i32}}}} : tensor<{count}xf32> to {ty}",
+                         [(x, f"tensor<{count}xf32>")], ty, count,
+                         rt.cast(16, src, dtype, nbytes, count, config), nbytes)
+    prog.write("cast.mlir", "// fp32 to fp8 with saturation on (0x0001) and off (0), NaN-suppress,\n// and to bf16, f16 and integers.\n")
 
 
 def gen_collective(rt):
@@ -278,27 +289,16 @@ def gen_collective(rt):
     acc = special_values(16, count, rng)
     x = special_values(16, count, rng)
     x = x[4 * 7:] + x[:4 * 7]
-    funcs, main, checks = [], [], []
     ty = f"tensor<{count}xf32>"
-    main.append(f"  %acc = arith.constant {hexdense(acc, count, 'f32')}")
-    main.append(f"  %x = arith.constant {hexdense(x, count, 'f32')}")
+    prog = Program()
+    a = prog.constant("acc", acc, count, "f32")
+    b = prog.constant("x", x, count, "f32")
     for alu, name in ((4, "add"), (8, "max"), (9, "min")):
-        fn = f"collective_{name}"
-        funcs.append(f"""func.func private @{fn}(%a: {ty}, %x: {ty}) -> {ty} {{
-  %r = birsim.collective_reduce {name} %a, %x : {ty}
-  return %r : {ty}
-}}""")
-        main.append(f'  vector.print str "{fn}\\n"')
-        main.append(f"  %e_{fn} = call @{fn}(%acc, %x) : ({ty}, {ty}) -> {ty}")
-        main.append(f"  %f_{fn} = birsim.collective_reduce {name} %acc, %x : {ty}")
-        el, ev = bits_of(f"%e_{fn}", "f32", "i32", count)
-        fl, fv = bits_of(f"%f_{fn}", "f32", "i32", count)
-        main += el + fl
-        main.append(f"  call @check_i32({ev}, {fv}) : (tensor<?xi32>, tensor<?xi32>) -> ()")
-        expected = rt.collective(alu, acc, x, count)
-        checks += [f"// CHECK-LABEL: {fn}", "// CHECK: mismatches: 0", f"// CHECK: {printed(expected, 4)}"]
-    body = "\n\n".join(funcs) + "\n\nfunc.func @main() {\n" + "\n".join(main) + "\n  return\n}\n\n" + "\n".join(checks)
-    write("collective.mlir", "// The collective doReduction (add = ADDSS(x, acc), max/min = M*SS(x, acc)).\n" + body, {32})
+        prog.compare(f"collective_{name}",
+                     f"birsim.collective_reduce {name} {{0}}, {{1}} : {ty}",
+                     [(a, ty), (b, ty)], ty, count,
+                     rt.collective(alu, acc, x, count), 4)
+    prog.write("collective.mlir", "// The collective doReduction (add = ADDSS(x, acc), max/min = M*SS(x, acc)).\n")
 
 
 def gen_bfp(rt):

@@ -65,84 +65,84 @@ func.func private @check_i32(%e: tensor<?xi32>, %f: tensor<?xi32>) {
 
 // fp32 to fp8 with saturation on (0x0001) and off (0), NaN-suppress,
 // and to bf16, f16 and integers.
-func.func private @cast_f8E3M4_cfg1(%x: tensor<32xf32>) -> tensor<32xf8E3M4> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
-  return %y : tensor<32xf8E3M4>
+func.func private @cast_f8E3M4_cfg1(%a0: tensor<32xf32>) -> tensor<32xf8E3M4> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
+  return %r : tensor<32xf8E3M4>
 }
 
-func.func private @cast_f8E3M4_cfg0(%x: tensor<32xf32>) -> tensor<32xf8E3M4> {
-  %y = birsim.cast %x {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
-  return %y : tensor<32xf8E3M4>
+func.func private @cast_f8E3M4_cfg0(%a0: tensor<32xf32>) -> tensor<32xf8E3M4> {
+  %r = birsim.cast %a0 {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
+  return %r : tensor<32xf8E3M4>
 }
 
-func.func private @cast_f8E3M4_cfgff01(%x: tensor<32xf32>) -> tensor<32xf8E3M4> {
-  %y = birsim.cast %x {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
-  return %y : tensor<32xf8E3M4>
+func.func private @cast_f8E3M4_cfgff01(%a0: tensor<32xf32>) -> tensor<32xf8E3M4> {
+  %r = birsim.cast %a0 {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E3M4>
+  return %r : tensor<32xf8E3M4>
 }
 
-func.func private @cast_f8E4M3_cfg1(%x: tensor<32xf32>) -> tensor<32xf8E4M3> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
-  return %y : tensor<32xf8E4M3>
+func.func private @cast_f8E4M3_cfg1(%a0: tensor<32xf32>) -> tensor<32xf8E4M3> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
+  return %r : tensor<32xf8E4M3>
 }
 
-func.func private @cast_f8E4M3_cfg0(%x: tensor<32xf32>) -> tensor<32xf8E4M3> {
-  %y = birsim.cast %x {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
-  return %y : tensor<32xf8E4M3>
+func.func private @cast_f8E4M3_cfg0(%a0: tensor<32xf32>) -> tensor<32xf8E4M3> {
+  %r = birsim.cast %a0 {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
+  return %r : tensor<32xf8E4M3>
 }
 
-func.func private @cast_f8E4M3_cfgff01(%x: tensor<32xf32>) -> tensor<32xf8E4M3> {
-  %y = birsim.cast %x {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
-  return %y : tensor<32xf8E4M3>
+func.func private @cast_f8E4M3_cfgff01(%a0: tensor<32xf32>) -> tensor<32xf8E4M3> {
+  %r = birsim.cast %a0 {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E4M3>
+  return %r : tensor<32xf8E4M3>
 }
 
-func.func private @cast_f8E4M3FN_cfg1(%x: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
-  return %y : tensor<32xf8E4M3FN>
+func.func private @cast_f8E4M3FN_cfg1(%a0: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
+  return %r : tensor<32xf8E4M3FN>
 }
 
-func.func private @cast_f8E4M3FN_cfg0(%x: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
-  %y = birsim.cast %x {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
-  return %y : tensor<32xf8E4M3FN>
+func.func private @cast_f8E4M3FN_cfg0(%a0: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
+  %r = birsim.cast %a0 {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
+  return %r : tensor<32xf8E4M3FN>
 }
 
-func.func private @cast_f8E4M3FN_cfgff01(%x: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
-  %y = birsim.cast %x {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
-  return %y : tensor<32xf8E4M3FN>
+func.func private @cast_f8E4M3FN_cfgff01(%a0: tensor<32xf32>) -> tensor<32xf8E4M3FN> {
+  %r = birsim.cast %a0 {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E4M3FN>
+  return %r : tensor<32xf8E4M3FN>
 }
 
-func.func private @cast_f8E5M2_cfg1(%x: tensor<32xf32>) -> tensor<32xf8E5M2> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
-  return %y : tensor<32xf8E5M2>
+func.func private @cast_f8E5M2_cfg1(%a0: tensor<32xf32>) -> tensor<32xf8E5M2> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
+  return %r : tensor<32xf8E5M2>
 }
 
-func.func private @cast_f8E5M2_cfg0(%x: tensor<32xf32>) -> tensor<32xf8E5M2> {
-  %y = birsim.cast %x {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
-  return %y : tensor<32xf8E5M2>
+func.func private @cast_f8E5M2_cfg0(%a0: tensor<32xf32>) -> tensor<32xf8E5M2> {
+  %r = birsim.cast %a0 {fp8_config = 0 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
+  return %r : tensor<32xf8E5M2>
 }
 
-func.func private @cast_f8E5M2_cfgff01(%x: tensor<32xf32>) -> tensor<32xf8E5M2> {
-  %y = birsim.cast %x {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
-  return %y : tensor<32xf8E5M2>
+func.func private @cast_f8E5M2_cfgff01(%a0: tensor<32xf32>) -> tensor<32xf8E5M2> {
+  %r = birsim.cast %a0 {fp8_config = 65281 : i32} : tensor<32xf32> to tensor<32xf8E5M2>
+  return %r : tensor<32xf8E5M2>
 }
 
-func.func private @cast_bf16_cfg1(%x: tensor<32xf32>) -> tensor<32xbf16> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xbf16>
-  return %y : tensor<32xbf16>
+func.func private @cast_bf16_cfg1(%a0: tensor<32xf32>) -> tensor<32xbf16> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xbf16>
+  return %r : tensor<32xbf16>
 }
 
-func.func private @cast_f16_cfg1(%x: tensor<32xf32>) -> tensor<32xf16> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf16>
-  return %y : tensor<32xf16>
+func.func private @cast_f16_cfg1(%a0: tensor<32xf32>) -> tensor<32xf16> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xf16>
+  return %r : tensor<32xf16>
 }
 
-func.func private @cast_i8_cfg1(%x: tensor<32xf32>) -> tensor<32xi8> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xi8>
-  return %y : tensor<32xi8>
+func.func private @cast_i8_cfg1(%a0: tensor<32xf32>) -> tensor<32xi8> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xi8>
+  return %r : tensor<32xi8>
 }
 
-func.func private @cast_i32_cfg1(%x: tensor<32xf32>) -> tensor<32xi32> {
-  %y = birsim.cast %x {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xi32>
-  return %y : tensor<32xi32>
+func.func private @cast_i32_cfg1(%a0: tensor<32xf32>) -> tensor<32xi32> {
+  %r = birsim.cast %a0 {fp8_config = 1 : i32} : tensor<32xf32> to tensor<32xi32>
+  return %r : tensor<32xi32>
 }
 
 func.func @main() {

@@ -26,18 +26,18 @@ func.func private @check_i32(%e: tensor<?xi32>, %f: tensor<?xi32>) {
 }
 
 // The collective doReduction (add = ADDSS(x, acc), max/min = M*SS(x, acc)).
-func.func private @collective_add(%a: tensor<48xf32>, %x: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.collective_reduce add %a, %x : tensor<48xf32>
+func.func private @collective_add(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.collective_reduce add %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 
-func.func private @collective_max(%a: tensor<48xf32>, %x: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.collective_reduce max %a, %x : tensor<48xf32>
+func.func private @collective_max(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.collective_reduce max %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 
-func.func private @collective_min(%a: tensor<48xf32>, %x: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.collective_reduce min %a, %x : tensor<48xf32>
+func.func private @collective_min(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.collective_reduce min %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 

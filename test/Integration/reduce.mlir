@@ -82,123 +82,123 @@ func.func private @check_i64(%e: tensor<?xi64>, %f: tensor<?xi64>) {
 }
 
 // Every reducing dtype x add/min/max, specials against specials.
-func.func private @reduce_f8E3M4_add(%d: tensor<48xf8E3M4>, %s: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
-  %r = birsim.reduce add %d, %s : tensor<48xf8E3M4>
+func.func private @reduce_f8E3M4_add(%a0: tensor<48xf8E3M4>, %a1: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xf8E3M4>
   return %r : tensor<48xf8E3M4>
 }
 
-func.func private @reduce_f8E3M4_min(%d: tensor<48xf8E3M4>, %s: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
-  %r = birsim.reduce min %d, %s : tensor<48xf8E3M4>
+func.func private @reduce_f8E3M4_min(%a0: tensor<48xf8E3M4>, %a1: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xf8E3M4>
   return %r : tensor<48xf8E3M4>
 }
 
-func.func private @reduce_f8E3M4_max(%d: tensor<48xf8E3M4>, %s: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
-  %r = birsim.reduce max %d, %s : tensor<48xf8E3M4>
+func.func private @reduce_f8E3M4_max(%a0: tensor<48xf8E3M4>, %a1: tensor<48xf8E3M4>) -> tensor<48xf8E3M4> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xf8E3M4>
   return %r : tensor<48xf8E3M4>
 }
 
-func.func private @reduce_f8E4M3_add(%d: tensor<48xf8E4M3>, %s: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
-  %r = birsim.reduce add %d, %s : tensor<48xf8E4M3>
+func.func private @reduce_f8E4M3_add(%a0: tensor<48xf8E4M3>, %a1: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xf8E4M3>
   return %r : tensor<48xf8E4M3>
 }
 
-func.func private @reduce_f8E4M3_min(%d: tensor<48xf8E4M3>, %s: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
-  %r = birsim.reduce min %d, %s : tensor<48xf8E4M3>
+func.func private @reduce_f8E4M3_min(%a0: tensor<48xf8E4M3>, %a1: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xf8E4M3>
   return %r : tensor<48xf8E4M3>
 }
 
-func.func private @reduce_f8E4M3_max(%d: tensor<48xf8E4M3>, %s: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
-  %r = birsim.reduce max %d, %s : tensor<48xf8E4M3>
+func.func private @reduce_f8E4M3_max(%a0: tensor<48xf8E4M3>, %a1: tensor<48xf8E4M3>) -> tensor<48xf8E4M3> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xf8E4M3>
   return %r : tensor<48xf8E4M3>
 }
 
-func.func private @reduce_f8E5M2_add(%d: tensor<48xf8E5M2>, %s: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
-  %r = birsim.reduce add %d, %s : tensor<48xf8E5M2>
+func.func private @reduce_f8E5M2_add(%a0: tensor<48xf8E5M2>, %a1: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xf8E5M2>
   return %r : tensor<48xf8E5M2>
 }
 
-func.func private @reduce_f8E5M2_min(%d: tensor<48xf8E5M2>, %s: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
-  %r = birsim.reduce min %d, %s : tensor<48xf8E5M2>
+func.func private @reduce_f8E5M2_min(%a0: tensor<48xf8E5M2>, %a1: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xf8E5M2>
   return %r : tensor<48xf8E5M2>
 }
 
-func.func private @reduce_f8E5M2_max(%d: tensor<48xf8E5M2>, %s: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
-  %r = birsim.reduce max %d, %s : tensor<48xf8E5M2>
+func.func private @reduce_f8E5M2_max(%a0: tensor<48xf8E5M2>, %a1: tensor<48xf8E5M2>) -> tensor<48xf8E5M2> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xf8E5M2>
   return %r : tensor<48xf8E5M2>
 }
 
-func.func private @reduce_bf16_add(%d: tensor<48xbf16>, %s: tensor<48xbf16>) -> tensor<48xbf16> {
-  %r = birsim.reduce add %d, %s : tensor<48xbf16>
+func.func private @reduce_bf16_add(%a0: tensor<48xbf16>, %a1: tensor<48xbf16>) -> tensor<48xbf16> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xbf16>
   return %r : tensor<48xbf16>
 }
 
-func.func private @reduce_bf16_min(%d: tensor<48xbf16>, %s: tensor<48xbf16>) -> tensor<48xbf16> {
-  %r = birsim.reduce min %d, %s : tensor<48xbf16>
+func.func private @reduce_bf16_min(%a0: tensor<48xbf16>, %a1: tensor<48xbf16>) -> tensor<48xbf16> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xbf16>
   return %r : tensor<48xbf16>
 }
 
-func.func private @reduce_bf16_max(%d: tensor<48xbf16>, %s: tensor<48xbf16>) -> tensor<48xbf16> {
-  %r = birsim.reduce max %d, %s : tensor<48xbf16>
+func.func private @reduce_bf16_max(%a0: tensor<48xbf16>, %a1: tensor<48xbf16>) -> tensor<48xbf16> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xbf16>
   return %r : tensor<48xbf16>
 }
 
-func.func private @reduce_f16_add(%d: tensor<48xf16>, %s: tensor<48xf16>) -> tensor<48xf16> {
-  %r = birsim.reduce add %d, %s : tensor<48xf16>
+func.func private @reduce_f16_add(%a0: tensor<48xf16>, %a1: tensor<48xf16>) -> tensor<48xf16> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xf16>
   return %r : tensor<48xf16>
 }
 
-func.func private @reduce_f16_min(%d: tensor<48xf16>, %s: tensor<48xf16>) -> tensor<48xf16> {
-  %r = birsim.reduce min %d, %s : tensor<48xf16>
+func.func private @reduce_f16_min(%a0: tensor<48xf16>, %a1: tensor<48xf16>) -> tensor<48xf16> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xf16>
   return %r : tensor<48xf16>
 }
 
-func.func private @reduce_f16_max(%d: tensor<48xf16>, %s: tensor<48xf16>) -> tensor<48xf16> {
-  %r = birsim.reduce max %d, %s : tensor<48xf16>
+func.func private @reduce_f16_max(%a0: tensor<48xf16>, %a1: tensor<48xf16>) -> tensor<48xf16> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xf16>
   return %r : tensor<48xf16>
 }
 
-func.func private @reduce_i32_add(%d: tensor<48xi32>, %s: tensor<48xi32>) -> tensor<48xi32> {
-  %r = birsim.reduce add %d, %s : tensor<48xi32>
+func.func private @reduce_i32_add(%a0: tensor<48xi32>, %a1: tensor<48xi32>) -> tensor<48xi32> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xi32>
   return %r : tensor<48xi32>
 }
 
-func.func private @reduce_i32_min(%d: tensor<48xi32>, %s: tensor<48xi32>) -> tensor<48xi32> {
-  %r = birsim.reduce min %d, %s : tensor<48xi32>
+func.func private @reduce_i32_min(%a0: tensor<48xi32>, %a1: tensor<48xi32>) -> tensor<48xi32> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xi32>
   return %r : tensor<48xi32>
 }
 
-func.func private @reduce_i32_max(%d: tensor<48xi32>, %s: tensor<48xi32>) -> tensor<48xi32> {
-  %r = birsim.reduce max %d, %s : tensor<48xi32>
+func.func private @reduce_i32_max(%a0: tensor<48xi32>, %a1: tensor<48xi32>) -> tensor<48xi32> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xi32>
   return %r : tensor<48xi32>
 }
 
-func.func private @reduce_f32_add(%d: tensor<48xf32>, %s: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.reduce add %d, %s : tensor<48xf32>
+func.func private @reduce_f32_add(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 
-func.func private @reduce_f32_min(%d: tensor<48xf32>, %s: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.reduce min %d, %s : tensor<48xf32>
+func.func private @reduce_f32_min(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 
-func.func private @reduce_f32_max(%d: tensor<48xf32>, %s: tensor<48xf32>) -> tensor<48xf32> {
-  %r = birsim.reduce max %d, %s : tensor<48xf32>
+func.func private @reduce_f32_max(%a0: tensor<48xf32>, %a1: tensor<48xf32>) -> tensor<48xf32> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xf32>
   return %r : tensor<48xf32>
 }
 
-func.func private @reduce_i64_add(%d: tensor<48xi64>, %s: tensor<48xi64>) -> tensor<48xi64> {
-  %r = birsim.reduce add %d, %s : tensor<48xi64>
+func.func private @reduce_i64_add(%a0: tensor<48xi64>, %a1: tensor<48xi64>) -> tensor<48xi64> {
+  %r = birsim.reduce add %a0, %a1 : tensor<48xi64>
   return %r : tensor<48xi64>
 }
 
-func.func private @reduce_i64_min(%d: tensor<48xi64>, %s: tensor<48xi64>) -> tensor<48xi64> {
-  %r = birsim.reduce min %d, %s : tensor<48xi64>
+func.func private @reduce_i64_min(%a0: tensor<48xi64>, %a1: tensor<48xi64>) -> tensor<48xi64> {
+  %r = birsim.reduce min %a0, %a1 : tensor<48xi64>
   return %r : tensor<48xi64>
 }
 
-func.func private @reduce_i64_max(%d: tensor<48xi64>, %s: tensor<48xi64>) -> tensor<48xi64> {
-  %r = birsim.reduce max %d, %s : tensor<48xi64>
+func.func private @reduce_i64_max(%a0: tensor<48xi64>, %a1: tensor<48xi64>) -> tensor<48xi64> {
+  %r = birsim.reduce max %a0, %a1 : tensor<48xi64>
   return %r : tensor<48xi64>
 }
 
