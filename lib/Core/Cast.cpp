@@ -35,24 +35,20 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits) {
 static uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x) {
   bool isSigned = dst.kind == DtypeKind::SignedInt;
   unsigned width = bitWidth(dst);
-  uint64_t maxMagnitude =
-      isSigned ? (uint64_t(1) << (width - 1)) - 1
-               : (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
+  uint64_t mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  uint64_t maxMagnitude = isSigned ? mask >> 1 : mask;
   uint64_t minMagnitude = isSigned ? maxMagnitude + 1 : 0; // of the negative
   bool negative = x & kF32SignMask;
   uint64_t magnitude;
   if (isNaNF32(x) || isInfF32(x)) {
     magnitude = ~uint64_t(0); // saturates below
   } else {
-    uint32_t exponent = (x >> 23) & 0xFF;
-    uint64_t significand = (x & 0x7FFFFF) | (exponent ? 0x800000u : 0);
-    int exp2 = exponent ? int(exponent) - 150 : -149;
-    if (exp2 >= 0)
-      magnitude = exp2 > 40 ? ~uint64_t(0) : significand << exp2;
+    UnpackedF32 v = unpackFiniteF32(x);
+    if (v.exp2 >= 0)
+      magnitude = v.exp2 > 40 ? ~uint64_t(0) : v.significand << v.exp2;
     else
-      magnitude = shiftRightRoundEven(significand, unsigned(-exp2));
+      magnitude = shiftRightRoundEven(v.significand, unsigned(-v.exp2));
   }
-  uint64_t mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
   if (!negative)
     return magnitude > maxMagnitude ? maxMagnitude : magnitude;
   if (magnitude > minMagnitude)
@@ -75,13 +71,6 @@ uint64_t writeFromF32(const DtypeInfo &dst, uint32_t x, unsigned fp8Config) {
     break;
   }
   return 0;
-}
-
-uint64_t castElement(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
-                     unsigned fp8Config) {
-  if (&src == &dst)
-    return bits;
-  return writeFromF32(dst, readAsF32(src, bits), fp8Config);
 }
 
 static Status checkCastDtype(int dtype) {
@@ -109,9 +98,8 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config) {
   if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
     return s;
-  if (count != 0 && (!src || !dst))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero element count");
+  if (Status s = checkBuffers(dst, src, count))
+    return s;
   const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
   if (&from == &to) {
     std::memmove(dst, src, count * from.bytes);

@@ -97,12 +97,8 @@ uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
       return overflowCode(f, negative, config);
     return (negative ? f.signMask() : 0) | magnitude;
   }
-  uint32_t exponent = (x >> 23) & 0xFF;
-  uint32_t mantissa = x & 0x7FFFFF;
-  if (exponent == 0)
-    return roundToFormat(f, negative, mantissa, -149, config);
-  return roundToFormat(f, negative, mantissa | 0x800000u, int(exponent) - 150,
-                       config);
+  UnpackedF32 v = unpackFiniteF32(x);
+  return roundToFormat(f, negative, v.significand, v.exp2, config);
 }
 
 uint32_t narrowToFloat32r(uint32_t x) {
@@ -123,15 +119,7 @@ uint32_t narrowToFloat32r(uint32_t x) {
 
 //===-- x86 SSE scalar semantics (SEMANTICS.md section 2) -----------------===//
 
-namespace {
-struct Unpacked {
-  bool negative;
-  uint64_t significand;
-  int exp2; // value = significand * 2^exp2
-};
-} // namespace
-
-static Unpacked unpackFinite(uint32_t x) {
+UnpackedF32 unpackFiniteF32(uint32_t x) {
   uint32_t exponent = (x >> 23) & 0xFF;
   uint32_t mantissa = x & 0x7FFFFF;
   if (exponent == 0)
@@ -150,7 +138,7 @@ uint32_t addss(uint32_t a, uint32_t b) {
     return a;
   if (isInfF32(b))
     return b;
-  Unpacked x = unpackFinite(a), y = unpackFinite(b);
+  UnpackedF32 x = unpackFiniteF32(a), y = unpackFiniteF32(b);
   if (x.significand == 0 && y.significand == 0) // -0 only for (-0) + (-0)
     return (x.negative && y.negative) ? kF32SignMask : 0;
   if (y.significand == 0)

@@ -114,29 +114,26 @@ static std::array<T, N> tabulate(Fn fn) {
   return table;
 }
 
-// fp8/bf16/fp16: widen both, fp32 core, narrow RNE with FP8 config 0.
-template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
-static uint64_t narrowReduce(uint64_t dst, uint64_t src) {
-  const FloatFormat &f = *dtypeInfo(D).format;
-  uint32_t acc = widenToF32(f, uint32_t(dst));
-  uint32_t x = widenToF32(f, uint32_t(src));
-  return narrowFromF32(f, Core(acc, x), /*config=*/0);
-}
-
-// bf16/fp16: the same steps with the widening tabulated (all 65,536
-// values of the format, built once from widenToF32).
-template <Dtype D> static const uint32_t *widenedValues() {
-  static const auto entries = tabulate<uint32_t, 65536>(
+/// Every value of a narrow float format widened to fp32, built once.
+template <Dtype D, typename Bits> static const uint32_t *widenedValues() {
+  static const auto entries = tabulate<uint32_t, size_t(1) << 8 * sizeof(Bits)>(
       [](size_t i) { return widenToF32(*dtypeInfo(D).format, uint32_t(i)); });
   return entries.data();
 }
 
+// fp8/bf16/fp16: widen both, fp32 core, narrow RNE with FP8 config 0.
+template <Dtype D, typename Bits, uint32_t (*Core)(uint32_t, uint32_t)>
+static Bits narrowReduce(Bits dst, Bits src) {
+  const uint32_t *widen = widenedValues<D, Bits>();
+  return Bits(narrowFromF32(*dtypeInfo(D).format, Core(widen[dst], widen[src]),
+                            /*config=*/0));
+}
+
+// bf16/fp16: computed per element.
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
   using Bits = uint16_t;
   static Bits apply(Bits dst, Bits src) {
-    const uint32_t *widen = widenedValues<D>();
-    return Bits(narrowFromF32(*dtypeInfo(D).format,
-                              Core(widen[dst], widen[src]), /*config=*/0));
+    return narrowReduce<D, Bits, Core>(dst, src);
   }
 };
 
@@ -145,8 +142,9 @@ template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct Fp8TableOps {
   using Bits = uint8_t;
   static const uint8_t *table() {
-    static const auto entries = tabulate<uint8_t, 65536>(
-        [](size_t i) { return narrowReduce<D, Core>(i >> 8, i & 0xFF); });
+    static const auto entries = tabulate<uint8_t, 65536>([](size_t i) {
+      return narrowReduce<D, Bits, Core>(Bits(i >> 8), Bits(i));
+    });
     return entries.data();
   }
   static Bits apply(Bits dst, Bits src) {
@@ -237,13 +235,6 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
 
 Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype) {
   return accumulate(op, dst, src, dtype, 1);
-}
-
-static Status checkBuffers(const void *dst, const void *src, size_t count) {
-  if (count != 0 && (!dst || !src))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero element count");
-  return Status::success();
 }
 
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {

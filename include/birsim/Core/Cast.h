@@ -23,10 +23,6 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits);
 /// applies to the fp8 dtypes only.
 uint64_t writeFromF32(const DtypeInfo &dst, uint32_t f32, unsigned fp8Config);
 
-/// One element; equal dtypes return the input bits unchanged.
-uint64_t castElement(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
-                     unsigned fp8Config);
-
 /// Checks the cast's arguments without touching any buffer.
 Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
 

@@ -29,6 +29,15 @@ constexpr uint32_t kX86DefaultNaN = 0xFFC00000u; ///< §2: +Inf + -Inf
 inline bool isNaNF32(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
 inline bool isInfF32(uint32_t x) { return (x & 0x7FFFFFFFu) == 0x7F800000u; }
 
+/// A finite fp32 value as `(-1)^negative * significand * 2^exp2`, the
+/// significand holding the hidden bit (none for zero and subnormals).
+struct UnpackedF32 {
+  bool negative;
+  uint64_t significand;
+  int exp2;
+};
+UnpackedF32 unpackFiniteF32(uint32_t x);
+
 /// x86 ADDSS(a, b) on fp32 bit patterns (§2).
 uint32_t addss(uint32_t a, uint32_t b);
 /// x86 MINSS(a, b): b if either is NaN or both are zero, else the smaller.

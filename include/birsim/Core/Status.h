@@ -8,6 +8,7 @@
 #ifndef BIRSIM_CORE_STATUS_H
 #define BIRSIM_CORE_STATUS_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -43,6 +44,14 @@ struct Status {
   explicit operator bool() const { return !ok(); } // true on error
   std::string message() const;
 };
+
+/// The C ABI's buffer rule: null is allowed only with a zero count.
+inline Status checkBuffers(const void *dst, const void *src, size_t count) {
+  if (count != 0 && (!dst || !src))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero element count");
+  return Status::success();
+}
 
 } // namespace birsim
 
