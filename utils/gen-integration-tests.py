@@ -135,6 +135,14 @@ def bits_of(value, elt, bits_type, count):
     return lines, f"%{name}_d"
 
 
+def check_bits(main, executed, folded, elt, bits, count):
+    """Appends to `main` the @check_<bits> call comparing two tensor<count x elt>."""
+    el, ev = bits_of(executed, elt, bits, count)
+    fl, fv = bits_of(folded, elt, bits, count)
+    main += el + fl
+    main.append(f"  call @check_{bits}({ev}, {fv}) : (tensor<?x{bits}>, tensor<?x{bits}>) -> ()")
+
+
 def special_values(dtype, count, rng):
     """Specials first (zeros, infinities, NaNs, extremes), then random bits."""
     elt, nbytes, _ = DTYPES[dtype]
@@ -182,10 +190,7 @@ class Program:
         self.main.append(f'  vector.print str "{fn}\\n"')
         self.main.append(f"  %e_{fn} = call @{fn}({', '.join(names)}) : ({types}) -> {result}")
         self.main.append(f"  %f_{fn} = {op.format(*names)}")
-        el, ev = bits_of(f"%e_{fn}", elt, bits, count)
-        fl, fv = bits_of(f"%f_{fn}", elt, bits, count)
-        self.main += el + fl
-        self.main.append(f"  call @check_{bits}({ev}, {fv}) : (tensor<?x{bits}>, tensor<?x{bits}>) -> ()")
+        check_bits(self.main, f"%e_{fn}", f"%f_{fn}", elt, bits, count)
         self.checks += [f"// CHECK-LABEL: {fn}", "// CHECK: mismatches: 0",
                         f"// CHECK: {printed(expected, nbytes)}"]
 
@@ -323,20 +328,13 @@ def gen_bfp(rt):
         main.append(f"  %ep_{name}, %eu_{name} = call @{fn}(%t) : ({ttype}) -> ({ptype}, {ttype})")
         main.append(f"  %fp_{name} = birsim.bfp_pack {name} %t : {ttype} -> {ptype}")
         main.append(f"  %fu_{name} = birsim.bfp_unpack {name} %fp_{name} : {ptype} -> {ttype}")
-        n = tiles * nbytes
-        main.append(f"  %epc_{name} = tensor.collapse_shape %ep_{name} [[0, 1]] : {ptype} into tensor<{n}xi8>")
-        main.append(f"  %fpc_{name} = tensor.collapse_shape %fp_{name} [[0, 1]] : {ptype} into tensor<{n}xi8>")
-        el, ev = bits_of(f"%epc_{name}", "i8", "i8", n)
-        fl, fv = bits_of(f"%fpc_{name}", "i8", "i8", n)
-        main += el + fl
-        main.append(f"  call @check_i8({ev}, {fv}) : (tensor<?xi8>, tensor<?xi8>) -> ()")
-        m = tiles * 1024
-        main.append(f"  %euc_{name} = tensor.collapse_shape %eu_{name} [[0, 1, 2]] : {ttype} into tensor<{m}xf32>")
-        main.append(f"  %fuc_{name} = tensor.collapse_shape %fu_{name} [[0, 1, 2]] : {ttype} into tensor<{m}xf32>")
-        el, ev = bits_of(f"%euc_{name}", "f32", "i32", m)
-        fl, fv = bits_of(f"%fuc_{name}", "f32", "i32", m)
-        main += el + fl
-        main.append(f"  call @check_i32({ev}, {fv}) : (tensor<?xi32>, tensor<?xi32>) -> ()")
+        # Packed bytes, then unpacked values, each flattened and compared.
+        for kind, shaped, flat, reassoc, elt, bits in (
+                ("p", ptype, tiles * nbytes, "[[0, 1]]", "i8", "i8"),
+                ("u", ttype, tiles * 1024, "[[0, 1, 2]]", "f32", "i32")):
+            for side in ("e", "f"):
+                main.append(f"  %{side}{kind}c_{name} = tensor.collapse_shape %{side}{kind}_{name} {reassoc} : {shaped} into tensor<{flat}x{elt}>")
+            check_bits(main, f"%e{kind}c_{name}", f"%f{kind}c_{name}", elt, bits, flat)
         packed = rt.bfp_pack(fmt, data, tiles)
         checks += [f"// CHECK-LABEL: {fn}", "// CHECK: mismatches: 0", f"// CHECK: {printed(packed, 1)}", "// CHECK: mismatches: 0"]
     body = "\n\n".join(funcs) + "\n\nfunc.func @main() {\n" + "\n".join(main) + "\n  return\n}\n\n" + "\n".join(checks)

@@ -100,42 +100,46 @@ static bool foldableShape(Type type) {
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
+/// Folds an in-place reduction `acc = reduce(acc, x)` of `bytes`-wide
+/// elements through `reduce` (acc bytes, x bytes, count).
+template <typename Reduce>
+static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
+                                unsigned bytes, Reduce reduce) {
+  if (!foldableShape(type))
+    return {};
+  auto acc = getRawConstant(accAttr, bytes);
+  auto x = getRawConstant(xAttr, bytes);
+  if (!acc || !x)
+    return {};
+  size_t count = foldCount(type, {*acc, *x});
+  SmallVector<char> out = expand(*acc, count, bytes);
+  SmallVector<char> in = expand(*x, count, bytes);
+  if (!reduce(out.data(), in.data(), count).ok())
+    return {};
+  return makeConstant(type, out);
+}
+
 OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
   if (getKind() == MemoryReductionOp::copy) // memcpy of src (s.3)
     return getSrc();
   const ::birsim::DtypeInfo *info = lookupDtypeInfo(getType());
-  if (!info || !foldableShape(getType()))
+  if (!info)
     return {};
-  auto dst = getRawConstant(adaptor.getDst(), info->bytes);
-  auto src = getRawConstant(adaptor.getSrc(), info->bytes);
-  if (!dst || !src)
-    return {};
-  size_t count = foldCount(getType(), {*dst, *src});
-  SmallVector<char> out = expand(*dst, count, info->bytes);
-  SmallVector<char> in = expand(*src, count, info->bytes);
-  if (!::birsim::accumulate(int(getKind()), out.data(), in.data(),
-                            int(info->dtype), count)
-           .ok())
-    return {};
-  return makeConstant(getType(), out);
+  int kind = int(getKind()), dtype = int(info->dtype);
+  return foldInPlace(getType(), adaptor.getDst(), adaptor.getSrc(), info->bytes,
+                     [&](char *acc, const char *x, size_t count) {
+                       return ::birsim::accumulate(kind, acc, x, dtype, count);
+                     });
 }
 
 OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
-  if (!foldableShape(getType()))
-    return {};
-  auto acc = getRawConstant(adaptor.getAcc(), 4);
-  auto x = getRawConstant(adaptor.getX(), 4);
-  if (!acc || !x)
-    return {};
-  size_t count = foldCount(getType(), {*acc, *x});
-  SmallVector<char> out = expand(*acc, count, 4);
-  SmallVector<char> in = expand(*x, count, 4);
-  if (!::birsim::collectiveReduce(
-           int(getKind()), reinterpret_cast<uint32_t *>(out.data()),
-           reinterpret_cast<const uint32_t *>(in.data()), count)
-           .ok())
-    return {};
-  return makeConstant(getType(), out);
+  int kind = int(getKind());
+  return foldInPlace(getType(), adaptor.getAcc(), adaptor.getX(), 4,
+                     [&](char *acc, const char *x, size_t count) {
+                       return ::birsim::collectiveReduce(
+                           kind, reinterpret_cast<uint32_t *>(acc),
+                           reinterpret_cast<const uint32_t *>(x), count);
+                     });
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {

@@ -11,6 +11,17 @@ using namespace mlir;
 using namespace mlir::birsim;
 using namespace mlir::bufferization;
 
+/// An identity-layout buffer of `type`, its dynamic sizes taken from `like`.
+static FailureOr<Value> allocateLike(RewriterBase &rewriter, Location loc,
+                                     MemRefType type, Value like,
+                                     const BufferizationOptions &options) {
+  SmallVector<Value> dynamicSizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, like, i));
+  return options.createAlloc(rewriter, loc, type, dynamicSizes);
+}
+
 /// The buffer of `value`, contiguous as the runtime calls need; a copy
 /// when bufferization chose a layout that is not.
 static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
@@ -26,31 +37,18 @@ static FailureOr<Value> getContiguousBuffer(RewriterBase &rewriter,
   auto contiguous =
       MemRefType::get(type.getShape(), type.getElementType(),
                       MemRefLayoutAttrInterface(), type.getMemorySpace());
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, *buffer, i));
   FailureOr<Value> copy =
-      options.createAlloc(rewriter, loc, contiguous, dynamicSizes);
+      allocateLike(rewriter, loc, contiguous, *buffer, options);
   if (failed(copy) ||
       failed(options.createMemCpy(rewriter, loc, *buffer, *copy)))
     return failure();
   return copy;
 }
 
-/// A new identity-layout buffer for `result`, sized like `like` where the
-/// result's dimensions are dynamic.
-static FailureOr<Value> allocateResult(RewriterBase &rewriter, Location loc,
-                                       Value result, Value like,
-                                       const BufferizationOptions &options) {
+/// The identity-layout buffer type of a tensor result.
+static MemRefType resultBufferType(Value result) {
   auto tensorType = cast<RankedTensorType>(result.getType());
-  auto type =
-      MemRefType::get(tensorType.getShape(), tensorType.getElementType());
-  SmallVector<Value> dynamicSizes;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i))
-      dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, like, i));
-  return options.createAlloc(rewriter, loc, type, dynamicSizes);
+  return MemRefType::get(tensorType.getShape(), tensorType.getElementType());
 }
 
 namespace {
@@ -113,9 +111,7 @@ struct NewBufferModel
                                           const BufferizationOptions &,
                                           const BufferizationState &,
                                           SmallVector<Value> &) const {
-    auto tensorType = cast<RankedTensorType>(value.getType());
-    return cast<BufferLikeType>(
-        MemRefType::get(tensorType.getShape(), tensorType.getElementType()));
+    return cast<BufferLikeType>(resultBufferType(value));
   }
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
@@ -125,8 +121,8 @@ struct NewBufferModel
         getContiguousBuffer(rewriter, loc, op->getOperand(0), options, state);
     if (failed(input))
       return failure();
-    FailureOr<Value> output =
-        allocateResult(rewriter, loc, op->getResult(0), *input, options);
+    FailureOr<Value> output = allocateLike(
+        rewriter, loc, resultBufferType(op->getResult(0)), *input, options);
     if (failed(output))
       return failure();
     createInto(cast<OpTy>(op), rewriter, loc, *input, *output);
