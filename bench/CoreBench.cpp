@@ -108,7 +108,7 @@ BENCHMARK(BM_BfpPack)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 void BM_FoldReduce(benchmark::State &state) {
   using namespace mlir;
   MLIRContext context;
-  context.loadDialect<mlir::birsim::BirsimDialect, arith::ArithDialect>();
+  context.loadDialect<::birsim::BirsimDialect, arith::ArithDialect>();
   OpBuilder builder(&context);
   OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(module->getBody());
@@ -123,9 +123,9 @@ void BM_FoldReduce(benchmark::State &state) {
                                      cast<TypedAttr>(attr));
   };
   Value a = constant(5), b = constant(6);
-  auto op = mlir::birsim::ReduceOp::create(
+  auto op = ::birsim::ReduceOp::create(
       builder, builder.getUnknownLoc(), type,
-      mlir::birsim::MemoryReductionOp::add, a, b);
+      ::birsim::MemoryReductionOp::add, a, b);
   for (auto _ : state) {
     SmallVector<OpFoldResult> results;
     if (failed(op->fold(results)))

@@ -19,16 +19,16 @@ namespace birsim {
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::birsim::BirsimDialect>();
-  mlir::birsim::registerBufferizableOpInterfaceExternalModels(registry);
-  mlir::birsim::registerConvertBirsimToLLVMInterface(registry);
+  registry.insert<birsim::BirsimDialect>();
+  birsim::registerBufferizableOpInterfaceExternalModels(registry);
+  birsim::registerConvertBirsimToLLVMInterface(registry);
 }
 
 /// Upstream passes and birsim's own.
 inline void registerAllPasses() {
   mlir::registerAllPasses();
-  mlir::birsim::registerBirsimConversionPasses();
-  mlir::birsim::registerBirsimToLLVMPipeline();
+  birsim::registerBirsimConversionPasses();
+  birsim::registerBirsimToLLVMPipeline();
 }
 
 } // namespace birsim

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <atomic>
 
-namespace birsim {
+namespace birsim::core {
 
 static const BfpFormatInfo kBfpFormats[kNumBfpFormats] = {
     {BfpFormat::bfp8_b, "bfp8_b", 7, false, 64 + 1024},
@@ -181,4 +181,4 @@ void bfpTieCountersReset() {
   gTiesRoundedUp.store(0, std::memory_order_relaxed);
 }
 
-} // namespace birsim
+} // namespace birsim::core

@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-namespace birsim {
+namespace birsim::core {
 
 static unsigned bitWidth(const DtypeInfo &d) { return 8u * d.bytes; }
 
@@ -114,4 +114,4 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   return Status::success();
 }
 
-} // namespace birsim
+} // namespace birsim::core

@@ -1,7 +1,7 @@
 //===- Dtype.cpp - bir::Dtype descriptor table ----------------------------===//
 #include "birsim/Core/Dtype.h"
 
-namespace birsim {
+namespace birsim::core {
 
 // SEMANTICS.md section 1 (formats) and section 4 (NaN results).
 static const FloatFormat kE3M4 = {3, 4, 3, NonFinite::IEEE, 0x78, false};
@@ -48,4 +48,4 @@ const DtypeInfo *lookupDtype(int dtype) {
   return &kDtypes[dtype];
 }
 
-} // namespace birsim
+} // namespace birsim::core

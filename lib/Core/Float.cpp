@@ -3,7 +3,7 @@
 
 #include <utility>
 
-namespace birsim {
+namespace birsim::core {
 
 uint64_t shiftRightRoundEven(uint64_t value, unsigned shift) {
   if (shift == 0)
@@ -191,4 +191,4 @@ uint32_t maxss(uint32_t a, uint32_t b) {
   return orderKey(a) > orderKey(b) ? a : b;
 }
 
-} // namespace birsim
+} // namespace birsim::core

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace birsim {
+namespace birsim::core {
 
 static const char *const kMemoryReductionOpNames[kNumMemoryReductionOps] = {
     "copy", "add", "min", "max"};
@@ -318,4 +318,4 @@ Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
   return Status::success();
 }
 
-} // namespace birsim
+} // namespace birsim::core

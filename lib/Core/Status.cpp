@@ -3,7 +3,7 @@
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Reduce.h"
 
-namespace birsim {
+namespace birsim::core {
 
 static std::string dtypeText(int64_t dtype) {
   const DtypeInfo *info = lookupDtype(int(dtype));
@@ -51,4 +51,4 @@ std::string Status::message() const {
   return "unknown error";
 }
 
-} // namespace birsim
+} // namespace birsim::core

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-using namespace birsim;
+using namespace birsim::core;
 
 static thread_local std::string tLastError;
 

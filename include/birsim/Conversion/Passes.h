@@ -6,10 +6,10 @@
 
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::birsim {
+namespace birsim {
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "birsim/Conversion/Passes.h.inc"
-} // namespace mlir::birsim
+} // namespace birsim
 
 #endif

@@ -4,7 +4,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "ModuleOp"> {
+def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower birsim ops to calls into libbirsim_runtime.so";
   let description = [{
     Every birsim op on memrefs, scalars or vectors becomes a call to the
@@ -19,7 +19,7 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "ModuleOp"> {
     upstream `convert-to-llvm` also picks birsim up through its
     `ConvertToLLVMPatternInterface`.
   }];
-  let dependentDialects = ["LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace birsim {
+namespace birsim::core {
 
 enum class BfpFormat : int { bfp8_b = 0, bfp4_b = 1, bfp8_a = 2, bfp4_a = 3 };
 constexpr int kNumBfpFormats = 4;
@@ -64,6 +64,6 @@ void bfpAddTies(const BfpTies &ties);
 void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp);
 void bfpTieCountersReset();
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_BFP_H

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace birsim {
+namespace birsim::core {
 
 /// Reads one element of a castable dtype as fp32 bits (§4: exact for floats,
 /// RNE for integers).
@@ -30,6 +30,6 @@ Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config);
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_CAST_H

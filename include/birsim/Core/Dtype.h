@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace birsim {
+namespace birsim::core {
 
 enum class Dtype : int {
   uint8 = 0,
@@ -99,6 +99,6 @@ inline bool isCastable(const DtypeInfo &d) {
   return d.kind != DtypeKind::Packed;
 }
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_DTYPE_H

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace birsim {
+namespace birsim::core {
 
 /// FP8ConversionConfig bits (SEMANTICS.md section 4).
 constexpr unsigned kFp8Saturate = 0x0001;    ///< bit 0: saturate
@@ -66,6 +66,6 @@ uint32_t narrowToFloat32r(uint32_t f32);
 /// Round-to-nearest-even of `value >> shift` (any shift).
 uint64_t shiftRightRoundEven(uint64_t value, unsigned shift);
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_FLOAT_H

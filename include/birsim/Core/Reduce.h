@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace birsim {
+namespace birsim::core {
 
 /// birsim::MemoryReductionOp [page]: copy=0, add=1, min=2, max=3.
 enum class MemoryReductionOp : int { copy = 0, add = 1, min = 2, max = 3 };
@@ -102,6 +102,6 @@ Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
 uint64_t loadBits(const void *p, unsigned bytes);
 void storeBits(void *p, unsigned bytes, uint64_t bits);
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_REDUCE_H

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace birsim {
+namespace birsim::core {
 
 /// Numeric values are the C ABI's status codes (Runtime.h).
 enum class ErrorCode : int {
@@ -53,6 +53,6 @@ inline Status checkBuffers(const void *dst, const void *src, size_t count) {
   return Status::success();
 }
 
-} // namespace birsim
+} // namespace birsim::core
 
 #endif // BIRSIM_CORE_STATUS_H

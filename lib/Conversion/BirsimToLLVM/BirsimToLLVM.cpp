@@ -20,13 +20,13 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-namespace mlir::birsim {
+namespace birsim {
 #define GEN_PASS_DEF_CONVERTBIRSIMTOLLVMPASS
 #include "birsim/Conversion/Passes.h.inc"
-} // namespace mlir::birsim
+} // namespace birsim
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 
 namespace {
 
@@ -171,8 +171,8 @@ static int64_t valueCount(Type type) {
 
 /// The MemoryReductionOp AluOpType2MemoryReduction gives a verified cce_op.
 static int memoryReductionOf(AluOpType cceOp) {
-  ::birsim::MemoryReductionOp kind = ::birsim::MemoryReductionOp::copy;
-  (void)::birsim::aluOpToMemoryReduction(int(cceOp), kind);
+  core::MemoryReductionOp kind = core::MemoryReductionOp::copy;
+  (void)core::aluOpToMemoryReduction(int(cceOp), kind);
   return int(kind);
 }
 
@@ -368,7 +368,7 @@ struct BirsimToLLVMDialectInterface : public ConvertToLLVMPatternInterface {
 };
 
 struct ConvertBirsimToLLVMPass
-    : public mlir::birsim::impl::ConvertBirsimToLLVMPassBase<
+    : public ::birsim::impl::ConvertBirsimToLLVMPassBase<
           ConvertBirsimToLLVMPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
@@ -385,7 +385,7 @@ struct ConvertBirsimToLLVMPass
 
 } // namespace
 
-void mlir::birsim::populateBirsimToLLVMConversionPatterns(
+void birsim::populateBirsimToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   // Raw bits of the dialect's dtypes (SEMANTICS.md section 1 widths).
   converter.addConversion([](Type type) -> std::optional<Type> {
@@ -405,7 +405,7 @@ void mlir::birsim::populateBirsimToLLVMConversionPatterns(
                BufferOpLowering<IndirectSaveAccumulateOp>>(converter);
 }
 
-void mlir::birsim::registerConvertBirsimToLLVMInterface(
+void birsim::registerConvertBirsimToLLVMInterface(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *, BirsimDialect *dialect) {
     dialect->addInterfaces<BirsimToLLVMDialectInterface>();

@@ -28,7 +28,7 @@ static constexpr const char *kBirsimToLLVM =
     "reconcile-unrealized-casts,"
     "canonicalize";
 
-void mlir::birsim::registerBirsimToLLVMPipeline() {
+void birsim::registerBirsimToLLVMPipeline() {
   PassPipelineRegistration<>(
       "birsim-to-llvm",
       "Lower func + birsim ops on tensors to the LLVM dialect, with birsim "

@@ -69,8 +69,8 @@ func.func @reduce_type_mismatch(%a: tensor<4xf32>, %b: tensor<8xf32>) {
 // -----
 
 func.func @reduce_unknown_kind(%a: f32) {
-  // expected-error @+2 {{expected ::mlir::birsim::MemoryReductionOp to be one of: copy, add, min, max}}
-  // expected-error @+1 {{failed to parse Birsim_MemoryReductionOpAttr parameter 'value' which is to be a `::mlir::birsim::MemoryReductionOp`}}
+  // expected-error @+2 {{expected ::birsim::MemoryReductionOp to be one of: copy, add, min, max}}
+  // expected-error @+1 {{failed to parse Birsim_MemoryReductionOpAttr parameter 'value' which is to be a `::birsim::MemoryReductionOp`}}
   %r = birsim.reduce sub %a, %a : f32
   return
 }

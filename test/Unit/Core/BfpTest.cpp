@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-using namespace birsim;
+using namespace birsim::core;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-using namespace birsim;
+using namespace birsim::core;
 using llvm::APInt;
 using llvm::APSInt;
 using oracle::APFloat;

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-using namespace birsim;
+using namespace birsim::core;
 using oracle::APFloat;
 
 namespace {

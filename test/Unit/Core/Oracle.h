@@ -22,8 +22,8 @@ using llvm::APFloat;
 using llvm::APInt;
 
 /// APFloat semantics of a float dtype (SEMANTICS.md section 1 mapping).
-inline const llvm::fltSemantics &semantics(birsim::Dtype d) {
-  using D = birsim::Dtype;
+inline const llvm::fltSemantics &semantics(birsim::core::Dtype d) {
+  using D = birsim::core::Dtype;
   switch (d) {
   case D::float8e3:
     return APFloat::Float8E3M4();
@@ -42,11 +42,11 @@ inline const llvm::fltSemantics &semantics(birsim::Dtype d) {
   }
 }
 
-inline unsigned width(birsim::Dtype d) {
+inline unsigned width(birsim::core::Dtype d) {
   return APFloat::getSizeInBits(semantics(d));
 }
 
-inline APFloat fromBits(birsim::Dtype d, uint64_t bits) {
+inline APFloat fromBits(birsim::core::Dtype d, uint64_t bits) {
   return APFloat(semantics(d), APInt(width(d), bits));
 }
 
@@ -56,7 +56,7 @@ inline uint64_t toBits(const APFloat &v) {
 
 /// RNE conversion; the raw APFloat result (overflow gives Inf, or NaN for
 /// formats without Inf).
-inline APFloat convert(const APFloat &v, birsim::Dtype to) {
+inline APFloat convert(const APFloat &v, birsim::core::Dtype to) {
   APFloat r = v;
   bool losesInfo;
   r.convert(semantics(to), APFloat::rmNearestTiesToEven, &losesInfo);
@@ -64,12 +64,12 @@ inline APFloat convert(const APFloat &v, birsim::Dtype to) {
 }
 
 inline APFloat f32(uint32_t bits) {
-  return fromBits(birsim::Dtype::float32, bits);
+  return fromBits(birsim::core::Dtype::float32, bits);
 }
 
 /// §4 NaN result table, written from the spec.
-inline uint64_t canonicalNaN(birsim::Dtype d, bool negative) {
-  using D = birsim::Dtype;
+inline uint64_t canonicalNaN(birsim::core::Dtype d, bool negative) {
+  using D = birsim::core::Dtype;
   switch (d) {
   case D::float8e3:
     return 0x78;
@@ -89,12 +89,12 @@ inline uint64_t canonicalNaN(birsim::Dtype d, bool negative) {
 }
 
 /// Largest finite value of a float dtype, via APFloat.
-inline uint64_t largestBits(birsim::Dtype d, bool negative) {
+inline uint64_t largestBits(birsim::core::Dtype d, bool negative) {
   return toBits(APFloat::getLargest(semantics(d), negative));
 }
 
 /// Expected narrowing of fp32 bits with an FP8 config (§4), from APFloat.
-inline uint64_t narrow(uint32_t x, birsim::Dtype to, unsigned config) {
+inline uint64_t narrow(uint32_t x, birsim::core::Dtype to, unsigned config) {
   bool negative = x >> 31;
   APFloat v = f32(x);
   if (v.isNaN())

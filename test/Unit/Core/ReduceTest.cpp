@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-using namespace birsim;
+using namespace birsim::core;
 using oracle::APFloat;
 
 namespace {

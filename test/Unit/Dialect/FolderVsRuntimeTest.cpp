@@ -20,7 +20,7 @@
 #include <vector>
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 
 namespace {
 
@@ -72,8 +72,8 @@ protected:
 };
 
 TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
-  for (int d = 0; d < ::birsim::kNumDtypes; ++d) {
-    const ::birsim::DtypeInfo &info = *::birsim::lookupDtype(d);
+  for (int d = 0; d < ::birsim::core::kNumDtypes; ++d) {
+    const ::birsim::core::DtypeInfo &info = *::birsim::core::lookupDtype(d);
     if (!info.reduces)
       continue;
     // Every pair for the fp8 formats; 8192 random pairs otherwise.
@@ -104,14 +104,14 @@ TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
 }
 
 TEST_F(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
-  for (int from = 0; from < ::birsim::kNumDtypes; ++from)
-    for (int to = 0; to < ::birsim::kNumDtypes; ++to) {
-      const ::birsim::DtypeInfo &a = *::birsim::lookupDtype(from);
-      const ::birsim::DtypeInfo &b = *::birsim::lookupDtype(to);
+  for (int from = 0; from < ::birsim::core::kNumDtypes; ++from)
+    for (int to = 0; to < ::birsim::core::kNumDtypes; ++to) {
+      const ::birsim::core::DtypeInfo &a = *::birsim::core::lookupDtype(from);
+      const ::birsim::core::DtypeInfo &b = *::birsim::core::lookupDtype(to);
       Type fromType = getElementType(&context, a.dtype);
       Type toType = getElementType(&context, b.dtype);
       // Dense constants exist only for builtin element types.
-      if (!::birsim::isCastable(a) || !::birsim::isCastable(b) ||
+      if (!::birsim::core::isCastable(a) || !::birsim::core::isCastable(b) ||
           !fromType.isIntOrFloat() || !toType.isIntOrFloat() || from == to)
         continue;
       size_t count = a.bytes == 1 ? 256 : 2048;
@@ -205,7 +205,7 @@ TEST_F(FolderVsRuntime, ScalarsFoldLikeTensors) {
     ASSERT_TRUE(succeeded(op->fold(results)));
     auto folded = cast<FloatAttr>(cast<Attribute>(results.front()));
     uint64_t bits = a.bitcastToAPInt().getZExtValue(), expected = bits;
-    std::optional<::birsim::Dtype> dtype = getDtype(type);
+    std::optional<::birsim::core::Dtype> dtype = getDtype(type);
     ASSERT_EQ(birsim_accumulate(1, &expected, &bits, int(*dtype), 1),
               BIRSIM_OK);
     EXPECT_EQ(folded.getValue().bitcastToAPInt().getZExtValue(), expected);
@@ -218,27 +218,27 @@ namespace {
 
 // The ODS enums and the dtype mapping agree with the core's tables.
 TEST(DialectTables, EnumsAndDtypesMatchTheCore) {
-  for (int i = 0; i < ::birsim::kNumAluOpTypes; ++i)
+  for (int i = 0; i < ::birsim::core::kNumAluOpTypes; ++i)
     EXPECT_EQ(stringifyAluOpType(AluOpType(i)).str(),
-              ::birsim::aluOpTypeName(i));
-  for (int i = 0; i < ::birsim::kNumMemoryReductionOps; ++i)
+              ::birsim::core::aluOpTypeName(i));
+  for (int i = 0; i < ::birsim::core::kNumMemoryReductionOps; ++i)
     EXPECT_EQ(stringifyMemoryReductionOp(MemoryReductionOp(i)).str(),
-              ::birsim::memoryReductionOpName(i));
-  for (int i = 0; i < ::birsim::kNumBfpFormats; ++i)
+              ::birsim::core::memoryReductionOpName(i));
+  for (int i = 0; i < ::birsim::core::kNumBfpFormats; ++i)
     EXPECT_EQ(stringifyBfpFormat(BfpFormat(i)).str(),
-              ::birsim::lookupBfpFormat(i)->name);
+              ::birsim::core::lookupBfpFormat(i)->name);
   MLIRContext context;
   context.loadDialect<BirsimDialect>();
-  for (int d = 0; d < ::birsim::kNumDtypes; ++d) {
-    auto dtype = ::birsim::Dtype(d);
+  for (int d = 0; d < ::birsim::core::kNumDtypes; ++d) {
+    auto dtype = ::birsim::core::Dtype(d);
     Type type = getElementType(&context, dtype);
     ASSERT_TRUE(type) << d;
     EXPECT_EQ(getDtype(type), dtype) << d;
-    EXPECT_EQ(lookupDtypeInfo(type), ::birsim::lookupDtype(d));
+    EXPECT_EQ(lookupDtypeInfo(type), ::birsim::core::lookupDtype(d));
   }
   // siN is the same dtype as iN; other types are none.
   EXPECT_EQ(getDtype(IntegerType::get(&context, 32, IntegerType::Signed)),
-            ::birsim::Dtype::int32);
+            ::birsim::core::Dtype::int32);
   EXPECT_EQ(getDtype(Float64Type::get(&context)), std::nullopt);
   EXPECT_EQ(getDtype(IntegerType::get(&context, 1)), std::nullopt);
 }

@@ -8,7 +8,7 @@ class LLVMTypeConverter;
 class RewritePatternSet;
 } // namespace mlir
 
-namespace mlir::birsim {
+namespace birsim {
 
 /// Adds the birsim type conversions (float32r and the packed dtypes become
 /// same-width integers) and the op-to-runtime-call patterns.
@@ -22,6 +22,6 @@ void registerConvertBirsimToLLVMInterface(mlir::DialectRegistry &registry);
 /// way to the LLVM dialect.
 void registerBirsimToLLVMPipeline();
 
-} // namespace mlir::birsim
+} // namespace birsim
 
 #endif

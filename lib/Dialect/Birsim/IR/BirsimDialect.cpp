@@ -7,7 +7,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.cpp.inc"
 #include "birsim/Dialect/Birsim/IR/BirsimEnums.cpp.inc"

@@ -18,7 +18,7 @@
 #include <cstring>
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 
 namespace {
 /// The raw element bytes of a constant operand: one element when splat.
@@ -122,13 +122,13 @@ static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
 OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
   if (getKind() == MemoryReductionOp::copy) // memcpy of src (s.3)
     return getSrc();
-  const ::birsim::DtypeInfo *info = lookupDtypeInfo(getType());
+  const core::DtypeInfo *info = lookupDtypeInfo(getType());
   if (!info)
     return {};
   int kind = int(getKind()), dtype = int(info->dtype);
   return foldInPlace(getType(), adaptor.getDst(), adaptor.getSrc(), info->bytes,
                      [&](char *acc, const char *x, size_t count) {
-                       return ::birsim::accumulate(kind, acc, x, dtype, count);
+                       return core::accumulate(kind, acc, x, dtype, count);
                      });
 }
 
@@ -136,7 +136,7 @@ OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
   int kind = int(getKind());
   return foldInPlace(getType(), adaptor.getAcc(), adaptor.getX(), 4,
                      [&](char *acc, const char *x, size_t count) {
-                       return ::birsim::collectiveReduce(
+                       return core::collectiveReduce(
                            kind, reinterpret_cast<uint32_t *>(acc),
                            reinterpret_cast<const uint32_t *>(x), count);
                      });
@@ -145,8 +145,8 @@ OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType()) // equal dtypes: bits unchanged (s.4)
     return getInput();
-  const ::birsim::DtypeInfo *from = lookupDtypeInfo(getInput().getType());
-  const ::birsim::DtypeInfo *to = lookupDtypeInfo(getType());
+  const core::DtypeInfo *from = lookupDtypeInfo(getInput().getType());
+  const core::DtypeInfo *to = lookupDtypeInfo(getType());
   if (!from || !to || !foldableShape(getType()))
     return {};
   auto input = getRawConstant(adaptor.getInput(), from->bytes);
@@ -155,7 +155,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   size_t count = foldCount(getType(), {*input});
   SmallVector<char> in = expand(*input, count, from->bytes);
   SmallVector<char> out(count * to->bytes);
-  if (!::birsim::castBuffer(int(from->dtype), in.data(), int(to->dtype),
+  if (!core::castBuffer(int(from->dtype), in.data(), int(to->dtype),
                             out.data(), count, getFp8ConfigValue())
            .ok())
     return {};
@@ -185,7 +185,7 @@ OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
   int format = int(getFormat());
   return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return ::birsim::bfpPackTiles(
+                     return core::bfpPackTiles(
                          format, reinterpret_cast<const uint32_t *>(in), tiles,
                          out);
                    });
@@ -195,7 +195,7 @@ OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
   int format = int(getFormat());
   return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return ::birsim::bfpUnpackTiles(
+                     return core::bfpUnpackTiles(
                          format, in, tiles, reinterpret_cast<uint32_t *>(out));
                    });
 }

@@ -16,7 +16,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 
 #define GET_OP_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
@@ -28,21 +28,21 @@ using namespace mlir::birsim;
 /// The comma-separated names of the 8 reducing dtypes, from the core table.
 static std::string reducingDtypeNames() {
   std::string names;
-  for (int d = 0; d < ::birsim::kNumDtypes; ++d)
-    if (::birsim::lookupDtype(d)->reduces)
+  for (int d = 0; d < core::kNumDtypes; ++d)
+    if (core::lookupDtype(d)->reduces)
       names += (names.empty() ? "" : ", ") +
-               std::string(::birsim::lookupDtype(d)->name);
+               std::string(core::lookupDtype(d)->name);
   return names;
 }
 
 /// The dtype of a value-level operand type: a scalar, a vector or a ranked
 /// tensor whose element type is a bir::Dtype.
-static FailureOr<const ::birsim::DtypeInfo *> verifyValueType(Operation *op,
+static FailureOr<const core::DtypeInfo *> verifyValueType(Operation *op,
                                                               Type type) {
   if (isa<UnrankedTensorType, MemRefType, UnrankedMemRefType>(type))
     return op->emitOpError("expects a scalar, vector or ranked tensor, got ")
            << type;
-  const ::birsim::DtypeInfo *info = lookupDtypeInfo(type);
+  const core::DtypeInfo *info = lookupDtypeInfo(type);
   if (!info)
     return op->emitOpError("element type ")
            << getElementTypeOrSelf(type)
@@ -51,7 +51,7 @@ static FailureOr<const ::birsim::DtypeInfo *> verifyValueType(Operation *op,
 }
 
 /// A memref operand of an instruction-level op.
-static FailureOr<const ::birsim::DtypeInfo *>
+static FailureOr<const core::DtypeInfo *>
 verifyBufferType(Operation *op, StringRef name, Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !isContiguousRowMajor(memref))
@@ -60,7 +60,7 @@ verifyBufferType(Operation *op, StringRef name, Type type) {
            << " must be a contiguous row-major memref (identity layout, or "
               "row-major strides with any offset), got "
            << type;
-  const ::birsim::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
+  const core::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
   if (!info)
     return op->emitOpError()
            << name << " element type " << memref.getElementType()
@@ -70,11 +70,11 @@ verifyBufferType(Operation *op, StringRef name, Type type) {
 
 /// `cast_copy_or_accumulate`'s dtype check for `kind` (SEMANTICS.md s.3).
 static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
-                                     const ::birsim::DtypeInfo &info) {
-  ::birsim::Reducer reducer;
-  const ::birsim::DtypeInfo *resolved;
-  ::birsim::Status status =
-      ::birsim::resolveReducer(int(kind), int(info.dtype), reducer, resolved);
+                                     const core::DtypeInfo &info) {
+  core::Reducer reducer;
+  const core::DtypeInfo *resolved;
+  core::Status status =
+      core::resolveReducer(int(kind), int(info.dtype), reducer, resolved);
   if (status.ok())
     return success();
   return op->emitOpError() << "'" << stringifyMemoryReductionOp(kind)
@@ -86,9 +86,9 @@ static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
 
 /// AluOpType2MemoryReduction plus the kernel's dtype check.
 static LogicalResult verifyCceOp(Operation *op, AluOpType cceOp,
-                                 const ::birsim::DtypeInfo &info) {
-  ::birsim::MemoryReductionOp kind;
-  ::birsim::Status status = ::birsim::aluOpToMemoryReduction(int(cceOp), kind);
+                                 const core::DtypeInfo &info) {
+  core::MemoryReductionOp kind;
+  core::Status status = core::aluOpToMemoryReduction(int(cceOp), kind);
   if (!status.ok())
     return op->emitOpError() << "cce_op '" << stringifyAluOpType(cceOp)
                              << "' is rejected: " << status.message();
@@ -100,7 +100,7 @@ static LogicalResult verifyCceOp(Operation *op, AluOpType cceOp,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReduceOp::verify() {
-  FailureOr<const ::birsim::DtypeInfo *> info =
+  FailureOr<const core::DtypeInfo *> info =
       verifyValueType(*this, getType());
   if (failed(info))
     return failure();
@@ -111,8 +111,8 @@ LogicalResult ReduceOp::verify() {
 static LogicalResult verifyCollective(Operation *op, AluOpType kind,
                                       Type type) {
   uint32_t (*reducer)(uint32_t, uint32_t);
-  ::birsim::Status status =
-      ::birsim::resolveCollectiveReducer(int(kind), reducer);
+  core::Status status =
+      core::resolveCollectiveReducer(int(kind), reducer);
   if (!status.ok())
     return op->emitOpError() << status.message();
   if (!getElementTypeOrSelf(type).isF32())
@@ -129,7 +129,7 @@ LogicalResult CollectiveReduceOp::verify() {
 }
 
 static unsigned fp8ConfigOrDefault(std::optional<uint32_t> config) {
-  return config ? *config : ::birsim::kFp8DefaultConfig;
+  return config ? *config : core::kFp8DefaultConfig;
 }
 
 unsigned CastOp::getFp8ConfigValue() {
@@ -141,11 +141,11 @@ unsigned CastIntoOp::getFp8ConfigValue() {
 
 /// The cast engine's checks (SEMANTICS.md section 4) on two element dtypes.
 static LogicalResult verifyCastDtypes(Operation *op,
-                                      const ::birsim::DtypeInfo &src,
-                                      const ::birsim::DtypeInfo &dst,
+                                      const core::DtypeInfo &src,
+                                      const core::DtypeInfo &dst,
                                       unsigned fp8Config) {
-  ::birsim::Status status =
-      ::birsim::checkCast(int(src.dtype), int(dst.dtype), fp8Config);
+  core::Status status =
+      core::checkCast(int(src.dtype), int(dst.dtype), fp8Config);
   if (!status.ok())
     return op->emitOpError() << status.message() << " (SEMANTICS.md section 4)";
   return success();
@@ -153,8 +153,8 @@ static LogicalResult verifyCastDtypes(Operation *op,
 
 LogicalResult CastOp::verify() {
   Type from = getInput().getType(), to = getType();
-  FailureOr<const ::birsim::DtypeInfo *> src = verifyValueType(*this, from);
-  FailureOr<const ::birsim::DtypeInfo *> dst = verifyValueType(*this, to);
+  FailureOr<const core::DtypeInfo *> src = verifyValueType(*this, from);
+  FailureOr<const core::DtypeInfo *> dst = verifyValueType(*this, to);
   if (failed(src) || failed(dst))
     return failure();
   auto fromShaped = dyn_cast<ShapedType>(from);
@@ -170,7 +170,7 @@ LogicalResult CastOp::verify() {
 /// `tensor<Nx32x32xf32>` and `tensor<N x tile_bytes x i8>` for `format`.
 static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
                                      ShapedType tiles, ShapedType packed) {
-  const ::birsim::BfpFormatInfo &info = *::birsim::lookupBfpFormat(int(format));
+  const core::BfpFormatInfo &info = *core::lookupBfpFormat(int(format));
   int64_t tileBytes = int64_t(info.tileBytes);
   bool tilesOk = tiles.getRank() == 3 && tiles.getDimSize(1) == 32 &&
                  tiles.getDimSize(2) == 32 && tiles.getElementType().isF32();
@@ -205,12 +205,12 @@ LogicalResult BfpUnpackOp::verify() {
 
 /// Two elementwise buffers of the same shape (and element type, when
 /// `sameElementType`); returns their dtypes.
-static FailureOr<std::pair<const ::birsim::DtypeInfo *,
-                           const ::birsim::DtypeInfo *>>
+static FailureOr<std::pair<const core::DtypeInfo *,
+                           const core::DtypeInfo *>>
 verifyBufferPair(Operation *op, Value src, Value dst, bool sameElementType) {
-  FailureOr<const ::birsim::DtypeInfo *> srcInfo =
+  FailureOr<const core::DtypeInfo *> srcInfo =
       verifyBufferType(op, "src", src.getType());
-  FailureOr<const ::birsim::DtypeInfo *> dstInfo =
+  FailureOr<const core::DtypeInfo *> dstInfo =
       verifyBufferType(op, "dst", dst.getType());
   if (failed(srcInfo) || failed(dstInfo))
     return failure();
@@ -236,9 +236,9 @@ LogicalResult DmaCopyOp::verify() {
 
 template <typename IndirectOp>
 static LogicalResult verifyIndirectSave(IndirectOp op) {
-  FailureOr<const ::birsim::DtypeInfo *> src =
+  FailureOr<const core::DtypeInfo *> src =
       verifyBufferType(op, "src", op.getSrc().getType());
-  FailureOr<const ::birsim::DtypeInfo *> dst =
+  FailureOr<const core::DtypeInfo *> dst =
       verifyBufferType(op, "dst", op.getDst().getType());
   if (failed(src) || failed(dst))
     return failure();
@@ -302,9 +302,9 @@ void IndirectSaveAccumulateOp::getEffects(EffectList &effects) {
 //===----------------------------------------------------------------------===//
 
 /// The two buffers of an in-place reduce form.
-static FailureOr<const ::birsim::DtypeInfo *>
+static FailureOr<const core::DtypeInfo *>
 verifySameBuffers(Operation *op, Value dst, Value src) {
-  FailureOr<const ::birsim::DtypeInfo *> dstInfo =
+  FailureOr<const core::DtypeInfo *> dstInfo =
       verifyBufferType(op, "dst", dst.getType());
   if (failed(dstInfo) || failed(verifyBufferType(op, "src", src.getType())))
     return failure();
@@ -312,7 +312,7 @@ verifySameBuffers(Operation *op, Value dst, Value src) {
 }
 
 LogicalResult ReduceIntoOp::verify() {
-  FailureOr<const ::birsim::DtypeInfo *> info =
+  FailureOr<const core::DtypeInfo *> info =
       verifySameBuffers(*this, getDst(), getSrc());
   if (failed(info))
     return failure();

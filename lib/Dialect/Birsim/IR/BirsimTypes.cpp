@@ -5,8 +5,8 @@
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
-using namespace mlir::birsim;
-using ::birsim::Dtype;
+using namespace birsim;
+using core::Dtype;
 
 namespace {
 /// One row per bir::Dtype: how to build its element type (SEMANTICS.md
@@ -25,7 +25,7 @@ template <typename T> Type simpleType(MLIRContext *ctx) { return T::get(ctx); }
 constexpr auto kSignless = IntegerType::Signless;
 constexpr auto kUnsigned = IntegerType::Unsigned;
 
-const DtypeType kDtypeTypes[::birsim::kNumDtypes] = {
+const DtypeType kDtypeTypes[core::kNumDtypes] = {
     {Dtype::uint8, integerType<8, kUnsigned>},
     {Dtype::int8, integerType<8, kSignless>},
     {Dtype::float4_e2m1fn_x4, simpleType<Float4E2M1FNx4Type>},
@@ -49,7 +49,7 @@ const DtypeType kDtypeTypes[::birsim::kNumDtypes] = {
 };
 } // namespace
 
-std::optional<Dtype> mlir::birsim::getDtype(Type type) {
+std::optional<Dtype> birsim::getDtype(Type type) {
   if (!type)
     return std::nullopt;
   // siN is the same dtype as iN.
@@ -61,16 +61,16 @@ std::optional<Dtype> mlir::birsim::getDtype(Type type) {
   return std::nullopt;
 }
 
-Type mlir::birsim::getElementType(MLIRContext *context, Dtype dtype) {
+Type birsim::getElementType(MLIRContext *context, Dtype dtype) {
   return kDtypeTypes[int(dtype)].build(context);
 }
 
-const ::birsim::DtypeInfo *mlir::birsim::lookupDtypeInfo(Type type) {
+const core::DtypeInfo *::birsim::lookupDtypeInfo(Type type) {
   std::optional<Dtype> dtype = getDtype(getElementTypeOrSelf(type));
-  return dtype ? &::birsim::dtypeInfo(*dtype) : nullptr;
+  return dtype ? &core::dtypeInfo(*dtype) : nullptr;
 }
 
-bool mlir::birsim::isContiguousRowMajor(MemRefType type) {
+bool birsim::isContiguousRowMajor(MemRefType type) {
   if (type.getLayout().isIdentity())
     return true;
   SmallVector<int64_t> strides;

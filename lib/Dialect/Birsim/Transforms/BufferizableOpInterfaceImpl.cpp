@@ -8,7 +8,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
-using namespace mlir::birsim;
+using namespace birsim;
 using namespace mlir::bufferization;
 
 /// An identity-layout buffer of `type`, its dynamic sizes taken from `like`.
@@ -146,7 +146,7 @@ struct NewBufferModel
 
 } // namespace
 
-void mlir::birsim::registerBufferizableOpInterfaceExternalModels(
+void birsim::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, BirsimDialect *) {
     ReduceOp::attachInterface<InPlaceReduceModel<ReduceOp, ReduceIntoOp>>(*ctx);

@@ -6,7 +6,7 @@ include "mlir/IR/OpBase.td"
 
 def Birsim_Dialect : Dialect {
   let name = "birsim";
-  let cppNamespace = "::mlir::birsim";
+  let cppNamespace = "::birsim";
   let summary = "Bit-exact BIR simulator arithmetic and Tenstorrent BFP tiles";
   let description = [{
     Ops whose results are, bit for bit, what the AWS Neuron BIR simulator's

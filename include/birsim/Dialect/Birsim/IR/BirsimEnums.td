@@ -11,7 +11,7 @@ def Birsim_MemoryReductionOp : I32EnumAttr<"MemoryReductionOp",
     "cast_copy_or_accumulate operation", [
       I32EnumAttrCase<"copy", 0>, I32EnumAttrCase<"add", 1>,
       I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"max", 3>]> {
-  let cppNamespace = "::mlir::birsim";
+  let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
 }
 def Birsim_MemoryReductionOpAttr : EnumAttr<Birsim_Dialect,
@@ -38,7 +38,7 @@ def Birsim_AluOpType : I32EnumAttr<"AluOpType", "bir::AluOpType", [
     I32EnumAttrCase<"rsqrt", 28>, I32EnumAttrCase<"abs", 29>,
     I32EnumAttrCase<"abs_max", 30>, I32EnumAttrCase<"abs_min", 31>,
     I32EnumAttrCase<"mod_int", 32>]> {
-  let cppNamespace = "::mlir::birsim";
+  let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
 }
 def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
@@ -48,7 +48,7 @@ def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
 def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
     I32EnumAttrCase<"bfp8_b", 0>, I32EnumAttrCase<"bfp4_b", 1>,
     I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>]> {
-  let cppNamespace = "::mlir::birsim";
+  let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
 }
 def Birsim_BfpFormatAttr : EnumAttr<Birsim_Dialect, Birsim_BfpFormat,
@@ -68,7 +68,7 @@ def Birsim_Fp8Config : I32BitEnumAttr<"Fp8Config", "FP8 conversion config", [
       I32BitEnumAttrCaseBit<"nan_suppress_5", 13>,
       I32BitEnumAttrCaseBit<"nan_suppress_6", 14>,
       I32BitEnumAttrCaseBit<"nan_suppress_7", 15>]>]> {
-  let cppNamespace = "::mlir::birsim";
+  let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
   let separator = " | ";
 }

@@ -3,6 +3,7 @@
 #define BIRSIM_DIALECT_BIRSIM_IR_BIRSIMTYPES_H
 
 #include "birsim/Core/Dtype.h"
+#include "birsim/Support/LLVM.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
@@ -12,15 +13,15 @@
 #define GET_TYPEDEF_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimTypes.h.inc"
 
-namespace mlir::birsim {
+namespace birsim {
 
 /// The bir::Dtype an element type stands for (SEMANTICS.md section 1), or
 /// nullopt. `i8`/`si8` are int8, `ui8` is uint8, and so on.
-std::optional<::birsim::Dtype> getDtype(Type elementType);
+std::optional<core::Dtype> getDtype(Type elementType);
 
 /// The element type of a bir::Dtype: builtin where MLIR has one (signless
 /// for the signed integers), a birsim type otherwise.
-Type getElementType(MLIRContext *context, ::birsim::Dtype dtype);
+Type getElementType(MLIRContext *context, core::Dtype dtype);
 
 /// A memref whose elements are contiguous in row-major order: the identity
 /// layout, or strides equal to the row-major strides with any offset (e.g. a
@@ -29,8 +30,8 @@ Type getElementType(MLIRContext *context, ::birsim::Dtype dtype);
 bool isContiguousRowMajor(MemRefType type);
 
 /// Descriptor of the dtype of `type`'s element type, or null.
-const ::birsim::DtypeInfo *lookupDtypeInfo(Type type);
+const core::DtypeInfo *lookupDtypeInfo(Type type);
 
-} // namespace mlir::birsim
+} // namespace birsim
 
 #endif

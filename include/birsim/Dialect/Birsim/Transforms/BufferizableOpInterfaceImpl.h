@@ -4,12 +4,14 @@
 
 namespace mlir {
 class DialectRegistry;
+} // namespace mlir
+
 namespace birsim {
 /// One-Shot Bufferize models: the in-place ops (reduce, collective_reduce)
 /// write into their destination operand's buffer; cast and the BFP ops
 /// write into a new identity-layout allocation.
-void registerBufferizableOpInterfaceExternalModels(DialectRegistry &registry);
+void registerBufferizableOpInterfaceExternalModels(
+    mlir::DialectRegistry &registry);
 } // namespace birsim
-} // namespace mlir
 
 #endif
