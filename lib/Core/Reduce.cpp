@@ -129,28 +129,15 @@ static Bits narrowReduce(Bits dst, Bits src) {
                             /*config=*/0));
 }
 
-// bf16/fp16: computed per element.
-template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct NarrowOps {
-  using Bits = uint16_t;
-  static Bits apply(Bits dst, Bits src) {
-    return narrowReduce<D, Bits, Core>(dst, src);
-  }
-};
-
 // fp8: all 65,536 (dst, src) pairs of narrowReduce, tabulated once per
 // (format, op).
-template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)> struct Fp8TableOps {
-  using Bits = uint8_t;
-  static const uint8_t *table() {
-    static const auto entries = tabulate<uint8_t, 65536>([](size_t i) {
-      return narrowReduce<D, Bits, Core>(Bits(i >> 8), Bits(i));
-    });
-    return entries.data();
-  }
-  static Bits apply(Bits dst, Bits src) {
-    return table()[unsigned(dst) << 8 | src];
-  }
-};
+template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
+static uint8_t fp8TableReduce(uint8_t dst, uint8_t src) {
+  static const auto table = tabulate<uint8_t, 65536>([](size_t i) {
+    return narrowReduce<D, uint8_t, Core>(uint8_t(i >> 8), uint8_t(i));
+  });
+  return table[unsigned(dst) << 8 | src];
+}
 
 template <typename Bits, Bits (*Op)(Bits, Bits)>
 static uint64_t elementOf(uint64_t dst, uint64_t src) {
@@ -170,46 +157,46 @@ static void bulkOf(void *dst, const void *src, size_t count) {
   }
 }
 
-template <typename Bits, Bits (*Op)(Bits, Bits)> constexpr Reducer reducerOf() {
-  return {elementOf<Bits, Op>, bulkOf<Bits, Op>};
-}
-
-template <typename Ops> constexpr Reducer reducerOfOps() {
-  return reducerOf<typename Ops::Bits, Ops::apply>();
-}
-
-template <typename Ops> struct Triple {
-  static constexpr Reducer add = reducerOf<typename Ops::Bits, Ops::add>();
-  static constexpr Reducer min = reducerOf<typename Ops::Bits, Ops::min>();
-  static constexpr Reducer max = reducerOf<typename Ops::Bits, Ops::max>();
-};
-
-template <template <Dtype, uint32_t (*)(uint32_t, uint32_t)> class Ops, Dtype D>
-struct NarrowTriple {
-  static constexpr Reducer add = reducerOfOps<Ops<D, Float32Ops::add>>();
-  static constexpr Reducer min = reducerOfOps<Ops<D, Float32Ops::min>>();
-  static constexpr Reducer max = reducerOfOps<Ops<D, Float32Ops::max>>();
-};
-
-/// The reducers of the 8 reducing dtypes, add/min/max (REDUCE_JT, §3).
+/// add, min, max of one dtype (REDUCE_JT, §3); all null when it does not
+/// reduce.
 struct ReducerRow {
-  Dtype dtype;
   Reducer ops[3];
 };
 
-template <typename T> constexpr ReducerRow row(Dtype d) {
-  return {d, {T::add, T::min, T::max}};
+template <typename Bits, Bits (*Add)(Bits, Bits), Bits (*Min)(Bits, Bits),
+          Bits (*Max)(Bits, Bits)>
+constexpr ReducerRow rowOf() {
+  return {{{elementOf<Bits, Add>, bulkOf<Bits, Add>},
+           {elementOf<Bits, Min>, bulkOf<Bits, Min>},
+           {elementOf<Bits, Max>, bulkOf<Bits, Max>}}};
 }
 
-static const ReducerRow kReducerRows[] = {
-    row<NarrowTriple<Fp8TableOps, Dtype::float8e3>>(Dtype::float8e3),
-    row<NarrowTriple<Fp8TableOps, Dtype::float8e4>>(Dtype::float8e4),
-    row<NarrowTriple<Fp8TableOps, Dtype::float8e5>>(Dtype::float8e5),
-    row<NarrowTriple<NarrowOps, Dtype::bfloat16>>(Dtype::bfloat16),
-    row<NarrowTriple<NarrowOps, Dtype::float16>>(Dtype::float16),
-    row<Triple<IntegerOps<int32_t>>>(Dtype::int32),
-    row<Triple<Float32Ops>>(Dtype::float32),
-    row<Triple<IntegerOps<int64_t>>>(Dtype::int64),
+/// The row of dtype D, from its Reduction column in Dtypes.def.
+template <Reduction R, Dtype D> constexpr ReducerRow reducersOf() {
+  using F = Float32Ops;
+  if constexpr (R == Reduction::Fp8)
+    return rowOf<uint8_t, fp8TableReduce<D, F::add>, fp8TableReduce<D, F::min>,
+                 fp8TableReduce<D, F::max>>();
+  else if constexpr (R == Reduction::Narrow16)
+    return rowOf<uint16_t, narrowReduce<D, uint16_t, F::add>,
+                 narrowReduce<D, uint16_t, F::min>,
+                 narrowReduce<D, uint16_t, F::max>>();
+  else if constexpr (R == Reduction::Int32)
+    return rowOf<uint32_t, IntegerOps<int32_t>::add, IntegerOps<int32_t>::min,
+                 IntegerOps<int32_t>::max>();
+  else if constexpr (R == Reduction::Int64)
+    return rowOf<uint64_t, IntegerOps<int64_t>::add, IntegerOps<int64_t>::min,
+                 IntegerOps<int64_t>::max>();
+  else if constexpr (R == Reduction::Float32)
+    return rowOf<uint32_t, F::add, F::min, F::max>();
+  else
+    return {};
+}
+
+static const ReducerRow kReducerRows[kNumDtypes] = {
+#define BIRSIM_DTYPE(E, N, Name, B, K, F, Red, ...)                            \
+  reducersOf<Reduction::Red, Dtype::E>(),
+#include "birsim/Core/Dtypes.def"
 };
 
 static uint64_t copyElement(uint64_t, uint64_t src) { return src; }
@@ -225,12 +212,10 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
     reducer = {copyElement, nullptr}; // bulk copy is a memmove
     return Status::success();
   }
-  for (const ReducerRow &r : kReducerRows)
-    if (info && r.dtype == info->dtype) {
-      reducer = r.ops[op - 1];
-      return Status::success();
-    }
-  return Status::error(ErrorCode::unsupportedDtype, dtype);
+  if (!info || !info->reduces())
+    return Status::error(ErrorCode::unsupportedDtype, dtype);
+  reducer = kReducerRows[dtype].ops[op - 1];
+  return Status::success();
 }
 
 Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype) {

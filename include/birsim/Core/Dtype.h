@@ -14,29 +14,24 @@
 namespace birsim::core {
 
 enum class Dtype : int {
-  uint8 = 0,
-  int8 = 1,
-  float4_e2m1fn_x4 = 2,
-  float8e3 = 3,
-  float8e4 = 4,
-  float8_e4m3fn = 5,
-  float8_e8m0fnu = 6,
-  float8e5 = 7,
-  float8_e4m3fn_x4 = 8,
-  float8_e5m2_x4 = 9,
-  uint16 = 10,
-  int16 = 11,
-  bfloat16 = 12,
-  float16 = 13,
-  uint32 = 14,
-  int32 = 15,
-  float32 = 16,
-  float32r = 17,
-  uint64 = 18,
-  int64 = 19,
+#define BIRSIM_DTYPE(Enumerator, Number, ...) Enumerator = Number,
+#include "birsim/Core/Dtypes.def"
 };
 
-constexpr int kNumDtypes = 20;
+constexpr int kNumDtypes = 0
+#define BIRSIM_DTYPE(...) +1
+#include "birsim/Core/Dtypes.def"
+    ;
+
+/// How cast_copy_or_accumulate reduces a dtype with add/min/max (§3).
+enum class Reduction : uint8_t {
+  None,     ///< "cast_accumulate: unsupported dtype"
+  Fp8,      ///< widen, fp32 core, narrow with FP8 config 0 (tabulated)
+  Narrow16, ///< bf16/fp16: widen, fp32 core, narrow
+  Int32,    ///< wrapping add, signed min/max
+  Int64,
+  Float32, ///< the fp32 core on the raw bits
+};
 
 /// How the cast engine and the reduce kernel interpret a dtype's bits.
 enum class DtypeKind : uint8_t {
@@ -63,7 +58,7 @@ struct FloatFormat {
   uint32_t nanResult; ///< canonical NaN produced by narrowing (§4 table)
   bool nanKeepsSign;  ///< float16: NaN result carries the input sign (§4)
 
-  unsigned totalBits() const { return 1 + exponentBits + mantissaBits; }
+  constexpr unsigned totalBits() const { return 1 + exponentBits + mantissaBits; }
   uint32_t signMask() const { return 1u << (exponentBits + mantissaBits); }
   uint32_t magnitudeMask() const { return signMask() - 1; }
   uint32_t exponentAllOnes() const { return (1u << exponentBits) - 1; }
@@ -83,18 +78,22 @@ struct DtypeInfo {
   const char *name; ///< bir::Dtype2string spelling
   uint8_t bytes;    ///< COPY_SIZE_LUT stride
   DtypeKind kind;
-  bool reduces;              ///< one of the 8 reducing dtypes (§3)
-  bool isFp8;                ///< FP8 config applies on narrowing (§4)
   const FloatFormat *format; ///< Float, Float32, Float32r; null otherwise
+  Reduction reduction;
+
+  /// One of the 8 reducing dtypes (§3).
+  constexpr bool reduces() const { return reduction != Reduction::None; }
+  /// The FP8 config applies when narrowing to it (§4).
+  constexpr bool isFp8() const { return format && format->totalBits() == 8; }
 };
 
-extern const FloatFormat kFloat32Format;
+extern const FloatFormat &kFloat32Format;
 
-/// Descriptor of `dtype`, or null when it is not 0..19.
+/// Descriptor of `dtype`, or null when it is not a bir::Dtype number.
 const DtypeInfo *lookupDtype(int dtype);
 inline const DtypeInfo &dtypeInfo(Dtype d) { return *lookupDtype(int(d)); }
 
-/// Copy all 20; cast the 17 non-packed (§4).
+/// Copy every dtype; cast the non-packed ones (§4).
 inline bool isCastable(const DtypeInfo &d) {
   return d.kind != DtypeKind::Packed;
 }

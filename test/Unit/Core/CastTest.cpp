@@ -59,7 +59,7 @@ uint64_t expectedCast(const DtypeInfo &src, uint64_t bits, const DtypeInfo &dst,
   }
   switch (dst.kind) {
   case DtypeKind::Float:
-    return oracle::narrow(v32, dst.dtype, dst.isFp8 ? config : 0);
+    return oracle::narrow(v32, dst.dtype, dst.isFp8() ? config : 0);
   case DtypeKind::Float32:
     return v32;
   case DtypeKind::Float32r: {

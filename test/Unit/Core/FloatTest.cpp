@@ -60,7 +60,7 @@ TEST(Widen, Bf16Fp16RoundTripEveryValue) {
 
 void expectNarrow(Dtype d, uint32_t x) {
   for (unsigned config : {0u, 1u, 0xFF00u, 0xFF01u}) {
-    unsigned effective = dtypeInfo(d).isFp8 ? config : 0;
+    unsigned effective = dtypeInfo(d).isFp8() ? config : 0;
     ASSERT_EQ(narrowFromF32(formatOf(d), x, effective),
               oracle::narrow(x, d, effective))
         << dtypeInfo(d).name << " x=0x" << std::hex << x << " cfg=" << config;

@@ -74,7 +74,7 @@ protected:
 TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
   for (int d = 0; d < ::birsim::core::kNumDtypes; ++d) {
     const ::birsim::core::DtypeInfo &info = *::birsim::core::lookupDtype(d);
-    if (!info.reduces)
+    if (!info.reduces())
       continue;
     // Every pair for the fp8 formats; 8192 random pairs otherwise.
     size_t count = info.bytes == 1 ? 65536 : 8192;

@@ -31,6 +31,7 @@ void BirsimDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "birsim/Dialect/Birsim/IR/BirsimAttrs.cpp.inc"
       >();
+  buildDtypeTable();
 }
 
 Operation *BirsimDialect::materializeConstant(OpBuilder &builder,

@@ -29,7 +29,7 @@ using namespace birsim;
 static std::string reducingDtypeNames() {
   std::string names;
   for (int d = 0; d < core::kNumDtypes; ++d)
-    if (core::lookupDtype(d)->reduces)
+    if (core::lookupDtype(d)->reduces())
       names += (names.empty() ? "" : ", ") +
                std::string(core::lookupDtype(d)->name);
   return names;

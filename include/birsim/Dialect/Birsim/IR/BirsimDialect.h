@@ -5,6 +5,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dialect.h"
 
+#include "birsim/Core/Dtype.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h.inc"
 
 #endif

@@ -18,7 +18,15 @@ def Birsim_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
-  let dependentDialects = ["arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    /// The bir::Dtype an element type stands for (Dtypes.def), or nullopt.
+    std::optional<::birsim::core::Dtype> lookupDtype(::mlir::Type type) const;
+
+  private:
+    void buildDtypeTable();
+    ::llvm::DenseMap<::mlir::Type, ::birsim::core::Dtype> dtypeOfType;
+  }];
 }
 
 class Birsim_Op<string mnemonic, list<Trait> traits = []>
