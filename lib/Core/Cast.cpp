@@ -87,8 +87,12 @@ Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config) {
     return s;
   if (Status s = checkCastDtype(dstDtype))
     return s;
-  if (fp8Config & ~kFp8ConfigMask)
-    return Status::error(ErrorCode::invalidArgument, fp8Config, 0,
+  return checkFp8Config(fp8Config);
+}
+
+Status checkFp8Config(uint64_t fp8Config) {
+  if (fp8Config & ~uint64_t(kFp8ConfigMask))
+    return Status::error(ErrorCode::invalidArgument, int64_t(fp8Config), 0,
                          "fp8_config has bits outside 0xFF01 (bit 0 "
                          "saturate, byte 1 NaN-suppress)");
   return Status::success();

@@ -26,6 +26,9 @@ uint64_t writeFromF32(const DtypeInfo &dst, uint32_t f32, unsigned fp8Config);
 /// Checks the cast's arguments without touching any buffer.
 Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
 
+/// The FP8ConversionConfig word admits bit 0 and byte 1 only (§4; D4).
+Status checkFp8Config(uint64_t fp8Config);
+
 /// `count` elements from `src` to `dst`; nothing is written on error.
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config);

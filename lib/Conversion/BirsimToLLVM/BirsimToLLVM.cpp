@@ -209,7 +209,7 @@ static StringRef buildCall(CastIntoOp op, CastIntoOp::Adaptor a,
   call.addI32(dtypeOf(op.getDst()));
   call.addPointer(op.getDst(), a.getDst());
   call.add(call.elementCount(op.getSrc(), a.getSrc()));
-  call.addI32(op.getFp8ConfigValue());
+  call.addI32(unsigned(op.getFp8Config()));
   return "birsim_cast";
 }
 
@@ -297,7 +297,7 @@ static StringRef buildValueCall(CastOp op, CastOp::Adaptor a,
   call.addI32(dtypeOf(op.getResult()));
   result = call.addSlot(converter.convertType(op.getType()));
   call.add(call.constant(64, valueCount(op.getType())));
-  call.addI32(op.getFp8ConfigValue());
+  call.addI32(unsigned(op.getFp8Config()));
   return "birsim_cast";
 }
 

@@ -33,7 +33,7 @@ func.func @reduce_into_constant(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[N:.*]] = memref.dim %[[X]], %[[C0]]
 // CHECK: %[[Y:.*]] = memref.alloc(%[[N]]) {{.*}}: memref<?xf8E5M2>
-// CHECK: birsim.cast_into %[[X]], %[[Y]] {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+// CHECK: birsim.cast_into %[[X]], %[[Y]] fp8_config<none> : memref<?xf32> to memref<?xf8E5M2>
 // CHECK: %[[P:.*]] = memref.alloc() {{.*}}: memref<2x1088xi8>
 // CHECK: birsim.bfp_pack_into bfp8_b %[[T]], %[[P]]
 // CHECK: %[[U:.*]] = memref.alloc() {{.*}}: memref<2x32x32xf32>

@@ -1,10 +1,10 @@
 // RUN: birsim-opt %s -split-input-file -verify-diagnostics
 
 // Reduce legality: add/min/max only on the 8 reducing dtypes
-// (cast_copy_or_accumulate's REDUCE_JT, SEMANTICS.md section 3).
+// (cast_copy_or_accumulate's REDUCE_JT, docs/Semantics.md section 3).
 
 func.func @reduce_add_float32r(%a: !birsim.float32r) -> !birsim.float32r {
-  // expected-error @+1 {{'birsim.reduce' op 'add' on dtype float32r: cast_accumulate: unsupported dtype float32r (only float8e3, float8e4, float8e5, bfloat16, float16, int32, float32, int64 reduce; SEMANTICS.md section 3)}}
+  // expected-error @+1 {{'birsim.reduce' op 'add' on dtype float32r: cast_accumulate: unsupported dtype float32r (only float8e3, float8e4, float8e5, bfloat16, float16, int32, float32, int64 reduce; docs/Semantics.md section 3)}}
   %r = birsim.reduce add %a, %a : !birsim.float32r
   return %r : !birsim.float32r
 }
@@ -44,7 +44,7 @@ func.func @reduce_add_packed(%a: !birsim.float8_e5m2_x4) -> !birsim.float8_e5m2_
 // -----
 
 func.func @reduce_not_a_dtype(%a: f64) -> f64 {
-  // expected-error @+1 {{'birsim.reduce' op element type 'f64' is not a bir::Dtype (SEMANTICS.md section 1)}}
+  // expected-error @+1 {{'birsim.reduce' op operand #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'f64'}}
   %r = birsim.reduce copy %a, %a : f64
   return %r : f64
 }
@@ -52,7 +52,7 @@ func.func @reduce_not_a_dtype(%a: f64) -> f64 {
 // -----
 
 func.func @reduce_unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{expects a scalar, vector or ranked tensor, got 'tensor<*xf32>'}}
+  // expected-error @+1 {{operand #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'tensor<*xf32>'}}
   %r = birsim.reduce add %a, %a : tensor<*xf32>
   return %r : tensor<*xf32>
 }
@@ -96,7 +96,7 @@ func.func @collective_bypass(%a: f32) -> f32 {
 // -----
 
 func.func @collective_bf16(%a: tensor<16xbf16>) -> tensor<16xbf16> {
-  // expected-error @+1 {{collective doReduction reduces float32 only, got 'bf16'}}
+  // expected-error @+1 {{'birsim.collective_reduce' op operand #0 must be scalar, vector or ranked tensor of f32 values, but got 'tensor<16xbf16>'}}
   %r = birsim.collective_reduce add %a, %a : tensor<16xbf16>
   return %r : tensor<16xbf16>
 }
@@ -106,7 +106,7 @@ func.func @collective_bf16(%a: tensor<16xbf16>) -> tensor<16xbf16> {
 // Cast engine: non-packed dtypes, matching shapes, known config bits.
 
 func.func @cast_packed(%a: tensor<4x!birsim.float8_e4m3fn_x4>) -> tensor<4xf32> {
-  // expected-error @+1 {{'birsim.cast' op cast: dtype float8_e4m3fn_x4 is packed and outside the cast engine (SEMANTICS.md section 4)}}
+  // expected-error @+1 {{'birsim.cast' op cast: dtype float8_e4m3fn_x4 is packed and outside the cast engine (docs/Semantics.md section 4)}}
   %r = birsim.cast %a : tensor<4x!birsim.float8_e4m3fn_x4> to tensor<4xf32>
   return %r : tensor<4xf32>
 }
@@ -122,7 +122,7 @@ func.func @cast_to_packed(%a: f32) -> !birsim.float4_e2m1fn_x4 {
 // -----
 
 func.func @cast_shape(%a: tensor<4xf32>) -> tensor<8xbf16> {
-  // expected-error @+1 {{input 'tensor<4xf32>' and result 'tensor<8xbf16>' must have the same shape and container}}
+  // expected-error @+1 {{'birsim.cast' op failed to verify that input and result have the same shape and container}}
   %r = birsim.cast %a : tensor<4xf32> to tensor<8xbf16>
   return %r : tensor<8xbf16>
 }
@@ -130,7 +130,7 @@ func.func @cast_shape(%a: tensor<4xf32>) -> tensor<8xbf16> {
 // -----
 
 func.func @cast_container(%a: tensor<4xf32>) -> vector<4xbf16> {
-  // expected-error @+1 {{must have the same shape and container}}
+  // expected-error @+1 {{failed to verify that input and result have the same shape and container}}
   %r = birsim.cast %a : tensor<4xf32> to vector<4xbf16>
   return %r : vector<4xbf16>
 }
@@ -138,7 +138,7 @@ func.func @cast_container(%a: tensor<4xf32>) -> vector<4xbf16> {
 // -----
 
 func.func @cast_scalar_to_tensor(%a: f32) -> tensor<1xbf16> {
-  // expected-error @+1 {{must have the same shape and container}}
+  // expected-error @+1 {{failed to verify that input and result have the same shape and container}}
   %r = birsim.cast %a : f32 to tensor<1xbf16>
   return %r : tensor<1xbf16>
 }
@@ -153,8 +153,68 @@ func.func @cast_config(%a: f32) -> f8E5M2 {
 
 // -----
 
+func.func @cast_config_twice(%a: f32) -> f8E5M2 {
+  // expected-error @+1 {{fp8_config is given twice}}
+  %r = birsim.cast %a fp8_config<none> {fp8_config = 0 : i32} : f32 to f8E5M2
+  return %r : f8E5M2
+}
+
+// -----
+
+func.func @cast_config_kind(%a: f32) -> f8E5M2 {
+  // expected-error @+1 {{fp8_config must be an i32 config word or #birsim.fp8_config<...>, got "saturate"}}
+  %r = birsim.cast %a {fp8_config = "saturate"} : f32 to f8E5M2
+  return %r : f8E5M2
+}
+
+// -----
+
+func.func @cast_config_keyword(%a: f32) -> f8E5M2 {
+  // expected-error @+2 {{expected ::birsim::Fp8Config to be one of: none, saturate, nan_suppress}}
+  // expected-error @+1 {{failed to parse Birsim_Fp8ConfigAttr parameter 'value' which is to be a `::birsim::Fp8Config`}}
+  %r = birsim.cast %a fp8_config<clamp> : f32 to f8E5M2
+  return %r : f8E5M2
+}
+
+// -----
+
+// Both sides wrong: one error, not two.
+func.func @cast_both_not_dtypes(%a: i1) -> f64 {
+  // expected-error @+1 {{'birsim.cast' op operand #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'i1'}}
+  %r = birsim.cast %a : i1 to f64
+  return %r : f64
+}
+
+// -----
+
+// birsim.constant: a scalar, vector or ranked tensor of a bir::Dtype.
+func.func @constant_f64() -> f64 {
+  // expected-error @+1 {{'birsim.constant' op result #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'f64'}}
+  %c = birsim.constant 1.0 : f64
+  return %c : f64
+}
+
+// -----
+
+func.func @constant_memref() {
+  // expected-error @+1 {{'birsim.constant' op result #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'memref<2xf32>'}}
+  %c = birsim.constant dense<1.0> : memref<2xf32>
+  return
+}
+
+// -----
+
+func.func @cast_into_config(%a: memref<4xf32>, %b: memref<4xf8E4M3>) {
+  // expected-error @+1 {{fp8_config has bits outside 0xFF01 (bit 0 saturate, byte 1 NaN-suppress) (got 4294967295)}}
+  birsim.cast_into %a, %b {fp8_config = -1 : i32} : memref<4xf32> to memref<4xf8E4M3>
+  return
+  return %r : f8E5M2
+}
+
+// -----
+
 func.func @cast_not_a_dtype(%a: i1) -> f32 {
-  // expected-error @+1 {{element type 'i1' is not a bir::Dtype}}
+  // expected-error @+1 {{'birsim.cast' op operand #0 must be scalar, vector or ranked tensor of bir::Dtype values, but got 'i1'}}
   %r = birsim.cast %a : i1 to f32
   return %r : f32
 }
@@ -172,7 +232,7 @@ func.func @bfp_pack_bytes(%t: tensor<2x32x32xf32>) -> tensor<2x1088xi8> {
 // -----
 
 func.func @bfp_pack_tiles(%t: tensor<2x32x16xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{tiles must be tensor<Nx32x32xf32>, got 'tensor<2x32x16xf32>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op operand #0 must be tensor<Nx32x32xf32>, but got 'tensor<2x32x16xf32>'}}
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x16xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
@@ -188,7 +248,7 @@ func.func @bfp_pack_count(%t: tensor<2x32x32xf32>) -> tensor<3x1088xi8> {
 // -----
 
 func.func @bfp_unpack_element(%p: tensor<1x576xi8>) -> tensor<1x32x32xf16> {
-  // expected-error @+1 {{'birsim.bfp_unpack' op tiles must be tensor<Nx32x32xf32>, got 'tensor<1x32x32xf16>'}}
+  // expected-error @+1 {{'birsim.bfp_unpack' op result #0 must be tensor<Nx32x32xf32>, but got 'tensor<1x32x32xf16>'}}
   %u = birsim.bfp_unpack bfp4_a %p : tensor<1x576xi8> -> tensor<1x32x32xf16>
   return %u : tensor<1x32x32xf16>
 }
@@ -196,7 +256,7 @@ func.func @bfp_unpack_element(%p: tensor<1x576xi8>) -> tensor<1x32x32xf16> {
 // -----
 
 func.func @bfp_unpack_bytes(%p: tensor<1x576xui8>) -> tensor<1x32x32xf32> {
-  // expected-error @+1 {{packed bfp4_a tiles must be tensor<Nx576xi8>}}
+  // expected-error @+1 {{'birsim.bfp_unpack' op operand #0 must be 2D tensor of 8-bit signless integer values, but got 'tensor<1x576xui8>'}}
   %u = birsim.bfp_unpack bfp4_a %p : tensor<1x576xui8> -> tensor<1x32x32xf32>
   return %u : tensor<1x32x32xf32>
 }
@@ -239,7 +299,7 @@ func.func @dma_copy_add_uint8(%a: memref<16xui8>, %b: memref<16xui8>) {
 // -----
 
 func.func @dma_copy_shape(%a: memref<16xf32>, %b: memref<8xf32>) {
-  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<8xf32>' must have the same shape}}
+  // expected-error @+1 {{'birsim.dma_copy' op failed to verify that all of {src, dst} have same shape}}
   birsim.dma_copy bypass %a to %b : memref<16xf32> to memref<8xf32>
   return
 }
@@ -247,7 +307,7 @@ func.func @dma_copy_shape(%a: memref<16xf32>, %b: memref<8xf32>) {
 // -----
 
 func.func @dma_copy_element_type(%a: memref<16xf32>, %b: memref<16xi32>) {
-  // expected-error @+1 {{src 'memref<16xf32>' and dst 'memref<16xi32>' must have the same element type}}
+  // expected-error @+1 {{'birsim.dma_copy' op failed to verify that all of {src, dst} have same element type}}
   birsim.dma_copy bypass %a to %b : memref<16xf32> to memref<16xi32>
   return
 }
@@ -255,7 +315,7 @@ func.func @dma_copy_element_type(%a: memref<16xf32>, %b: memref<16xi32>) {
 // -----
 
 func.func @dma_copy_strided(%a: memref<16xf32, strided<[2]>>, %b: memref<16xf32>) {
-  // expected-error @+1 {{src must be a contiguous row-major memref (identity layout, or row-major strides with any offset), got 'memref<16xf32, strided<[2]>>'}}
+  // expected-error @+1 {{'birsim.dma_copy' op operand #0 must be contiguous row-major memref of bir::Dtype values (identity layout, or row-major strides with any offset), but got 'memref<16xf32, strided<[2]>>'}}
   birsim.dma_copy bypass %a to %b : memref<16xf32, strided<[2]>> to memref<16xf32>
   return
 }
@@ -263,7 +323,7 @@ func.func @dma_copy_strided(%a: memref<16xf32, strided<[2]>>, %b: memref<16xf32>
 // -----
 
 func.func @dma_copy_padded_rows(%a: memref<4x8xf32, strided<[16, 1]>>, %b: memref<4x8xf32>) {
-  // expected-error @+1 {{src must be a contiguous row-major memref}}
+  // expected-error @+1 {{operand #0 must be contiguous row-major memref of bir::Dtype values (identity layout, or row-major strides with any offset), but got 'memref<4x8xf32, strided<[16, 1]>>'}}
   birsim.dma_copy bypass %a to %b : memref<4x8xf32, strided<[16, 1]>> to memref<4x8xf32>
   return
 }
@@ -295,7 +355,7 @@ func.func @indirect_save_accumulate_float32r(%s: memref<4x!birsim.float32r>, %i:
 // -----
 
 func.func @indirect_save_index_type(%s: memref<4xbf16>, %i: memref<4xi32>, %d: memref<16xbf16>) {
-  // expected-error @+1 {{indices must be a contiguous memref<?xi64>, got 'memref<4xi32>'}}
+  // expected-error @+1 {{'birsim.indirect_save' op operand #1 must be contiguous row-major memref of i64, 1-D (identity layout, or row-major strides with any offset), but got 'memref<4xi32>'}}
   birsim.indirect_save bypass %s to %d[%i] : memref<4xbf16>, memref<4xi32> to memref<16xbf16>
   return
 }
@@ -311,7 +371,7 @@ func.func @indirect_save_count(%s: memref<4xbf16>, %i: memref<3xi64>, %d: memref
 // -----
 
 func.func @indirect_save_rank(%s: memref<2x2xbf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
-  // expected-error @+1 {{src must be 1-D, got 'memref<2x2xbf16>'}}
+  // expected-error @+1 {{'birsim.indirect_save' op operand #0 must be contiguous row-major memref of bir::Dtype values, 1-D (identity layout, or row-major strides with any offset), but got 'memref<2x2xbf16>'}}
   birsim.indirect_save bypass %s to %d[%i] : memref<2x2xbf16>, memref<4xi64> to memref<16xbf16>
   return
 }
@@ -319,7 +379,7 @@ func.func @indirect_save_rank(%s: memref<2x2xbf16>, %i: memref<4xi64>, %d: memre
 // -----
 
 func.func @indirect_save_element(%s: memref<4xf16>, %i: memref<4xi64>, %d: memref<16xbf16>) {
-  // expected-error @+1 {{src element type 'f16' differs from dst element type 'bf16'}}
+  // expected-error @+1 {{'birsim.indirect_save_accumulate' op failed to verify that all of {src, dst} have same element type}}
   birsim.indirect_save_accumulate add %s to %d[%i] : memref<4xf16>, memref<4xi64> to memref<16xbf16>
   return
 }
@@ -337,7 +397,7 @@ func.func @reduce_into_int8(%a: memref<4xi8>) {
 // -----
 
 func.func @reduce_into_not_a_dtype(%a: memref<4xf64>) {
-  // expected-error @+1 {{dst element type 'f64' is not a bir::Dtype}}
+  // expected-error @+1 {{'birsim.reduce_into' op operand #0 must be contiguous row-major memref of bir::Dtype values (identity layout, or row-major strides with any offset), but got 'memref<4xf64>'}}
   birsim.reduce_into copy %a, %a : memref<4xf64>
   return
 }
@@ -353,7 +413,7 @@ func.func @collective_reduce_into_mult(%a: memref<4xf32>) {
 // -----
 
 func.func @collective_reduce_into_f16(%a: memref<4xf16>) {
-  // expected-error @+1 {{collective doReduction reduces float32 only, got 'f16'}}
+  // expected-error @+1 {{'birsim.collective_reduce_into' op operand #0 must be contiguous row-major memref of f32 values (identity layout, or row-major strides with any offset), but got 'memref<4xf16>'}}
   birsim.collective_reduce_into add %a, %a : memref<4xf16>
   return
 }
@@ -361,7 +421,7 @@ func.func @collective_reduce_into_f16(%a: memref<4xf16>) {
 // -----
 
 func.func @cast_into_shape(%a: memref<4xf32>, %b: memref<8xbf16>) {
-  // expected-error @+1 {{'birsim.cast_into' op src 'memref<4xf32>' and dst 'memref<8xbf16>' must have the same shape}}
+  // expected-error @+1 {{'birsim.cast_into' op failed to verify that all of {src, dst} have same shape}}
   birsim.cast_into %a, %b : memref<4xf32> to memref<8xbf16>
   return
 }
@@ -385,7 +445,7 @@ func.func @bfp_pack_into_bytes(%t: memref<1x32x32xf32>, %p: memref<1x1088xi8>) {
 // -----
 
 func.func @bfp_unpack_into_tiles(%p: memref<1x1088xi8>, %t: memref<1x32x32xbf16>) {
-  // expected-error @+1 {{'birsim.bfp_unpack_into' op tiles must be memref<Nx32x32xf32>, got 'memref<1x32x32xbf16>'}}
+  // expected-error @+1 {{'birsim.bfp_unpack_into' op operand #1 must be contiguous row-major memref of Nx32x32xf32 tiles (identity layout, or row-major strides with any offset), but got 'memref<1x32x32xbf16>'}}
   birsim.bfp_unpack_into bfp8_b %p, %t : memref<1x1088xi8> to memref<1x32x32xbf16>
   return
 }

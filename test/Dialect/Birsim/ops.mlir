@@ -4,6 +4,7 @@
 // RUN: birsim-opt %s | FileCheck %s --check-prefix=EXACT --strict-whitespace
 // EXACT: = birsim.reduce add %arg0, %arg1 : bf16
 // EXACT: = birsim.collective_reduce max %arg4, %arg4 : tensor<16xf32>
+// EXACT: = birsim.cast %arg0 fp8_config<none> : bf16 to f8E5M2
 // EXACT: = birsim.bfp_pack bfp8_b %arg6 : tensor<2x32x32xf32> -> tensor<2x1088xi8>
 // EXACT: birsim.dma_copy add %arg0 to %arg0 : memref<16xbf16> to memref<16xbf16>
 
@@ -27,8 +28,21 @@ func.func @value_ops(%a: bf16, %b: bf16, %t: tensor<4x8xf8E4M3>, %v: vector<4xi3
   %6 = birsim.collective_reduce max %acc, %acc : tensor<16xf32>
   // CHECK: birsim.cast %{{.*}} : tensor<8xf32> to tensor<8xf8E5M2>
   %7 = birsim.cast %x : tensor<8xf32> to tensor<8xf8E5M2>
-  // CHECK: birsim.cast %{{.*}} {fp8_config = 0 : i32} : bf16 to f8E5M2
+  // The integer config word prints as its flags; the default (saturate) is
+  // elided.
+  // CHECK: birsim.cast %{{.*}} fp8_config<none> : bf16 to f8E5M2
   %8 = birsim.cast %a {fp8_config = 0 : i32} : bf16 to f8E5M2
+  // CHECK: birsim.cast %{{.*}} fp8_config<saturate | nan_suppress> : bf16 to f8E5M2
+  %c1 = birsim.cast %a {fp8_config = 65281 : i32} : bf16 to f8E5M2
+  // Any bit of byte 1 is NaN-suppress.
+  // CHECK: birsim.cast %{{.*}} fp8_config<nan_suppress> : bf16 to f8E5M2
+  %c2 = birsim.cast %a {fp8_config = 256 : i32} : bf16 to f8E5M2
+  // CHECK: birsim.cast %{{.*}} : bf16 to f8E5M2
+  %c3 = birsim.cast %a {fp8_config = 1 : i32} : bf16 to f8E5M2
+  // CHECK: birsim.cast %{{.*}} fp8_config<nan_suppress> {keep} : bf16 to f8E5M2
+  %c4 = birsim.cast %a fp8_config<nan_suppress> {keep} : bf16 to f8E5M2
+  // CHECK: birsim.cast %{{.*}} : bf16 to f8E5M2
+  %c5 = birsim.cast %a fp8_config<saturate> : bf16 to f8E5M2
   // CHECK: birsim.cast %{{.*}} : tensor<2x!birsim.float32r> to tensor<2xf8E4M3FN>
   %9 = birsim.cast %r32 : tensor<2x!birsim.float32r> to tensor<2xf8E4M3FN>
   // CHECK: birsim.cast %{{.*}} : f8E8M0FNU to ui8
@@ -73,8 +87,10 @@ func.func @buffer_forms(%m: memref<16xbf16>, %f: memref<?xf32>, %q: memref<?xf8E
   birsim.reduce_into add %m, %m : memref<16xbf16>
   // CHECK: birsim.collective_reduce_into max %{{.*}}, %{{.*}} : memref<?xf32>
   birsim.collective_reduce_into max %f, %f : memref<?xf32>
-  // CHECK: birsim.cast_into %{{.*}}, %{{.*}} {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+  // CHECK: birsim.cast_into %{{.*}}, %{{.*}} fp8_config<none> : memref<?xf32> to memref<?xf8E5M2>
   birsim.cast_into %f, %q {fp8_config = 0 : i32} : memref<?xf32> to memref<?xf8E5M2>
+  // CHECK: birsim.cast_into %{{.*}}, %{{.*}} fp8_config<saturate | nan_suppress> : memref<?xf32> to memref<?xf8E5M2>
+  birsim.cast_into %f, %q fp8_config<saturate | nan_suppress> : memref<?xf32> to memref<?xf8E5M2>
   // CHECK: birsim.bfp_pack_into bfp8_b %{{.*}}, %{{.*}} : memref<2x32x32xf32> to memref<2x1088xi8>
   birsim.bfp_pack_into bfp8_b %t, %p : memref<2x32x32xf32> to memref<2x1088xi8>
   // CHECK: birsim.bfp_unpack_into bfp8_a %{{.*}}, %{{.*}} : memref<2x1088xi8> to memref<2x32x32xf32>

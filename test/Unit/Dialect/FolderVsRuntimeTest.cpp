@@ -125,7 +125,7 @@ TEST_F(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
         auto op =
             CastOp::create(builder, builder.getUnknownLoc(),
                            RankedTensorType::get({int64_t(count)}, toType),
-                           input, builder.getI32IntegerAttr(int32_t(config)));
+                           input, Fp8ConfigAttr::get(&context, Fp8Config(config)));
         std::vector<char> expected(count * b.bytes);
         ASSERT_EQ(
             birsim_cast(from, in.data(), to, expected.data(), count, config),

@@ -156,7 +156,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   SmallVector<char> in = expand(*input, count, from->bytes);
   SmallVector<char> out(count * to->bytes);
   if (!core::castBuffer(int(from->dtype), in.data(), int(to->dtype),
-                            out.data(), count, getFp8ConfigValue())
+                            out.data(), count, unsigned(getFp8Config()))
            .ok())
     return {};
   return makeConstant(getType(), out);

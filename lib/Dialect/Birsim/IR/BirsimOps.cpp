@@ -1,7 +1,9 @@
-//===- BirsimOps.cpp - birsim verifiers and effects -----------------------===//
+//===- BirsimOps.cpp - birsim verifiers and the fp8_config syntax ---------===//
 //
-// Every legality rule is the core's own check (birsim/Core): the verifier
-// reports the simulator's message and names the op, the dtype and the rule.
+// Operand types, shapes and memory effects are declared in BirsimOps.td.
+// What remains here are the simulator's own legality rules: each calls the
+// core's check (birsim/Core) and reports its message, naming the op, the
+// dtype and the rule.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
@@ -13,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -22,10 +25,10 @@ using namespace birsim;
 #include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
-// Shared checks
+// Simulator rules
 //===----------------------------------------------------------------------===//
 
-/// The comma-separated names of the 8 reducing dtypes, from the core table.
+/// The comma-separated names of the reducing dtypes, from the core table.
 static std::string reducingDtypeNames() {
   std::string names;
   for (int d = 0; d < core::kNumDtypes; ++d)
@@ -35,42 +38,15 @@ static std::string reducingDtypeNames() {
   return names;
 }
 
-/// The dtype of a value-level operand type: a scalar, a vector or a ranked
-/// tensor whose element type is a bir::Dtype.
-static FailureOr<const core::DtypeInfo *> verifyValueType(Operation *op,
-                                                              Type type) {
-  if (isa<UnrankedTensorType, MemRefType, UnrankedMemRefType>(type))
-    return op->emitOpError("expects a scalar, vector or ranked tensor, got ")
-           << type;
-  const core::DtypeInfo *info = lookupDtypeInfo(type);
-  if (!info)
-    return op->emitOpError("element type ")
-           << getElementTypeOrSelf(type)
-           << " is not a bir::Dtype (SEMANTICS.md section 1)";
-  return info;
+static const core::DtypeInfo &dtypeOf(Value value) {
+  return *lookupDtypeInfo(value.getType()); // a Birsim_Dtype constraint holds
 }
 
-/// A memref operand of an instruction-level op.
-static FailureOr<const core::DtypeInfo *>
-verifyBufferType(Operation *op, StringRef name, Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !isContiguousRowMajor(memref))
-    return op->emitOpError()
-           << name
-           << " must be a contiguous row-major memref (identity layout, or "
-              "row-major strides with any offset), got "
-           << type;
-  const core::DtypeInfo *info = lookupDtypeInfo(memref.getElementType());
-  if (!info)
-    return op->emitOpError()
-           << name << " element type " << memref.getElementType()
-           << " is not a bir::Dtype (SEMANTICS.md section 1)";
-  return info;
-}
-
-/// `cast_copy_or_accumulate`'s dtype check for `kind` (SEMANTICS.md s.3).
+/// `cast_copy_or_accumulate`'s dtype check for `kind` (docs/Semantics.md
+/// section 3).
 static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
-                                     const core::DtypeInfo &info) {
+                                     Value operand) {
+  const core::DtypeInfo &info = dtypeOf(operand);
   core::Reducer reducer;
   const core::DtypeInfo *resolved;
   core::Status status =
@@ -81,106 +57,48 @@ static LogicalResult verifyReducible(Operation *op, MemoryReductionOp kind,
                            << "' on dtype " << info.name << ": "
                            << status.message() << " (only "
                            << reducingDtypeNames()
-                           << " reduce; SEMANTICS.md section 3)";
+                           << " reduce; docs/Semantics.md section 3)";
 }
 
-/// AluOpType2MemoryReduction plus the kernel's dtype check.
+/// AluOpType2MemoryReduction, then the kernel's dtype check.
 static LogicalResult verifyCceOp(Operation *op, AluOpType cceOp,
-                                 const core::DtypeInfo &info) {
+                                 Value operand) {
   core::MemoryReductionOp kind;
   core::Status status = core::aluOpToMemoryReduction(int(cceOp), kind);
   if (!status.ok())
     return op->emitOpError() << "cce_op '" << stringifyAluOpType(cceOp)
                              << "' is rejected: " << status.message();
-  return verifyReducible(op, MemoryReductionOp(kind), info);
+  return verifyReducible(op, MemoryReductionOp(kind), operand);
 }
 
-//===----------------------------------------------------------------------===//
-// Value-level ops
-//===----------------------------------------------------------------------===//
-
-LogicalResult ReduceOp::verify() {
-  FailureOr<const core::DtypeInfo *> info =
-      verifyValueType(*this, getType());
-  if (failed(info))
-    return failure();
-  return verifyReducible(*this, getKind(), **info);
-}
-
-/// doReduction's AluOpType and element type (inst_visitor.cpp:5365).
-static LogicalResult verifyCollective(Operation *op, AluOpType kind,
-                                      Type type) {
+/// doReduction's AluOpType (inst_visitor.cpp:5365).
+static LogicalResult verifyCollective(Operation *op, AluOpType kind) {
   uint32_t (*reducer)(uint32_t, uint32_t);
-  core::Status status =
-      core::resolveCollectiveReducer(int(kind), reducer);
+  core::Status status = core::resolveCollectiveReducer(int(kind), reducer);
   if (!status.ok())
     return op->emitOpError() << status.message();
-  if (!getElementTypeOrSelf(type).isF32())
-    return op->emitOpError("collective doReduction reduces float32 only, got ")
-           << getElementTypeOrSelf(type)
-           << " (sim-core-arithmetic page, doReduction)";
   return success();
 }
 
-LogicalResult CollectiveReduceOp::verify() {
-  if (failed(verifyValueType(*this, getType())))
-    return failure();
-  return verifyCollective(*this, getKind(), getType());
-}
-
-static unsigned fp8ConfigOrDefault(std::optional<uint32_t> config) {
-  return config ? *config : core::kFp8DefaultConfig;
-}
-
-unsigned CastOp::getFp8ConfigValue() {
-  return fp8ConfigOrDefault(getFp8Config());
-}
-unsigned CastIntoOp::getFp8ConfigValue() {
-  return fp8ConfigOrDefault(getFp8Config());
-}
-
-/// The cast engine's checks (SEMANTICS.md section 4) on two element dtypes.
-static LogicalResult verifyCastDtypes(Operation *op,
-                                      const core::DtypeInfo &src,
-                                      const core::DtypeInfo &dst,
-                                      unsigned fp8Config) {
-  core::Status status =
-      core::checkCast(int(src.dtype), int(dst.dtype), fp8Config);
+/// The cast engine's dtype checks (docs/Semantics.md section 4).
+static LogicalResult verifyCast(Operation *op, Value src, Value dst,
+                                Fp8Config config) {
+  core::Status status = core::checkCast(
+      int(dtypeOf(src).dtype), int(dtypeOf(dst).dtype), unsigned(config));
   if (!status.ok())
-    return op->emitOpError() << status.message() << " (SEMANTICS.md section 4)";
+    return op->emitOpError()
+           << status.message() << " (docs/Semantics.md section 4)";
   return success();
 }
 
-LogicalResult CastOp::verify() {
-  Type from = getInput().getType(), to = getType();
-  FailureOr<const core::DtypeInfo *> src = verifyValueType(*this, from);
-  FailureOr<const core::DtypeInfo *> dst = verifyValueType(*this, to);
-  if (failed(src) || failed(dst))
-    return failure();
-  auto fromShaped = dyn_cast<ShapedType>(from);
-  auto toShaped = dyn_cast<ShapedType>(to);
-  if (bool(fromShaped) != bool(toShaped) ||
-      (fromShaped && (fromShaped.getTypeID() != toShaped.getTypeID() ||
-                      fromShaped.getShape() != toShaped.getShape())))
-    return emitOpError("input ") << from << " and result " << to
-                                 << " must have the same shape and container";
-  return verifyCastDtypes(*this, **src, **dst, getFp8ConfigValue());
-}
-
-/// `tensor<Nx32x32xf32>` and `tensor<N x tile_bytes x i8>` for `format`.
+/// Tile counts agree and each packed row holds one tile of `format`
+/// (docs/Semantics.md section 5); ranks, element types and the 32x32 tile
+/// shape are ODS constraints.
 static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
                                      ShapedType tiles, ShapedType packed) {
   const core::BfpFormatInfo &info = *core::lookupBfpFormat(int(format));
   int64_t tileBytes = int64_t(info.tileBytes);
-  bool tilesOk = tiles.getRank() == 3 && tiles.getDimSize(1) == 32 &&
-                 tiles.getDimSize(2) == 32 && tiles.getElementType().isF32();
-  bool packedOk = packed.getRank() == 2 && packed.getDimSize(1) == tileBytes &&
-                  packed.getElementType().isSignlessInteger(8);
-  if (!tilesOk)
-    return op->emitOpError("tiles must be ")
-           << (isa<MemRefType>(tiles) ? "memref" : "tensor")
-           << "<Nx32x32xf32>, got " << tiles;
-  if (!packedOk)
+  if (packed.getDimSize(1) != tileBytes)
     return op->emitOpError("packed ")
            << info.name << " tiles must be "
            << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
@@ -191,6 +109,22 @@ static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  return verifyReducible(*this, getKind(), getResult());
+}
+
+LogicalResult CollectiveReduceOp::verify() {
+  return verifyCollective(*this, getKind());
+}
+
+LogicalResult CastOp::verify() {
+  return verifyCast(*this, getInput(), getResult(), getFp8Config());
+}
+
 LogicalResult BfpPackOp::verify() {
   return verifyBfpShapes(*this, getFormat(), getInput().getType(), getType());
 }
@@ -199,69 +133,20 @@ LogicalResult BfpUnpackOp::verify() {
   return verifyBfpShapes(*this, getFormat(), getType(), getInput().getType());
 }
 
-//===----------------------------------------------------------------------===//
-// Instruction-level ops
-//===----------------------------------------------------------------------===//
-
-/// Two elementwise buffers of the same shape (and element type, when
-/// `sameElementType`); returns their dtypes.
-static FailureOr<std::pair<const core::DtypeInfo *,
-                           const core::DtypeInfo *>>
-verifyBufferPair(Operation *op, Value src, Value dst, bool sameElementType) {
-  FailureOr<const core::DtypeInfo *> srcInfo =
-      verifyBufferType(op, "src", src.getType());
-  FailureOr<const core::DtypeInfo *> dstInfo =
-      verifyBufferType(op, "dst", dst.getType());
-  if (failed(srcInfo) || failed(dstInfo))
-    return failure();
-  auto srcType = cast<MemRefType>(src.getType());
-  auto dstType = cast<MemRefType>(dst.getType());
-  if (srcType.getShape() != dstType.getShape())
-    return op->emitOpError("src ")
-           << srcType << " and dst " << dstType << " must have the same shape";
-  if (sameElementType && srcType.getElementType() != dstType.getElementType())
-    return op->emitOpError("src ")
-           << srcType << " and dst " << dstType
-           << " must have the same element type";
-  return std::make_pair(*srcInfo, *dstInfo);
-}
-
 LogicalResult DmaCopyOp::verify() {
-  auto infos = verifyBufferPair(*this, getSrc(), getDst(),
-                                /*sameElementType=*/true);
-  if (failed(infos))
-    return failure();
-  return verifyCceOp(*this, getCceOp(), *infos->second);
+  return verifyCceOp(*this, getCceOp(), getDst());
 }
 
+/// One index per source element (sizes known at compile time).
 template <typename IndirectOp>
 static LogicalResult verifyIndirectSave(IndirectOp op) {
-  FailureOr<const core::DtypeInfo *> src =
-      verifyBufferType(op, "src", op.getSrc().getType());
-  FailureOr<const core::DtypeInfo *> dst =
-      verifyBufferType(op, "dst", op.getDst().getType());
-  if (failed(src) || failed(dst))
-    return failure();
-  auto srcType = cast<MemRefType>(op.getSrc().getType());
-  auto indexType = dyn_cast<MemRefType>(op.getIndices().getType());
-  if (srcType.getRank() != 1)
-    return op.emitOpError("src must be 1-D, got ") << srcType;
-  if (!indexType || indexType.getRank() != 1 ||
-      !indexType.getElementType().isInteger(64) ||
-      !isContiguousRowMajor(indexType))
-    return op.emitOpError("indices must be a contiguous memref<?xi64>, got ")
-           << op.getIndices().getType();
-  if (!ShapedType::isDynamic(srcType.getDimSize(0)) &&
-      !ShapedType::isDynamic(indexType.getDimSize(0)) &&
-      srcType.getDimSize(0) != indexType.getDimSize(0))
+  int64_t sources = op.getSrc().getType().getDimSize(0);
+  int64_t indices = op.getIndices().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(sources) && !ShapedType::isDynamic(indices) &&
+      sources != indices)
     return op.emitOpError("has ")
-           << srcType.getDimSize(0) << " source elements but "
-           << indexType.getDimSize(0) << " indices";
-  if ((*src)->dtype != (*dst)->dtype)
-    return op.emitOpError("src element type ")
-           << srcType.getElementType() << " differs from dst element type "
-           << cast<MemRefType>(op.getDst().getType()).getElementType();
-  return verifyCceOp(op, op.getCceOp(), **dst);
+           << sources << " source elements but " << indices << " indices";
+  return verifyCceOp(op, op.getCceOp(), op.getDst());
 }
 
 LogicalResult IndirectSaveOp::verify() { return verifyIndirectSave(*this); }
@@ -269,101 +154,117 @@ LogicalResult IndirectSaveAccumulateOp::verify() {
   return verifyIndirectSave(*this);
 }
 
-using EffectList =
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>;
-
-/// Reads of `reads`, writes of `writes` (an in-place update is in both).
-static void addEffects(EffectList &effects, ArrayRef<OpOperand *> reads,
-                       ArrayRef<OpOperand *> writes) {
-  for (OpOperand *operand : reads)
-    effects.emplace_back(MemoryEffects::Read::get(), operand,
-                         SideEffects::DefaultResource::get());
-  for (OpOperand *operand : writes)
-    effects.emplace_back(MemoryEffects::Write::get(), operand,
-                         SideEffects::DefaultResource::get());
-}
-
-void DmaCopyOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getSrcMutable(), &getDstMutable()}, {&getDstMutable()});
-}
-void IndirectSaveOp::getEffects(EffectList &effects) {
-  addEffects(effects,
-             {&getSrcMutable(), &getIndicesMutable(), &getDstMutable()},
-             {&getDstMutable()});
-}
-void IndirectSaveAccumulateOp::getEffects(EffectList &effects) {
-  addEffects(effects,
-             {&getSrcMutable(), &getIndicesMutable(), &getDstMutable()},
-             {&getDstMutable()});
-}
-
-//===----------------------------------------------------------------------===//
-// Buffer forms
-//===----------------------------------------------------------------------===//
-
-/// The two buffers of an in-place reduce form.
-static FailureOr<const core::DtypeInfo *>
-verifySameBuffers(Operation *op, Value dst, Value src) {
-  FailureOr<const core::DtypeInfo *> dstInfo =
-      verifyBufferType(op, "dst", dst.getType());
-  if (failed(dstInfo) || failed(verifyBufferType(op, "src", src.getType())))
-    return failure();
-  return dstInfo; // equal types: AllTypesMatch
-}
-
 LogicalResult ReduceIntoOp::verify() {
-  FailureOr<const core::DtypeInfo *> info =
-      verifySameBuffers(*this, getDst(), getSrc());
-  if (failed(info))
-    return failure();
-  return verifyReducible(*this, getKind(), **info);
+  return verifyReducible(*this, getKind(), getDst());
 }
 
 LogicalResult CollectiveReduceIntoOp::verify() {
-  if (failed(verifySameBuffers(*this, getAcc(), getX())))
-    return failure();
-  return verifyCollective(*this, getKind(), getAcc().getType());
+  return verifyCollective(*this, getKind());
 }
 
 LogicalResult CastIntoOp::verify() {
-  auto infos = verifyBufferPair(*this, getSrc(), getDst(),
-                                /*sameElementType=*/false);
-  if (failed(infos))
-    return failure();
-  return verifyCastDtypes(*this, *infos->first, *infos->second,
-                          getFp8ConfigValue());
-}
-
-/// The buffers of bfp_pack_into / bfp_unpack_into.
-static LogicalResult verifyBfpBuffers(Operation *op, BfpFormat format,
-                                      Value tiles, Value packed) {
-  if (failed(verifyBufferType(op, "tiles", tiles.getType())) ||
-      failed(verifyBufferType(op, "packed", packed.getType())))
-    return failure();
-  return verifyBfpShapes(op, format, cast<ShapedType>(tiles.getType()),
-                         cast<ShapedType>(packed.getType()));
+  return verifyCast(*this, getSrc(), getDst(), getFp8Config());
 }
 
 LogicalResult BfpPackIntoOp::verify() {
-  return verifyBfpBuffers(*this, getFormat(), getTiles(), getPacked());
+  return verifyBfpShapes(*this, getFormat(), getTiles().getType(),
+                         getPacked().getType());
 }
 
 LogicalResult BfpUnpackIntoOp::verify() {
-  return verifyBfpBuffers(*this, getFormat(), getTiles(), getPacked());
+  return verifyBfpShapes(*this, getFormat(), getTiles().getType(),
+                         getPacked().getType());
 }
 
-void ReduceIntoOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getSrcMutable(), &getDstMutable()}, {&getDstMutable()});
+//===----------------------------------------------------------------------===//
+// fp8_config syntax: `fp8_config<...>` before the attribute dictionary, or
+// the simulator's integer word `{fp8_config = N : i32}` inside it
+//===----------------------------------------------------------------------===//
+
+static constexpr StringLiteral kFp8ConfigName = "fp8_config";
+
+/// Parses `(fp8_config<flags>)? attr-dict` into `result`.
+static ParseResult parseFp8ConfigAndAttrDict(OpAsmParser &parser,
+                                             OperationState &result) {
+  MLIRContext *ctx = parser.getContext();
+  Fp8ConfigAttr config;
+  if (succeeded(parser.parseOptionalKeyword(kFp8ConfigName)) &&
+      parser.parseCustomAttributeWithFallback(config))
+    return failure();
+  SMLoc dictLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  if (Attribute inDict = result.attributes.erase(kFp8ConfigName)) {
+    if (config)
+      return parser.emitError(dictLoc, "fp8_config is given twice");
+    if (auto word = dyn_cast<IntegerAttr>(inDict)) {
+      uint64_t bits = word.getValue().getZExtValue();
+      if (core::Status s = core::checkFp8Config(bits))
+        return parser.emitError(dictLoc) << s.message();
+      auto flags = Fp8Config::none;
+      if (bits & core::kFp8Saturate)
+        flags = flags | Fp8Config::saturate;
+      if (bits & core::kFp8NanSuppress)
+        flags = flags | Fp8Config::nan_suppress;
+      config = Fp8ConfigAttr::get(ctx, flags);
+    } else if (!(config = dyn_cast<Fp8ConfigAttr>(inDict))) {
+      return parser.emitError(dictLoc, "fp8_config must be an i32 config word "
+                                       "or #birsim.fp8_config<...>, got ")
+             << inDict;
+    }
+  }
+  if (config)
+    result.addAttribute(kFp8ConfigName, config);
+  return success();
 }
-void CollectiveReduceIntoOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getXMutable(), &getAccMutable()}, {&getAccMutable()});
+
+/// Prints ` fp8_config<flags>` unless it is the default, then the
+/// discardable attributes.
+static void printFp8ConfigAndAttrDict(OpAsmPrinter &printer, Operation *op,
+                                      Fp8Config config) {
+  if (config != Fp8Config::saturate) {
+    printer << " " << kFp8ConfigName;
+    printer.printStrippedAttrOrType(Fp8ConfigAttr::get(op->getContext(), config));
+  }
+  printer.printOptionalAttrDict(op->getAttrs(), {kFp8ConfigName});
 }
-void CastIntoOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getSrcMutable()}, {&getDstMutable()});
+
+/// `%input fp8_config<...>? attr-dict : type to type`
+ParseResult CastOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand input;
+  Type inputType, resultType;
+  if (parser.parseOperand(input) ||
+      parseFp8ConfigAndAttrDict(parser, result) || parser.parseColon() ||
+      parser.parseType(inputType) || parser.parseKeyword("to") ||
+      parser.parseType(resultType) ||
+      parser.resolveOperand(input, inputType, result.operands))
+    return failure();
+  result.addTypes(resultType);
+  return success();
 }
-void BfpPackIntoOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getTilesMutable()}, {&getPackedMutable()});
+
+void CastOp::print(OpAsmPrinter &printer) {
+  printer << " " << getInput();
+  printFp8ConfigAndAttrDict(printer, *this, getFp8Config());
+  printer << " : " << getInput().getType() << " to " << getType();
 }
-void BfpUnpackIntoOp::getEffects(EffectList &effects) {
-  addEffects(effects, {&getPackedMutable()}, {&getTilesMutable()});
+
+/// `%src, %dst fp8_config<...>? attr-dict : type to type`
+ParseResult CastIntoOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand src, dst;
+  Type srcType, dstType;
+  if (parser.parseOperand(src) || parser.parseComma() ||
+      parser.parseOperand(dst) || parseFp8ConfigAndAttrDict(parser, result) ||
+      parser.parseColon() || parser.parseType(srcType) ||
+      parser.parseKeyword("to") || parser.parseType(dstType) ||
+      parser.resolveOperand(src, srcType, result.operands) ||
+      parser.resolveOperand(dst, dstType, result.operands))
+    return failure();
+  return success();
+}
+
+void CastIntoOp::print(OpAsmPrinter &printer) {
+  printer << " " << getSrc() << ", " << getDst();
+  printFp8ConfigAndAttrDict(printer, *this, getFp8Config());
+  printer << " : " << getSrc().getType() << " to " << getDst().getType();
 }

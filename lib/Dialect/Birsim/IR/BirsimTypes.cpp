@@ -75,3 +75,12 @@ bool birsim::isContiguousRowMajor(MemRefType type) {
   }
   return true;
 }
+
+bool birsim::haveSameShapeAndContainer(Type lhs, Type rhs) {
+  auto lhsShaped = dyn_cast<ShapedType>(lhs);
+  auto rhsShaped = dyn_cast<ShapedType>(rhs);
+  if (!lhsShaped || !rhsShaped)
+    return !lhsShaped && !rhsShaped;
+  return lhsShaped.getTypeID() == rhsShaped.getTypeID() &&
+         lhsShaped.getShape() == rhsShaped.getShape();
+}

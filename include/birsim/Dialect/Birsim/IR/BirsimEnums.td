@@ -54,25 +54,20 @@ def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
 def Birsim_BfpFormatAttr : EnumAttr<Birsim_Dialect, Birsim_BfpFormat,
     "bfp_format">;
 
-// FP8ConversionConfig (SEMANTICS.md section 4): bit 0 saturate, byte 1
-// NaN-suppress. `birsim.cast` carries it as a plain i32 `fp8_config`.
+// FP8ConversionConfig (docs/Semantics.md section 4): bit 0 saturates, any
+// bit of byte 1 suppresses NaNs, so NaN-suppress is one flag (0xFF00).
+// Printed `fp8_config<none>`, `fp8_config<saturate | nan_suppress>`.
 def Birsim_Fp8Config : I32BitEnumAttr<"Fp8Config", "FP8 conversion config", [
     I32BitEnumAttrCaseNone<"none">,
     I32BitEnumAttrCaseBit<"saturate", 0>,
-    I32BitEnumAttrCaseGroup<"nan_suppress", [
-      I32BitEnumAttrCaseBit<"nan_suppress_0", 8>,
-      I32BitEnumAttrCaseBit<"nan_suppress_1", 9>,
-      I32BitEnumAttrCaseBit<"nan_suppress_2", 10>,
-      I32BitEnumAttrCaseBit<"nan_suppress_3", 11>,
-      I32BitEnumAttrCaseBit<"nan_suppress_4", 12>,
-      I32BitEnumAttrCaseBit<"nan_suppress_5", 13>,
-      I32BitEnumAttrCaseBit<"nan_suppress_6", 14>,
-      I32BitEnumAttrCaseBit<"nan_suppress_7", 15>]>]> {
+    I32BitEnumAttrCase<"nan_suppress", 0xFF00>]> {
   let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
   let separator = " | ";
 }
 def Birsim_Fp8ConfigAttr : EnumAttr<Birsim_Dialect, Birsim_Fp8Config,
-    "fp8_config">;
+    "fp8_config"> {
+  let assemblyFormat = "`<` $value `>`";
+}
 
 #endif // BIRSIM_ENUMS_TD

@@ -24,7 +24,7 @@ def Birsim_ConstantOp : Birsim_Op<"constant",
     ```
   }];
   let arguments = (ins TypedAttrInterface:$value);
-  let results = (outs AnyType:$result);
+  let results = (outs Birsim_DtypeValue:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
 }
@@ -34,7 +34,7 @@ def Birsim_ReduceOp : Birsim_Op<"reduce",
   let summary = "cast_copy_or_accumulate: result = reduce(dst, src)";
   let description = [{
     Elementwise `birsim::cast_copy_or_accumulate(kind, dst, src, dtype)`
-    (SEMANTICS.md section 3). `copy` takes every bir::Dtype; `add`, `min`
+    (docs/Semantics.md section 3). `copy` takes every bir::Dtype; `add`, `min`
     and `max` only the 8 reducing dtypes (`f8E3M4`, `f8E4M3`, `f8E5M2`,
     `bf16`, `f16`, `i32`, `f32`, `i64`). Floats reduce in fp32 with x86 SSE
     semantics (`add` = ADDSS(dst, src), `min` = MINSS(src, dst),
@@ -46,9 +46,9 @@ def Birsim_ReduceOp : Birsim_Op<"reduce",
     %r = birsim.reduce max %dst, %src : tensor<4x8xf8E4M3>
     ```
   }];
-  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyType:$dst,
-                       AnyType:$src);
-  let results = (outs AnyType:$result);
+  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind,
+                       Birsim_DtypeValue:$dst, Birsim_DtypeValue:$src);
+  let results = (outs Birsim_DtypeValue:$result);
   let assemblyFormat = "`` $kind $dst `,` $src attr-dict `:` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -66,35 +66,38 @@ def Birsim_CollectiveReduceOp : Birsim_Op<"collective_reduce",
     %r = birsim.collective_reduce max %acc, %x : tensor<16xf32>
     ```
   }];
-  let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyType:$acc, AnyType:$x);
-  let results = (outs AnyType:$result);
+  let arguments = (ins Birsim_AluOpTypeAttr:$kind, Birsim_F32Value:$acc,
+                       Birsim_F32Value:$x);
+  let results = (outs Birsim_F32Value:$result);
   let assemblyFormat = "`` $kind $acc `,` $x attr-dict `:` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def Birsim_CastOp : Birsim_Op<"cast", [Pure]> {
+def Birsim_CastOp : Birsim_Op<"cast",
+    [Pure, Birsim_SameShapeAndContainer<"input", "result">]> {
   let summary = "bir::CastToNewDType between non-packed dtypes";
   let description = [{
-    The whole-tensor cast engine (SEMANTICS.md section 4): every non-packed
+    The whole-tensor cast engine (docs/Semantics.md section 4): every non-packed
     dtype to every non-packed dtype through fp32, round-to-nearest-even.
-    `fp8_config` is the FP8ConversionConfig (bit 0 saturate, byte 1
-    NaN-suppress) and defaults to `0x0001` (saturate), the compiler's
-    default; it applies to fp8 results only.
+    `fp8_config` is the FP8ConversionConfig: `saturate` (bit 0) and
+    `nan_suppress` (byte 1), or `none`. It defaults to `saturate`, the
+    compiler's default, and applies to fp8 results only. The integer form
+    `{fp8_config = N : i32}` of the simulator's config word is accepted
+    too: bits outside 0xFF01 are an error, any bit of byte 1 is
+    `nan_suppress`.
 
     ```mlir
     %y = birsim.cast %x : tensor<8xf32> to tensor<8xf8E5M2>
-    %y = birsim.cast %x {fp8_config = 0 : i32} : f32 to f8E5M2
+    %y = birsim.cast %x fp8_config<none> : f32 to f8E5M2
+    %y = birsim.cast %x fp8_config<saturate | nan_suppress> : f32 to f8E5M2
     ```
   }];
-  let arguments = (ins AnyType:$input, OptionalAttr<I32Attr>:$fp8_config);
-  let results = (outs AnyType:$result);
-  let assemblyFormat =
-      "$input attr-dict `:` type($input) `to` type($result)";
-  let extraClassDeclaration = [{
-    /// The FP8 config, defaulting to 0x0001 (saturate).
-    unsigned getFp8ConfigValue();
-  }];
+  let arguments = (ins Birsim_DtypeValue:$input,
+      DefaultValuedAttr<Birsim_Fp8ConfigAttr,
+                        "::birsim::Fp8Config::saturate">:$fp8_config);
+  let results = (outs Birsim_DtypeValue:$result);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -103,15 +106,16 @@ def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
   let summary = "pack N row-major 32x32 fp32 tiles into BFP bytes";
   let description = [{
     `tensor<Nx32x32xf32>` to `tensor<N x tile_bytes(format) x i8>`: per tile
-    64 shared-exponent bytes, then the datums in face order (SEMANTICS.md
+    64 shared-exponent bytes, then the datums in face order (docs/Semantics.md
     section 5). 1088 bytes per tile for BFP8, 576 for BFP4.
 
     ```mlir
     %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
-  let results = (outs AnyRankedTensor:$result);
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Birsim_TileTensor:$input);
+  let results = (outs Birsim_PackedTensor:$result);
   let assemblyFormat =
       "`` $format $input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
@@ -122,14 +126,15 @@ def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
   let summary = "unpack BFP bytes into N row-major 32x32 fp32 tiles";
   let description = [{
     The inverse layout of `birsim.bfp_pack`, decoding every datum under its
-    block's shared exponent (SEMANTICS.md section 5).
+    block's shared exponent (docs/Semantics.md section 5).
 
     ```mlir
     %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyRankedTensor:$input);
-  let results = (outs AnyRankedTensor:$result);
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Birsim_PackedTensor:$input);
+  let results = (outs Birsim_TileTensor:$result);
   let assemblyFormat =
       "`` $format $input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
@@ -140,8 +145,8 @@ def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
 // Instruction-level ops: the three callers of AluOpType2MemoryReduction
 //===----------------------------------------------------------------------===//
 
-class Birsim_CceOp<string mnemonic, string caller>
-    : Birsim_Op<mnemonic, [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+class Birsim_CceOp<string mnemonic, string caller, list<Trait> traits = []>
+    : Birsim_Op<mnemonic, traits> {
   code cceOpDescription = [{
     The `cce_op` AluOpType goes through `AluOpType2MemoryReduction`, as in
     the simulator's }] # caller # [{: `bypass` copies, `add` accumulates
@@ -151,7 +156,8 @@ class Birsim_CceOp<string mnemonic, string caller>
   }];
 }
 
-def Birsim_DmaCopyOp : Birsim_CceOp<"dma_copy", "visitInstDMACopy"> {
+def Birsim_DmaCopyOp : Birsim_CceOp<"dma_copy", "visitInstDMACopy",
+    [AllShapesMatch<["src", "dst"]>, AllElementTypesMatch<["src", "dst"]>]> {
   let summary = "DMA copy with a cce-reduce AluOpType";
   let description = cceOpDescription # [{
     Elementwise `dst[i] = reduce(dst[i], src[i])` over two memrefs of the
@@ -161,15 +167,16 @@ def Birsim_DmaCopyOp : Birsim_CceOp<"dma_copy", "visitInstDMACopy"> {
     birsim.dma_copy add %src to %dst : memref<16xbf16> to memref<16xbf16>
     ```
   }];
-  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
-                       AnyMemRef:$dst);
+  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op,
+                       Arg<Birsim_DtypeBuffer, "", [MemRead]>:$src,
+                       Arg<Birsim_DtypeBuffer, "", [MemRead, MemWrite]>:$dst);
   let assemblyFormat =
       "`` $cce_op $src `to` $dst attr-dict `:` type($src) `to` type($dst)";
   let hasVerifier = 1;
 }
 
 class Birsim_IndirectSaveBase<string mnemonic, string caller>
-    : Birsim_CceOp<mnemonic, caller> {
+    : Birsim_CceOp<mnemonic, caller, [AllElementTypesMatch<["src", "dst"]>]> {
   let description = cceOpDescription # [{
     Scatter through an index memref, in order:
     `dst[indices[i]] = reduce(dst[indices[i]], src[i])`. `src` and
@@ -182,8 +189,10 @@ class Birsim_IndirectSaveBase<string mnemonic, string caller>
         : memref<4xbf16>, memref<4xi64> to memref<16xbf16>
     ```
   }];
-  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op, AnyMemRef:$src,
-                       AnyMemRef:$indices, AnyMemRef:$dst);
+  let arguments = (ins Birsim_AluOpTypeAttr:$cce_op,
+      Arg<Birsim_DtypeVectorBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_IndexBuffer, "", [MemRead]>:$indices,
+      Arg<Birsim_DtypeBuffer, "", [MemRead, MemWrite]>:$dst);
   let assemblyFormat = "`` $cce_op $src `to` $dst `[` $indices `]` attr-dict "
                        "`:` type($src) `,` type($indices) `to` type($dst)";
   let hasVerifier = 1;
@@ -205,9 +214,7 @@ def Birsim_IndirectSaveAccumulateOp : Birsim_IndirectSaveBase<
 
 class Birsim_BufferOp<string mnemonic, string valueOp,
                       list<Trait> traits = []>
-    : Birsim_Op<mnemonic,
-                !listconcat([DeclareOpInterfaceMethods<MemoryEffectsOpInterface>],
-                            traits)> {
+    : Birsim_Op<mnemonic, traits> {
   code bufferDescription = [{
     The buffer form of `birsim.}] # valueOp # [{`, produced by One-Shot
     Bufferize and lowered to one call into `libbirsim_runtime.so`. Operands
@@ -225,8 +232,9 @@ def Birsim_ReduceIntoOp : Birsim_BufferOp<"reduce_into", "reduce",
     birsim.reduce_into add %dst, %src : memref<16xbf16>
     ```
   }];
-  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind, AnyMemRef:$dst,
-                       AnyMemRef:$src);
+  let arguments = (ins Birsim_MemoryReductionOpAttr:$kind,
+                       Arg<Birsim_DtypeBuffer, "", [MemRead, MemWrite]>:$dst,
+                       Arg<Birsim_DtypeBuffer, "", [MemRead]>:$src);
   let assemblyFormat = "`` $kind $dst `,` $src attr-dict `:` type($dst)";
   let hasVerifier = 1;
 }
@@ -242,30 +250,29 @@ def Birsim_CollectiveReduceIntoOp : Birsim_BufferOp<"collective_reduce_into",
     birsim.collective_reduce_into max %acc, %x : memref<16xf32>
     ```
   }];
-  let arguments = (ins Birsim_AluOpTypeAttr:$kind, AnyMemRef:$acc,
-                       AnyMemRef:$x);
+  let arguments = (ins Birsim_AluOpTypeAttr:$kind,
+                       Arg<Birsim_F32Buffer, "", [MemRead, MemWrite]>:$acc,
+                       Arg<Birsim_F32Buffer, "", [MemRead]>:$x);
   let assemblyFormat = "`` $kind $acc `,` $x attr-dict `:` type($acc)";
   let hasVerifier = 1;
 }
 
-def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast"> {
+def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
+    [AllShapesMatch<["src", "dst"]>]> {
   let summary = "whole-tensor cast from one buffer into another";
   let description = bufferDescription # [{
-    Lowers to `birsim_cast`; `fp8_config` defaults to 0x0001 as on
-    `birsim.cast`.
+    Lowers to `birsim_cast`; `fp8_config` is printed, parsed and defaulted
+    as on `birsim.cast`.
 
     ```mlir
     birsim.cast_into %src, %dst : memref<8xf32> to memref<8xf8E5M2>
     ```
   }];
-  let arguments = (ins AnyMemRef:$src, AnyMemRef:$dst,
-                       OptionalAttr<I32Attr>:$fp8_config);
-  let assemblyFormat =
-      "$src `,` $dst attr-dict `:` type($src) `to` type($dst)";
-  let extraClassDeclaration = [{
-    /// The FP8 config, defaulting to 0x0001 (saturate).
-    unsigned getFp8ConfigValue();
-  }];
+  let arguments = (ins Arg<Birsim_DtypeBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_DtypeBuffer, "", [MemWrite]>:$dst,
+      DefaultValuedAttr<Birsim_Fp8ConfigAttr,
+                        "::birsim::Fp8Config::saturate">:$fp8_config);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -278,8 +285,9 @@ def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
     birsim.bfp_pack_into bfp8_b %tiles, %bytes : memref<2x32x32xf32> to memref<2x1088xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$tiles,
-                       AnyMemRef:$packed);
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Arg<Birsim_TileBuffer, "", [MemRead]>:$tiles,
+                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed);
   let assemblyFormat = "`` $format $tiles `,` $packed attr-dict `:` "
                        "type($tiles) `to` type($packed)";
   let hasVerifier = 1;
@@ -294,8 +302,9 @@ def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
     birsim.bfp_unpack_into bfp8_b %bytes, %tiles : memref<2x1088xi8> to memref<2x32x32xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format, AnyMemRef:$packed,
-                       AnyMemRef:$tiles);
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Arg<Birsim_PackedBuffer, "", [MemRead]>:$packed,
+                       Arg<Birsim_TileBuffer, "", [MemWrite]>:$tiles);
   let assemblyFormat = "`` $format $packed `,` $tiles attr-dict `:` "
                        "type($packed) `to` type($tiles)";
   let hasVerifier = 1;

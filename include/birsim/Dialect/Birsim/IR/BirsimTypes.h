@@ -29,6 +29,10 @@ Type getElementType(MLIRContext *context, core::Dtype dtype);
 /// element count.
 bool isContiguousRowMajor(MemRefType type);
 
+/// Both scalars, or the same container kind (vector, tensor, memref) with the
+/// same shape.
+bool haveSameShapeAndContainer(Type lhs, Type rhs);
+
 /// Descriptor of the dtype of `type`'s element type, or null.
 const core::DtypeInfo *lookupDtypeInfo(Type type);
 

@@ -33,4 +33,59 @@ def Birsim_Float8E5M2x4Type : Birsim_Type<"Float8E5M2x4",
   let description = "Four packed float8 E5M2 values (4 bytes); copy only.";
 }
 
+//===----------------------------------------------------------------------===//
+// Type constraints (docs/Semantics.md section 1)
+//===----------------------------------------------------------------------===//
+
+// Any element type that stands for a bir::Dtype (the MlirType column of
+// birsim/Core/Dtypes.def; `siN` is the same dtype as `iN`).
+def Birsim_Dtype : Type<CPred<"::birsim::getDtype($_self).has_value()">,
+    "bir::Dtype element type (ui8, i8, f8E3M4, f8E4M3, f8E4M3FN, "
+    "f8E8M0FNU, f8E5M2, ui16, i16, bf16, f16, ui32, i32, f32, "
+    "!birsim.float32r, ui64, i64 or a packed !birsim *_x4 type)">;
+
+// The value-level forms: a scalar, a vector or a ranked tensor.
+class Birsim_ValueOf<Type element, string what>
+    : AnyTypeOf<[element, VectorOfAnyRankOf<[element]>,
+                 RankedTensorOf<[element]>],
+                "scalar, vector or ranked tensor of " # what>;
+def Birsim_DtypeValue : Birsim_ValueOf<Birsim_Dtype, "bir::Dtype values">;
+def Birsim_F32Value : Birsim_ValueOf<F32, "f32 values">;
+
+// Buffers the runtime takes as pointer + element count.
+def Birsim_IsContiguous : CPred<
+    "::birsim::isContiguousRowMajor(::llvm::cast<::mlir::MemRefType>($_self))">;
+class Birsim_BufferOf<Type base, string what>
+    : ConfinedType<base, [Birsim_IsContiguous],
+                   "contiguous row-major memref of " # what # " (identity "
+                   "layout, or row-major strides with any offset)",
+                   "::mlir::MemRefType">;
+def Birsim_DtypeBuffer
+    : Birsim_BufferOf<MemRefOf<[Birsim_Dtype]>, "bir::Dtype values">;
+def Birsim_DtypeVectorBuffer
+    : Birsim_BufferOf<MemRefRankOf<[Birsim_Dtype], [1]>,
+                      "bir::Dtype values, 1-D">;
+def Birsim_F32Buffer : Birsim_BufferOf<MemRefOf<[F32]>, "f32 values">;
+def Birsim_IndexBuffer : Birsim_BufferOf<MemRefRankOf<[I64], [1]>, "i64, 1-D">;
+
+// BFP tiles: N row-major 32x32 fp32 tiles, and N rows of packed bytes whose
+// length the format fixes (checked by the op's verifier).
+def Birsim_HasTileShape : CPred<
+    "::llvm::cast<::mlir::ShapedType>($_self).getDimSize(1) == 32 && "
+    "::llvm::cast<::mlir::ShapedType>($_self).getDimSize(2) == 32">;
+def Birsim_TileTensor : ConfinedType<TensorRankOf<[F32], [3]>,
+    [Birsim_HasTileShape], "tensor<Nx32x32xf32>">;
+def Birsim_TileBuffer : Birsim_BufferOf<
+    ConfinedType<MemRefRankOf<[F32], [3]>, [Birsim_HasTileShape]>,
+    "Nx32x32xf32 tiles">;
+def Birsim_PackedTensor : TensorRankOf<[I8], [2]>;
+def Birsim_PackedBuffer : Birsim_BufferOf<MemRefRankOf<[I8], [2]>, "i8, 2-D">;
+
+// `input` and `result` are both scalars, or the same container with the same
+// shape (AllShapesMatch would reject scalars).
+class Birsim_SameShapeAndContainer<string lhs, string rhs>
+    : PredOpTrait<lhs # " and " # rhs # " have the same shape and container",
+        CPred<"::birsim::haveSameShapeAndContainer($" # lhs # ".getType(), $"
+              # rhs # ".getType())">>;
+
 #endif // BIRSIM_TYPES_TD
