@@ -13,6 +13,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -241,6 +244,52 @@ TEST(DialectTables, EnumsAndDtypesMatchTheCore) {
             ::birsim::core::Dtype::int32);
   EXPECT_EQ(getDtype(Float64Type::get(&context)), std::nullopt);
   EXPECT_EQ(getDtype(IntegerType::get(&context, 1)), std::nullopt);
+}
+
+// Each buffer op reads and writes exactly the operands its ODS Arg<> effects
+// name (docs/ops/BufferForms.md): "r" read, "w" written, "rw" both.
+TEST(DialectTables, DeclaredMemoryEffects) {
+  MLIRContext context;
+  context.loadDialect<BirsimDialect, func::FuncDialect>();
+  const char *source = R"mlir(
+    func.func @f(%m: memref<4xbf16>, %n: memref<4xbf16>, %f: memref<4xf32>,
+                 %g: memref<4xf32>, %q: memref<4xf8E5M2>,
+                 %t: memref<1x32x32xf32>, %p: memref<1x1088xi8>,
+                 %i: memref<4xi64>) {
+      birsim.reduce_into add %m, %n : memref<4xbf16>
+      birsim.collective_reduce_into add %f, %g : memref<4xf32>
+      birsim.cast_into %f, %q : memref<4xf32> to memref<4xf8E5M2>
+      birsim.bfp_pack_into bfp8_b %t, %p : memref<1x32x32xf32> to memref<1x1088xi8>
+      birsim.bfp_unpack_into bfp8_b %p, %t : memref<1x1088xi8> to memref<1x32x32xf32>
+      birsim.dma_copy add %n to %m : memref<4xbf16> to memref<4xbf16>
+      birsim.indirect_save bypass %n to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<4xbf16>
+      birsim.indirect_save_accumulate add %n to %m[%i] : memref<4xbf16>, memref<4xi64> to memref<4xbf16>
+      return
+    })mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(module);
+  // Per op, in operand order.
+  std::vector<std::vector<std::string>> expected = {
+      {"rw", "r"}, {"rw", "r"}, {"r", "w"},       {"r", "w"},
+      {"r", "w"},  {"r", "rw"}, {"r", "r", "rw"}, {"r", "r", "rw"}};
+  size_t index = 0;
+  module->walk([&](Operation *op) {
+    if (!isa<BirsimDialect>(op->getDialect()))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    ASSERT_TRUE(effects) << op->getName().getStringRef().str();
+    ASSERT_LT(index, expected.size());
+    std::vector<std::string> seen(op->getNumOperands());
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (effects.getEffectOnValue<MemoryEffects::Read>(operand.get()))
+        seen[operand.getOperandNumber()] += "r";
+      if (effects.getEffectOnValue<MemoryEffects::Write>(operand.get()))
+        seen[operand.getOperandNumber()] += "w";
+    }
+    EXPECT_EQ(seen, expected[index]) << op->getName().getStringRef().str();
+    ++index;
+  });
+  EXPECT_EQ(index, expected.size());
 }
 
 } // namespace
