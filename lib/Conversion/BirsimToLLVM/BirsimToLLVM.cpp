@@ -14,11 +14,14 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTBIRSIMTOLLVMPASS
@@ -31,25 +34,118 @@ using namespace birsim;
 namespace {
 
 //===----------------------------------------------------------------------===//
+// The runtime ABI (birsim/Runtime/RuntimeFunctions.def)
+//===----------------------------------------------------------------------===//
+
+/// What a pattern supplies for a runtime parameter.
+enum class ArgRole {
+  Kind,
+  Dtype,
+  SrcDtype,
+  DstDtype,
+  Dst,
+  Src,
+  Indices,
+  Count,
+  DstCount,
+  Fp8Config,
+  Status,
+  Site,
+};
+constexpr unsigned kNumArgRoles = unsigned(ArgRole::Site) + 1;
+
+/// The LLVM type of a C parameter or result type of Runtime.h.
+template <typename CType> Type llvmTypeOf(MLIRContext *ctx) {
+  if constexpr (std::is_void_v<CType>)
+    return LLVM::LLVMVoidType::get(ctx);
+  else if constexpr (std::is_pointer_v<CType>)
+    return LLVM::LLVMPointerType::get(ctx);
+  else
+    return IntegerType::get(ctx, 8 * sizeof(CType));
+}
+
+struct RuntimeArg {
+  ArgRole role;
+  Type (*type)(MLIRContext *);
+};
+
+struct RuntimeFunction {
+  StringLiteral name;
+  Type (*result)(MLIRContext *);
+  ArrayRef<RuntimeArg> args;
+
+  LLVM::LLVMFunctionType type(MLIRContext *ctx) const {
+    SmallVector<Type> params;
+    for (const RuntimeArg &arg : args)
+      params.push_back(arg.type(ctx));
+    return LLVM::LLVMFunctionType::get(result(ctx), params);
+  }
+};
+
+enum class RuntimeFn {
+#define BIRSIM_ARG(CType, Role)
+#define BIRSIM_RUNTIME_FUNCTION(Name, ...) Name,
+#include "birsim/Runtime/RuntimeFunctions.def"
+};
+
+#define BIRSIM_ARG(CType, Role) RuntimeArg{ArgRole::Role, llvmTypeOf<CType>},
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, ...)                             \
+  constexpr RuntimeArg Name##Args[] = {__VA_ARGS__};
+#include "birsim/Runtime/RuntimeFunctions.def"
+
+const RuntimeFunction kRuntimeFunctions[] = {
+#define BIRSIM_ARG(CType, Role)
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, ...)                             \
+  {#Name, llvmTypeOf<Result>, Name##Args},
+#include "birsim/Runtime/RuntimeFunctions.def"
+};
+
+/// The declaration of `fn` in `module`: created when absent; an existing
+/// symbol of that name must be an `llvm.func` of the table's type.
+FailureOr<LLVM::LLVMFuncOp> declareRuntimeFunction(OpBuilder &builder,
+                                                   Operation *op,
+                                                   ModuleOp module,
+                                                   RuntimeFn fn) {
+  const RuntimeFunction &spec = kRuntimeFunctions[int(fn)];
+  LLVM::LLVMFunctionType type = spec.type(builder.getContext());
+  if (Operation *existing = SymbolTable::lookupSymbolIn(module, spec.name)) {
+    auto function = dyn_cast<LLVM::LLVMFuncOp>(existing);
+    if (!function)
+      return op->emitError("runtime function '")
+             << spec.name << "' clashes with a '" << existing->getName()
+             << "' of that name; Runtime.h declares " << type;
+    if (function.getFunctionType() != type)
+      return op->emitError("runtime function '")
+             << spec.name << "' is already declared as "
+             << function.getFunctionType() << ", but Runtime.h declares "
+             << type;
+    return function;
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), spec.name, type);
+}
+
+//===----------------------------------------------------------------------===//
 // Call emission
 //===----------------------------------------------------------------------===//
 
-/// Builds the arguments of one runtime call, in ABI order, and emits it with
-/// its status check.
+/// Collects the values of one runtime call by role and emits it, in the
+/// table's argument order, with its status check.
 class RuntimeCall {
 public:
   RuntimeCall(ConversionPatternRewriter &rewriter,
               const LLVMTypeConverter &converter, Operation *op)
       : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()) {}
 
-  void addI32(int64_t value) { args.push_back(constant(32, value)); }
-  void add(Value value) { args.push_back(value); }
+  void set(ArgRole role, Value value) { values[unsigned(role)] = value; }
+  void setI32(ArgRole role, int64_t value) { set(role, constant(32, value)); }
 
   /// The data pointer (aligned pointer + offset) of a contiguous memref.
-  void addPointer(Value memref, Value descriptor) {
-    args.push_back(MemRefDescriptor(descriptor)
-                       .bufferPtr(rewriter, loc, converter,
-                                  cast<MemRefType>(memref.getType())));
+  Value pointer(Value memref, Value descriptor) {
+    return MemRefDescriptor(descriptor)
+        .bufferPtr(rewriter, loc, converter,
+                   cast<MemRefType>(memref.getType()));
   }
 
   /// The element count of a memref as i64.
@@ -76,53 +172,14 @@ public:
     return constant(64, type.getDimSize(0));
   }
 
-  /// `value` stored to a fresh entry-block slot; its pointer is the
-  /// argument.
-  Value addSpilled(Value value) {
+  /// `value` stored to a fresh entry-block slot; returns the slot.
+  Value spill(Value value) {
     Value slot = entrySlot(value.getType());
     LLVM::StoreOp::create(rewriter, loc, value, slot);
-    args.push_back(slot);
     return slot;
   }
 
-  /// A fresh entry-block slot of `type` as the argument.
-  Value addSlot(Type type) {
-    Value slot = entrySlot(type);
-    args.push_back(slot);
-    return slot;
-  }
-
-  Value constant(unsigned width, int64_t value) {
-    Type type = rewriter.getIntegerType(width);
-    return LLVM::ConstantOp::create(rewriter, loc, type,
-                                    rewriter.getIntegerAttr(type, value));
-  }
-
-  /// `status = name(args...)`, then `birsim_check_status(status, op name)`.
-  LogicalResult emit(StringRef name) {
-    auto module = op->getParentOfType<ModuleOp>();
-    Type i32 = rewriter.getI32Type();
-    SmallVector<Type> types;
-    for (Value arg : args)
-      types.push_back(arg.getType());
-    FailureOr<LLVM::LLVMFuncOp> callee =
-        LLVM::lookupOrCreateFn(rewriter, module, name, types, i32);
-    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    FailureOr<LLVM::LLVMFuncOp> check = LLVM::lookupOrCreateFn(
-        rewriter, module, "birsim_check_status", {i32, ptr},
-        LLVM::LLVMVoidType::get(rewriter.getContext()));
-    if (failed(callee) || failed(check))
-      return rewriter.notifyMatchFailure(op, "runtime declaration clash");
-    Value status =
-        LLVM::CallOp::create(rewriter, loc, *callee, args).getResult();
-    LLVM::CallOp::create(rewriter, loc, *check,
-                         ValueRange{status, siteString(module)});
-    return success();
-  }
-
-private:
-  /// A stack slot in the enclosing function's entry block, so that loops do
-  /// not grow the stack.
+  /// A fresh entry-block slot of `type`.
   Value entrySlot(Type type) {
     OpBuilder::InsertionGuard guard(rewriter);
     Operation *function =
@@ -131,6 +188,38 @@ private:
     return LLVM::AllocaOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), type,
         constant(64, 1));
+  }
+
+  Value constant(unsigned width, int64_t value) {
+    Type type = rewriter.getIntegerType(width);
+    return LLVM::ConstantOp::create(rewriter, loc, type,
+                                    rewriter.getIntegerAttr(type, value));
+  }
+
+  /// `status = fn(args...)`, then `birsim_check_status(status, op name)`.
+  LogicalResult emit(RuntimeFn fn) {
+    auto module = op->getParentOfType<ModuleOp>();
+    FailureOr<LLVM::LLVMFuncOp> callee =
+        declareRuntimeFunction(rewriter, op, module, fn);
+    FailureOr<LLVM::LLVMFuncOp> check = declareRuntimeFunction(
+        rewriter, op, module, RuntimeFn::birsim_check_status);
+    if (failed(callee) || failed(check))
+      return failure();
+    set(ArgRole::Status, call(*callee, fn).getResult());
+    set(ArgRole::Site, siteString(module));
+    call(*check, RuntimeFn::birsim_check_status);
+    return success();
+  }
+
+private:
+  LLVM::CallOp call(LLVM::LLVMFuncOp callee, RuntimeFn fn) {
+    SmallVector<Value> args;
+    for (const RuntimeArg &arg : kRuntimeFunctions[int(fn)].args) {
+      Value value = values[unsigned(arg.role)];
+      assert(value && "the pattern did not supply every role of its call");
+      args.push_back(value);
+    }
+    return LLVM::CallOp::create(rewriter, loc, callee, args);
   }
 
   /// A private global holding the op name, for the error report.
@@ -155,7 +244,7 @@ private:
   const LLVMTypeConverter &converter;
   Operation *op;
   Location loc;
-  SmallVector<Value> args;
+  Value values[kNumArgRoles];
 };
 
 static int dtypeOf(Value value) {
@@ -177,128 +266,139 @@ static int memoryReductionOf(AluOpType cceOp) {
 }
 
 //===----------------------------------------------------------------------===//
-// Arguments of each op's call, in the order of Runtime.h
+// Each op's call: the function and the value of each role
 //===----------------------------------------------------------------------===//
+
+using R = ArgRole;
 
 // Buffer forms and instruction-level ops: pointers + element counts.
 
-static StringRef buildCall(ReduceIntoOp op, ReduceIntoOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(int(op.getKind()));
-  call.addPointer(op.getDst(), a.getDst());
-  call.addPointer(op.getSrc(), a.getSrc());
-  call.addI32(dtypeOf(op.getDst()));
-  call.add(call.elementCount(op.getDst(), a.getDst()));
-  return "birsim_accumulate";
+/// `dst[i] = reduce(dst[i], src[i])` over two buffers.
+static RuntimeFn fillAccumulate(RuntimeCall &call, int kind, Value dst,
+                                Value dstDesc, Value src, Value srcDesc) {
+  call.setI32(R::Kind, kind);
+  call.set(R::Dst, call.pointer(dst, dstDesc));
+  call.set(R::Src, call.pointer(src, srcDesc));
+  call.setI32(R::Dtype, dtypeOf(dst));
+  call.set(R::Count, call.elementCount(dst, dstDesc));
+  return RuntimeFn::birsim_accumulate;
 }
 
-static StringRef buildCall(CollectiveReduceIntoOp op,
-                           CollectiveReduceIntoOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(int(op.getKind()));
-  call.addPointer(op.getAcc(), a.getAcc());
-  call.addPointer(op.getX(), a.getX());
-  call.add(call.elementCount(op.getAcc(), a.getAcc()));
-  return "birsim_collective_reduce";
+static RuntimeFn fillCall(ReduceIntoOp op, ReduceIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  return fillAccumulate(call, int(op.getKind()), op.getDst(), a.getDst(),
+                        op.getSrc(), a.getSrc());
 }
 
-static StringRef buildCall(CastIntoOp op, CastIntoOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(dtypeOf(op.getSrc()));
-  call.addPointer(op.getSrc(), a.getSrc());
-  call.addI32(dtypeOf(op.getDst()));
-  call.addPointer(op.getDst(), a.getDst());
-  call.add(call.elementCount(op.getSrc(), a.getSrc()));
-  call.addI32(unsigned(op.getFp8Config()));
-  return "birsim_cast";
+static RuntimeFn fillCall(DmaCopyOp op, DmaCopyOp::Adaptor a,
+                          RuntimeCall &call) {
+  return fillAccumulate(call, memoryReductionOf(op.getCceOp()), op.getDst(),
+                        a.getDst(), op.getSrc(), a.getSrc());
 }
 
-static StringRef buildCall(BfpPackIntoOp op, BfpPackIntoOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(int(op.getFormat()));
-  call.addPointer(op.getTiles(), a.getTiles());
-  call.add(call.leadingSize(op.getTiles(), a.getTiles()));
-  call.addPointer(op.getPacked(), a.getPacked());
-  return "birsim_bfp_pack_tiles";
+static RuntimeFn fillCall(CollectiveReduceIntoOp op,
+                          CollectiveReduceIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::Kind, int(op.getKind()));
+  call.set(R::Dst, call.pointer(op.getAcc(), a.getAcc()));
+  call.set(R::Src, call.pointer(op.getX(), a.getX()));
+  call.set(R::Count, call.elementCount(op.getAcc(), a.getAcc()));
+  return RuntimeFn::birsim_collective_reduce;
 }
 
-static StringRef buildCall(BfpUnpackIntoOp op, BfpUnpackIntoOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(int(op.getFormat()));
-  call.addPointer(op.getPacked(), a.getPacked());
-  call.add(call.leadingSize(op.getPacked(), a.getPacked()));
-  call.addPointer(op.getTiles(), a.getTiles());
-  return "birsim_bfp_unpack_tiles";
+static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::SrcDtype, dtypeOf(op.getSrc()));
+  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.setI32(R::DstDtype, dtypeOf(op.getDst()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
+  call.setI32(R::Fp8Config, int64_t(op.getFp8Config()));
+  return RuntimeFn::birsim_cast;
 }
 
-static StringRef buildCall(DmaCopyOp op, DmaCopyOp::Adaptor a,
-                           RuntimeCall &call) {
-  call.addI32(memoryReductionOf(op.getCceOp()));
-  call.addPointer(op.getDst(), a.getDst());
-  call.addPointer(op.getSrc(), a.getSrc());
-  call.addI32(dtypeOf(op.getDst()));
-  call.add(call.elementCount(op.getDst(), a.getDst()));
-  return "birsim_accumulate";
+/// BFP tiles between two buffers; the tile count is `from`'s leading size.
+static void fillBfp(RuntimeCall &call, BfpFormat format, Value from,
+                    Value fromDesc, Value to, Value toDesc) {
+  call.setI32(R::Kind, int(format));
+  call.set(R::Src, call.pointer(from, fromDesc));
+  call.set(R::Count, call.leadingSize(from, fromDesc));
+  call.set(R::Dst, call.pointer(to, toDesc));
+}
+
+static RuntimeFn fillCall(BfpPackIntoOp op, BfpPackIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  fillBfp(call, op.getFormat(), op.getTiles(), a.getTiles(), op.getPacked(),
+          a.getPacked());
+  return RuntimeFn::birsim_bfp_pack_tiles;
+}
+
+static RuntimeFn fillCall(BfpUnpackIntoOp op, BfpUnpackIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  fillBfp(call, op.getFormat(), op.getPacked(), a.getPacked(), op.getTiles(),
+          a.getTiles());
+  return RuntimeFn::birsim_bfp_unpack_tiles;
 }
 
 template <typename IndirectOp>
-static StringRef buildIndirectCall(IndirectOp op,
-                                   typename IndirectOp::Adaptor a,
-                                   RuntimeCall &call) {
-  call.addI32(memoryReductionOf(op.getCceOp()));
-  call.addPointer(op.getDst(), a.getDst());
-  call.add(call.elementCount(op.getDst(), a.getDst()));
-  call.addPointer(op.getSrc(), a.getSrc());
-  call.addPointer(op.getIndices(), a.getIndices());
-  call.add(call.elementCount(op.getSrc(), a.getSrc()));
-  call.addI32(dtypeOf(op.getDst()));
-  return "birsim_scatter_accumulate";
+static RuntimeFn fillIndirectCall(IndirectOp op,
+                                  typename IndirectOp::Adaptor a,
+                                  RuntimeCall &call) {
+  call.setI32(R::Kind, memoryReductionOf(op.getCceOp()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
+  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Indices, call.pointer(op.getIndices(), a.getIndices()));
+  call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
+  call.setI32(R::Dtype, dtypeOf(op.getDst()));
+  return RuntimeFn::birsim_scatter_accumulate;
 }
-static StringRef buildCall(IndirectSaveOp op, IndirectSaveOp::Adaptor a,
-                           RuntimeCall &call) {
-  return buildIndirectCall(op, a, call);
+static RuntimeFn fillCall(IndirectSaveOp op, IndirectSaveOp::Adaptor a,
+                          RuntimeCall &call) {
+  return fillIndirectCall(op, a, call);
 }
-static StringRef buildCall(IndirectSaveAccumulateOp op,
-                           IndirectSaveAccumulateOp::Adaptor a,
-                           RuntimeCall &call) {
-  return buildIndirectCall(op, a, call);
+static RuntimeFn fillCall(IndirectSaveAccumulateOp op,
+                          IndirectSaveAccumulateOp::Adaptor a,
+                          RuntimeCall &call) {
+  return fillIndirectCall(op, a, call);
 }
 
 // Value-level ops on scalars and vectors: raw bits through stack slots; the
 // returned slot holds the result.
 
-static StringRef buildValueCall(ReduceOp op, ReduceOp::Adaptor a,
-                                const LLVMTypeConverter &, RuntimeCall &call,
-                                Value &result) {
-  call.addI32(int(op.getKind()));
-  result = call.addSpilled(a.getDst());
-  call.addSpilled(a.getSrc());
-  call.addI32(dtypeOf(op.getResult()));
-  call.add(call.constant(64, valueCount(op.getType())));
-  return "birsim_accumulate";
+static RuntimeFn fillValueCall(ReduceOp op, ReduceOp::Adaptor a,
+                               const LLVMTypeConverter &, RuntimeCall &call,
+                               Value &result) {
+  call.setI32(R::Kind, int(op.getKind()));
+  call.set(R::Dst, result = call.spill(a.getDst()));
+  call.set(R::Src, call.spill(a.getSrc()));
+  call.setI32(R::Dtype, dtypeOf(op.getResult()));
+  call.set(R::Count, call.constant(64, valueCount(op.getType())));
+  return RuntimeFn::birsim_accumulate;
 }
 
-static StringRef buildValueCall(CollectiveReduceOp op,
-                                CollectiveReduceOp::Adaptor a,
-                                const LLVMTypeConverter &, RuntimeCall &call,
-                                Value &result) {
-  call.addI32(int(op.getKind()));
-  result = call.addSpilled(a.getAcc());
-  call.addSpilled(a.getX());
-  call.add(call.constant(64, valueCount(op.getType())));
-  return "birsim_collective_reduce";
+static RuntimeFn fillValueCall(CollectiveReduceOp op,
+                               CollectiveReduceOp::Adaptor a,
+                               const LLVMTypeConverter &, RuntimeCall &call,
+                               Value &result) {
+  call.setI32(R::Kind, int(op.getKind()));
+  call.set(R::Dst, result = call.spill(a.getAcc()));
+  call.set(R::Src, call.spill(a.getX()));
+  call.set(R::Count, call.constant(64, valueCount(op.getType())));
+  return RuntimeFn::birsim_collective_reduce;
 }
 
-static StringRef buildValueCall(CastOp op, CastOp::Adaptor a,
-                                const LLVMTypeConverter &converter,
-                                RuntimeCall &call, Value &result) {
-  call.addI32(dtypeOf(op.getInput()));
-  call.addSpilled(a.getInput());
-  call.addI32(dtypeOf(op.getResult()));
-  result = call.addSlot(converter.convertType(op.getType()));
-  call.add(call.constant(64, valueCount(op.getType())));
-  call.addI32(unsigned(op.getFp8Config()));
-  return "birsim_cast";
+static RuntimeFn fillValueCall(CastOp op, CastOp::Adaptor a,
+                               const LLVMTypeConverter &converter,
+                               RuntimeCall &call, Value &result) {
+  call.setI32(R::SrcDtype, dtypeOf(op.getInput()));
+  call.set(R::Src, call.spill(a.getInput()));
+  call.setI32(R::DstDtype, dtypeOf(op.getResult()));
+  call.set(R::Dst,
+           result = call.entrySlot(converter.convertType(op.getType())));
+  call.set(R::Count, call.constant(64, valueCount(op.getType())));
+  call.setI32(R::Fp8Config, int64_t(op.getFp8Config()));
+  return RuntimeFn::birsim_cast;
 }
 
 //===----------------------------------------------------------------------===//
@@ -313,7 +413,7 @@ struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RuntimeCall call(rewriter, *this->getTypeConverter(), op);
-    if (failed(call.emit(buildCall(op, adaptor, call))))
+    if (failed(call.emit(fillCall(op, adaptor, call))))
       return failure();
     rewriter.eraseOp(op);
     return success();
@@ -333,7 +433,7 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
     RuntimeCall call(rewriter, *this->getTypeConverter(), op);
     Value result;
-    if (failed(call.emit(buildValueCall(op, adaptor, *this->getTypeConverter(),
+    if (failed(call.emit(fillValueCall(op, adaptor, *this->getTypeConverter(),
                                         call, result))))
       return failure();
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, result);
