@@ -1,40 +1,52 @@
 //===- Pipeline.cpp - the birsim-to-llvm pipeline -------------------------===//
 #include "birsim/Conversion/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-/// func + birsim on tensors to the LLVM dialect: fold, turn elementwise
-/// tensor arith into linalg, bufferize with
-/// identity layouts (the runtime takes contiguous buffers), free buffers,
-/// lower loops (and vector prints/transfers), call the runtime, then
-/// everything else to LLVM.
-static constexpr const char *kBirsimToLLVM =
-    "canonicalize,"
-    "convert-elementwise-to-linalg,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-deallocation-pipeline,"
-    "convert-bufferization-to-memref,"
-    "convert-linalg-to-loops,"
-    "convert-vector-to-scf{full-unroll=true},"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "convert-birsim-to-llvm,"
-    "convert-to-llvm,"
-    "reconcile-unrealized-casts,"
-    "canonicalize";
+void birsim::buildBirsimToLLVMPipeline(
+    OpPassManager &pm, const BirsimToLLVMPipelineOptions &options) {
+  // Fold birsim ops on constants through the core.
+  if (options.foldConstants)
+    pm.addPass(createCanonicalizerPass());
+  // Elementwise tensor arith into linalg, so that it bufferizes and loops.
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  // Identity layouts at function boundaries: the runtime takes contiguous
+  // buffers.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  // Loops, vector prints and transfers.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // birsim ops become runtime calls, then everything else goes to LLVM.
+  pm.addPass(createConvertBirsimToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
 
 void birsim::registerBirsimToLLVMPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<BirsimToLLVMPipelineOptions>(
       "birsim-to-llvm",
       "Lower func + birsim ops on tensors to the LLVM dialect, with birsim "
       "ops as calls into libbirsim_runtime.so",
-      [](OpPassManager &pm) {
-        if (failed(parsePassPipeline(kBirsimToLLVM, pm)))
-          llvm::report_fatal_error("invalid birsim-to-llvm pipeline");
-      });
+      buildBirsimToLLVMPipeline);
 }

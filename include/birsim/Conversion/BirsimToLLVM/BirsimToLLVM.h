@@ -2,9 +2,12 @@
 #ifndef BIRSIM_CONVERSION_BIRSIMTOLLVM_BIRSIMTOLLVM_H
 #define BIRSIM_CONVERSION_BIRSIMTOLLVM_BIRSIMTOLLVM_H
 
+#include "mlir/Pass/PassOptions.h"
+
 namespace mlir {
 class DialectRegistry;
 class LLVMTypeConverter;
+class OpPassManager;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -18,8 +21,23 @@ void populateBirsimToLLVMConversionPatterns(mlir::LLVMTypeConverter &converter,
 /// Makes upstream `--convert-to-llvm` lower birsim ops.
 void registerConvertBirsimToLLVMInterface(mlir::DialectRegistry &registry);
 
-/// Registers the `birsim-to-llvm` pipeline: func + birsim on tensors all the
-/// way to the LLVM dialect.
+/// Options of the `birsim-to-llvm` pipeline.
+struct BirsimToLLVMPipelineOptions
+    : public mlir::PassPipelineOptions<BirsimToLLVMPipelineOptions> {
+  PassOptions::Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Fold birsim ops on constant operands through the core "
+                     "before lowering (off: every op executes at run time)"),
+      llvm::cl::init(true)};
+};
+
+/// func + birsim on tensors all the way to the LLVM dialect: fold,
+/// bufferize with identity layouts, lower loops, turn birsim ops into
+/// runtime calls, and convert the rest to LLVM.
+void buildBirsimToLLVMPipeline(mlir::OpPassManager &pm,
+                               const BirsimToLLVMPipelineOptions &options);
+
+/// Registers `buildBirsimToLLVMPipeline` as `birsim-to-llvm`.
 void registerBirsimToLLVMPipeline();
 
 } // namespace birsim
