@@ -1,4 +1,4 @@
-//===- Bfp.cpp - Tenstorrent block floating point (SEMANTICS.md s.5) ------===//
+//===- Bfp.cpp - Tenstorrent block floating point (docs/Semantics.md 5) ------===//
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Float.h"
 

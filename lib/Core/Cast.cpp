@@ -1,4 +1,4 @@
-//===- Cast.cpp - Whole-tensor cast engine (SEMANTICS.md section 4) -------===//
+//===- Cast.cpp - Whole-tensor cast engine (docs/Semantics.md section 4) -------===//
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"

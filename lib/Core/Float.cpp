@@ -117,7 +117,7 @@ uint32_t narrowToFloat32r(uint32_t x) {
   return sign | uint32_t(shiftRightRoundEven(magnitude, kDropped) << kDropped);
 }
 
-//===-- x86 SSE scalar semantics (SEMANTICS.md section 2) -----------------===//
+//===-- x86 SSE scalar semantics (docs/Semantics.md section 2) -----------------===//
 
 UnpackedF32 unpackFiniteF32(uint32_t x) {
   uint32_t exponent = (x >> 23) & 0xFF;

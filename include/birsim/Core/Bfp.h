@@ -1,7 +1,7 @@
 //===- Bfp.h - Tenstorrent block floating point tiles -----------*- C++ -*-===//
 //
 // BFP8/BFP4 "a"/"b" tiles as ft_bfp.h packs them, with the rules of
-// SEMANTICS.md section 5.
+// docs/Semantics.md section 5.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_CORE_BFP_H

@@ -1,7 +1,7 @@
 //===- Cast.h - Whole-tensor cast engine ------------------------*- C++ -*-===//
 //
 // bir::CastToNewDType between the 17 non-packed dtypes through the fp32 hub
-// (SEMANTICS.md section 4).
+// (docs/Semantics.md section 4).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_CORE_CAST_H

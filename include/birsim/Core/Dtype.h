@@ -1,6 +1,6 @@
 //===- Dtype.h - bir::Dtype descriptors -------------------------*- C++ -*-===//
 //
-// One descriptor per bir::Dtype (SEMANTICS.md section 1). Everything that
+// One descriptor per bir::Dtype (docs/Semantics.md section 1). Everything that
 // depends on the dtype (names, strides, reducibility, float format) reads this
 // table; no other file switches on dtype numbers.
 //
@@ -43,7 +43,7 @@ enum class DtypeKind : uint8_t {
   Packed,   ///< _x4 dtypes: copy only, outside the cast engine
 };
 
-/// How a narrow float encodes non-finite values (SEMANTICS.md section 1).
+/// How a narrow float encodes non-finite values (docs/Semantics.md section 1).
 enum class NonFinite : uint8_t {
   IEEE,     ///< all-ones exponent: Inf (mantissa 0) and NaN (mantissa != 0)
   FiniteNaN ///< no Inf; only all-ones exponent+mantissa is NaN (e4m3fn)

@@ -1,7 +1,7 @@
 //===- Float.h - Portable fp32 ALU and float conversions --------*- C++ -*-===//
 //
 // Integer-only implementations of the x86 SSE scalar instructions the
-// simulator executes (SEMANTICS.md section 2) and of the widen/narrow
+// simulator executes (docs/Semantics.md section 2) and of the widen/narrow
 // conversions between fp32 and every FloatFormat (section 4). Nothing here
 // touches the host FPU, so results do not depend on its rounding mode or
 // NaN behaviour.
@@ -16,7 +16,7 @@
 
 namespace birsim::core {
 
-/// FP8ConversionConfig bits (SEMANTICS.md section 4).
+/// FP8ConversionConfig bits (docs/Semantics.md section 4).
 constexpr unsigned kFp8Saturate = 0x0001;    ///< bit 0: saturate
 constexpr unsigned kFp8NanSuppress = 0xFF00; ///< byte 1: NaN -> +0
 constexpr unsigned kFp8ConfigMask = kFp8Saturate | kFp8NanSuppress;

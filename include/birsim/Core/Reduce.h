@@ -2,7 +2,7 @@
 //
 // The simulator's element kernel birsim::cast_copy_or_accumulate, its op
 // converter AluOpType2MemoryReduction and the collective doReduction
-// (sim-core-arithmetic page; SEMANTICS.md sections 1-3).
+// (sim-core-arithmetic page; docs/Semantics.md sections 1-3).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_CORE_REDUCE_H
@@ -21,7 +21,7 @@ enum class MemoryReductionOp : int { copy = 0, add = 1, min = 2, max = 3 };
 constexpr int kNumMemoryReductionOps = 4;
 const char *memoryReductionOpName(int op); ///< null when not 0..3
 
-/// bir::AluOpType (SEMANTICS.md section 1).
+/// bir::AluOpType (docs/Semantics.md section 1).
 enum class AluOpType : int {
   bypass = 0,
   bitwise_not,

@@ -487,7 +487,7 @@ struct ConvertBirsimToLLVMPass
 
 void birsim::populateBirsimToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  // Raw bits of the dialect's dtypes (SEMANTICS.md section 1 widths).
+  // Raw bits of the dialect's dtypes (docs/Semantics.md section 1 widths).
   converter.addConversion([](Type type) -> std::optional<Type> {
     if (!isa<Float32rType, Float4E2M1FNx4Type, Float8E4M3FNx4Type,
              Float8E5M2x4Type>(type))

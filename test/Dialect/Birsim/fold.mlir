@@ -1,6 +1,6 @@
 // RUN: birsim-opt %s -canonicalize -split-input-file | FileCheck %s
 
-// Every reducing dtype x add/min/max folds through the core (SEMANTICS.md
+// Every reducing dtype x add/min/max folds through the core (docs/Semantics.md
 // sections 2-3). Inputs are hex bit patterns.
 
 // CHECK-LABEL: func.func @fp8_e4m3

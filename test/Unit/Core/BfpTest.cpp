@@ -1,4 +1,4 @@
-//===- BfpTest.cpp - BFP8/BFP4 tiles (SEMANTICS.md section 5) -------------===//
+//===- BfpTest.cpp - BFP8/BFP4 tiles (docs/Semantics.md section 5) -------------===//
 #include "birsim/Core/Bfp.h"
 
 #include "gtest/gtest.h"

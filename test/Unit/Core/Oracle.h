@@ -1,7 +1,7 @@
 //===- Oracle.h - Independent reference for the core tests ------*- C++ -*-===//
 //
 // LLVM's APFloat is the oracle for every non-NaN rounding; the NaN, ±0 and
-// default-NaN rules of SEMANTICS.md are written out here from the spec text,
+// default-NaN rules of docs/Semantics.md are written out here from the spec text,
 // sharing no code with lib/Core.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +21,7 @@ namespace oracle {
 using llvm::APFloat;
 using llvm::APInt;
 
-/// APFloat semantics of a float dtype (SEMANTICS.md section 1 mapping).
+/// APFloat semantics of a float dtype (docs/Semantics.md section 1 mapping).
 inline const llvm::fltSemantics &semantics(birsim::core::Dtype d) {
   using D = birsim::core::Dtype;
   switch (d) {

@@ -5,7 +5,7 @@
 include "birsim/Dialect/Birsim/IR/BirsimDialect.td"
 include "mlir/IR/EnumAttr.td"
 
-// birsim::MemoryReductionOp (SEMANTICS.md section 1; the page's corrected
+// birsim::MemoryReductionOp (docs/Semantics.md section 1; the page's corrected
 // numbering: min = 2, max = 3).
 def Birsim_MemoryReductionOp : I32EnumAttr<"MemoryReductionOp",
     "cast_copy_or_accumulate operation", [
@@ -17,7 +17,7 @@ def Birsim_MemoryReductionOp : I32EnumAttr<"MemoryReductionOp",
 def Birsim_MemoryReductionOpAttr : EnumAttr<Birsim_Dialect,
     Birsim_MemoryReductionOp, "memory_reduction_op">;
 
-// bir::AluOpType (SEMANTICS.md section 1).
+// bir::AluOpType (docs/Semantics.md section 1).
 def Birsim_AluOpType : I32EnumAttr<"AluOpType", "bir::AluOpType", [
     I32EnumAttrCase<"bypass", 0>, I32EnumAttrCase<"bitwise_not", 1>,
     I32EnumAttrCase<"arith_shift_left", 2>,
@@ -44,7 +44,7 @@ def Birsim_AluOpType : I32EnumAttr<"AluOpType", "bir::AluOpType", [
 def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
     "alu_op">;
 
-// Tenstorrent BFP formats (SEMANTICS.md section 5).
+// Tenstorrent BFP formats (docs/Semantics.md section 5).
 def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
     I32EnumAttrCase<"bfp8_b", 0>, I32EnumAttrCase<"bfp4_b", 1>,
     I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>]> {

@@ -15,7 +15,7 @@
 
 namespace birsim {
 
-/// The bir::Dtype an element type stands for (SEMANTICS.md section 1), or
+/// The bir::Dtype an element type stands for (docs/Semantics.md section 1), or
 /// nullopt. `i8`/`si8` are int8, `ui8` is uint8, and so on.
 std::optional<core::Dtype> getDtype(Type elementType);
 

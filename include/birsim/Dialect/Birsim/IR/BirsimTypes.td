@@ -6,7 +6,7 @@ include "birsim/Dialect/Birsim/IR/BirsimDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
 
-// The bir::Dtypes MLIR has no builtin type for (SEMANTICS.md section 1).
+// The bir::Dtypes MLIR has no builtin type for (docs/Semantics.md section 1).
 class Birsim_Type<string name, string typeMnemonic, string dtypeName>
     : TypeDef<Birsim_Dialect, name, [MemRefElementTypeInterface]> {
   let mnemonic = typeMnemonic;
