@@ -7,7 +7,10 @@ bits with the constant-folded bits of the same ops (must print
 "mismatches: 0"). The CHECK lines holding the executed bits are the core's
 answer, computed here through libbirsim_runtime.so's C ABI.
 
-Usage: utils/gen-integration-tests.py build/lib/libbirsim_runtime.so
+Usage: utils/gen-integration-tests.py build/lib/libbirsim_runtime.so [OUT_DIR]
+
+OUT_DIR defaults to test/Integration; test/Integration/generated-up-to-date.test
+regenerates into a temporary folder and diffs with the checked-in files.
 """
 import ctypes
 import random
@@ -342,7 +345,12 @@ def gen_bfp(rt):
 
 
 def main():
+    global OUT
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
     rt = Runtime(sys.argv[1])
+    if len(sys.argv) == 3:
+        OUT = Path(sys.argv[2])
     OUT.mkdir(parents=True, exist_ok=True)
     gen_reduce(rt)
     gen_fp8_pairs()
