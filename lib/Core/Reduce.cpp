@@ -222,12 +222,19 @@ Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype) {
   return accumulate(op, dst, src, dtype, 1);
 }
 
+/// The kernel's checks, in its order, then the buffers' (§3).
+static Status resolveAndCheck(int op, int dtype, const void *dst,
+                              const void *src, size_t count, Reducer &reducer,
+                              const DtypeInfo *&info) {
+  if (Status s = resolveReducer(op, dtype, reducer, info))
+    return s;
+  return checkBuffers(dst, src, count);
+}
+
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   Reducer reducer;
   const DtypeInfo *info;
-  if (Status s = resolveReducer(op, dtype, reducer, info))
-    return s;
-  if (Status s = checkBuffers(dst, src, count))
+  if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
     return s;
   if (op == int(MemoryReductionOp::copy))
     std::memmove(dst, src, count * info->bytes);
@@ -240,9 +247,7 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          const int64_t *indices, size_t count, int dtype) {
   Reducer reducer;
   const DtypeInfo *info;
-  if (Status s = resolveReducer(op, dtype, reducer, info))
-    return s;
-  if (Status s = checkBuffers(dst, src, count))
+  if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
     return s;
   if (count != 0 && !indices)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
