@@ -1,5 +1,7 @@
 //===- Bfp.cpp - Tenstorrent block floating point (docs/Semantics.md 5) ------===//
 #include "birsim/Core/Bfp.h"
+
+#include <cstring>
 #include "birsim/Core/Float.h"
 
 #include <algorithm>
@@ -110,7 +112,7 @@ static void datumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
   }
 }
 
-Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
+Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
                     void *out) {
   if (Status s = checkTiles(format, tiles, tileCount, out))
     return s;
@@ -118,13 +120,13 @@ Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
   auto *bytes = static_cast<uint8_t *>(out);
   BfpTies ties;
   for (size_t t = 0; t < tileCount; ++t) {
-    const uint32_t *tile = tiles + t * kBfpTileValues;
+    auto *tile = static_cast<const char *>(tiles) + t * kBfpTileBytesF32;
     uint8_t *packed = bytes + t * f.tileBytes;
     std::fill(packed + kBfpTileBlocks, packed + f.tileBytes, 0);
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
       uint32_t block[kBfpBlockValues];
       for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        block[j] = tile[bfpTileIndex(b, j)];
+        std::memcpy(&block[j], tile + 4 * bfpTileIndex(b, j), 4);
       uint8_t shared = bfpSharedExponent(f, block);
       packed[b] = shared;
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
@@ -140,7 +142,7 @@ Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
 }
 
 Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
-                      uint32_t *tiles) {
+                      void *tiles) {
   if (Status s = checkTiles(format, packed, tileCount, tiles))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
@@ -148,13 +150,14 @@ Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
   uint8_t datumMask = uint8_t((1u << (f.mantissaBits + 1)) - 1);
   for (size_t t = 0; t < tileCount; ++t) {
     const uint8_t *in = bytes + t * f.tileBytes;
-    uint32_t *tile = tiles + t * kBfpTileValues;
+    auto *tile = static_cast<char *>(tiles) + t * kBfpTileBytesF32;
     for (unsigned b = 0; b < kBfpTileBlocks; ++b)
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
         datumPlace(f, b * kBfpBlockValues + j, offset, shift);
         uint8_t datum = uint8_t(in[offset] >> shift) & datumMask;
-        tile[bfpTileIndex(b, j)] = bfpDecode(f, datum, in[b]);
+        uint32_t value = bfpDecode(f, datum, in[b]);
+        std::memcpy(tile + 4 * bfpTileIndex(b, j), &value, 4);
       }
   }
   return Status::success();

@@ -296,15 +296,18 @@ Status resolveCollectiveReducer(int aluOp,
   }
 }
 
-Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
-                        size_t count) {
+Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
   uint32_t (*reducer)(uint32_t, uint32_t);
   if (Status s = resolveCollectiveReducer(aluOp, reducer))
     return s;
   if (Status s = checkBuffers(acc, x, count))
     return s;
+  auto *a = static_cast<unsigned char *>(acc);
+  auto *b = static_cast<const unsigned char *>(x);
   for (size_t i = 0; i < count; ++i)
-    acc[i] = reducer(acc[i], x[i]);
+    storeBits(a + 4 * i, 4,
+              reducer(uint32_t(loadBits(a + 4 * i, 4)),
+                      uint32_t(loadBits(b + 4 * i, 4))));
   return Status::success();
 }
 

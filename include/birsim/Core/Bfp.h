@@ -21,6 +21,7 @@ constexpr unsigned kBfpBlockValues = 16;
 constexpr unsigned kBfpTileSide = 32;
 constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
 constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues; // 64
+constexpr size_t kBfpTileBytesF32 = kBfpTileValues * 4; ///< one fp32 tile
 
 struct BfpFormatInfo {
   BfpFormat format;
@@ -53,11 +54,12 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 /// The shared exponent of 16 fp32 bit patterns (§5).
 uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 
-/// Packs/unpacks row-major 32x32 fp32 tiles; nothing is written on error.
-Status bfpPackTiles(int format, const uint32_t *tiles, size_t tileCount,
+/// Packs/unpacks row-major 32x32 fp32 tiles (raw little-endian bits, any
+/// alignment); nothing is written on error.
+Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
                     void *out);
 Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
-                      uint32_t *tiles);
+                      void *tiles);
 
 /// Process-wide tie counters (thread-safe, §5).
 void bfpAddTies(const BfpTies &ties);

@@ -95,8 +95,8 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
 /// error (inst_visitor.cpp:5365).
 Status resolveCollectiveReducer(int aluOp,
                                 uint32_t (*&reducer)(uint32_t acc, uint32_t x));
-Status collectiveReduce(int aluOp, uint32_t *acc, const uint32_t *x,
-                        size_t count);
+/// `count` fp32 elements (raw bits, any alignment).
+Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count);
 
 /// Raw little-endian element access (the host is little-endian).
 uint64_t loadBits(const void *p, unsigned bytes);

@@ -237,22 +237,3 @@ func.func @bfp_tile() -> (tensor<1x1088xi8>, tensor<1x32x32xf32>) {
   %u = birsim.bfp_unpack bfp8_b %p : tensor<1x1088xi8> -> tensor<1x32x32xf32>
   return %p, %u : tensor<1x1088xi8>, tensor<1x32x32xf32>
 }
-
-// -----
-
-// dense_resource constants are left alone.
-// CHECK-LABEL: func.func @resource
-// CHECK: birsim.reduce add
-func.func @resource() -> tensor<2xf32> {
-  %a = arith.constant dense_resource<blob> : tensor<2xf32>
-  %0 = birsim.reduce add %a, %a : tensor<2xf32>
-  return %0 : tensor<2xf32>
-}
-
-{-#
-  dialect_resources: {
-    builtin: {
-      blob: "0x040000000000803F00000040"
-    }
-  }
-#-}

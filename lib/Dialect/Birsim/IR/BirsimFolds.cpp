@@ -1,9 +1,10 @@
 //===- BirsimFolds.cpp - birsim constant folders --------------------------===//
 //
 // Every folder runs the core (birsim/Core) on the raw little-endian bytes of
-// dense constants: no per-element APFloat, and the same code the runtime
-// library executes. `dense_resource` and other non-dense constants are left
-// alone.
+// dense, splat, scalar and `dense_resource` constants, read in place: no
+// per-element APFloat, and the same code the runtime library executes. A
+// result is a new `dense_resource` blob when any input was one, a dense
+// constant otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
@@ -12,7 +13,9 @@
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include <cstring>
@@ -21,11 +24,18 @@ using namespace mlir;
 using namespace birsim;
 
 namespace {
-/// The raw element bytes of a constant operand: one element when splat.
+/// The raw element bytes of a constant operand: every element, or one when
+/// splat. `resource` marks bytes read in place from a `dense_resource` blob.
 struct RawConstant {
   ArrayRef<char> data;
   bool splat = false;
+  bool resource = false;
   uint64_t scalarBits = 0; // storage for scalar attributes
+
+  const char *bytes() const {
+    return data.empty() ? reinterpret_cast<const char *>(&scalarBits)
+                        : data.data();
+  }
 };
 } // namespace
 
@@ -33,12 +43,24 @@ static bool isDenseStorable(Type elementType) {
   return isa<IntegerType, FloatType>(elementType);
 }
 
+/// The bytes of a dense, splat, scalar or `dense_resource` constant whose
+/// elements are `bytes` wide; none for anything else, and for an elided or
+/// missing blob or one whose size does not match its type.
 static std::optional<RawConstant> getRawConstant(Attribute attr,
                                                  unsigned bytes) {
   if (auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr)) {
     if (!isDenseStorable(dense.getElementType()))
       return std::nullopt;
     return RawConstant{dense.getRawData(), dense.isSplat()};
+  }
+  if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr)) {
+    ShapedType type = resource.getType();
+    const AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || !isDenseStorable(type.getElementType()) ||
+        !type.hasStaticShape() ||
+        blob->getData().size() != size_t(type.getNumElements()) * bytes)
+      return std::nullopt;
+    return RawConstant{blob->getData(), false, /*resource=*/true};
   }
   APInt bits;
   if (auto f = dyn_cast_or_null<FloatAttr>(attr))
@@ -49,23 +71,20 @@ static std::optional<RawConstant> getRawConstant(Attribute attr,
     return std::nullopt;
   if (bits.getBitWidth() != 8 * bytes)
     return std::nullopt;
-  return RawConstant{{}, true, bits.getZExtValue()};
+  return RawConstant{{}, true, false, bits.getZExtValue()};
 }
 
-/// `count` elements of `bytes` each, splats expanded.
-static SmallVector<char> expand(const RawConstant &c, size_t count,
-                                unsigned bytes) {
-  SmallVector<char> out(count * bytes);
-  const char *element = c.data.empty()
-                            ? reinterpret_cast<const char *>(&c.scalarBits)
-                            : c.data.data();
-  if (!c.splat) {
-    std::memcpy(out.data(), element, out.size());
-    return out;
-  }
+/// `count` elements of `bytes` each: the constant's own bytes when it holds
+/// them all (read in place, never copied), else its splat expanded into
+/// `storage`.
+static const char *elementsOf(const RawConstant &c, size_t count,
+                              unsigned bytes, SmallVectorImpl<char> &storage) {
+  if (!c.splat)
+    return c.data.data();
+  storage.resize(count * bytes);
   for (size_t i = 0; i < count; ++i)
-    std::memcpy(out.data() + i * bytes, element, bytes);
-  return out;
+    std::memcpy(storage.data() + i * bytes, c.bytes(), bytes);
+  return storage.data();
 }
 
 /// Elements to compute: one when every input is splat.
@@ -93,6 +112,33 @@ static Attribute makeConstant(Type type, ArrayRef<char> raw) {
   return IntegerAttr::get(element, value);
 }
 
+namespace {
+/// The bytes a folder writes its result into: a fresh `dense_resource` blob
+/// when an input was a resource (the input blob is never touched), else a
+/// buffer that becomes a dense constant.
+class FoldResult {
+public:
+  FoldResult(Type type, size_t bytes, bool asResource) : type(type) {
+    if (asResource && isDenseStorable(getElementTypeOrSelf(type)))
+      blob = HeapAsmResourceBlob::allocate(bytes, alignof(uint64_t));
+    else
+      dense.resize(bytes);
+  }
+  char *data() { return blob ? blob->getMutableData().data() : dense.data(); }
+  Attribute finish() {
+    if (!blob)
+      return makeConstant(type, dense);
+    return DenseResourceElementsAttr::get(cast<ShapedType>(type),
+                                          "birsim_folded", std::move(*blob));
+  }
+
+private:
+  Type type;
+  std::optional<AsmResourceBlob> blob;
+  SmallVector<char> dense;
+};
+} // namespace
+
 static bool foldableShape(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   return !shaped || shaped.hasStaticShape();
@@ -112,11 +158,13 @@ static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
   if (!acc || !x)
     return {};
   size_t count = foldCount(type, {*acc, *x});
-  SmallVector<char> out = expand(*acc, count, bytes);
-  SmallVector<char> in = expand(*x, count, bytes);
-  if (!reduce(out.data(), in.data(), count).ok())
+  FoldResult out(type, count * bytes, acc->resource || x->resource);
+  SmallVector<char> accSplat, xSplat;
+  std::memcpy(out.data(), elementsOf(*acc, count, bytes, accSplat),
+              count * bytes);
+  if (!reduce(out.data(), elementsOf(*x, count, bytes, xSplat), count).ok())
     return {};
-  return makeConstant(type, out);
+  return out.finish();
 }
 
 OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
@@ -136,9 +184,7 @@ OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
   int kind = int(getKind());
   return foldInPlace(getType(), adaptor.getAcc(), adaptor.getX(), 4,
                      [&](char *acc, const char *x, size_t count) {
-                       return core::collectiveReduce(
-                           kind, reinterpret_cast<uint32_t *>(acc),
-                           reinterpret_cast<const uint32_t *>(x), count);
+                       return core::collectiveReduce(kind, acc, x, count);
                      });
 }
 
@@ -153,13 +199,15 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (!input)
     return {};
   size_t count = foldCount(getType(), {*input});
-  SmallVector<char> in = expand(*input, count, from->bytes);
-  SmallVector<char> out(count * to->bytes);
-  if (!core::castBuffer(int(from->dtype), in.data(), int(to->dtype),
-                            out.data(), count, unsigned(getFp8Config()))
+  SmallVector<char> splat;
+  FoldResult out(getType(), count * to->bytes, input->resource);
+  if (!core::castBuffer(int(from->dtype),
+                        elementsOf(*input, count, from->bytes, splat),
+                        int(to->dtype), out.data(), count,
+                        unsigned(getFp8Config()))
            .ok())
     return {};
-  return makeConstant(getType(), out);
+  return out.finish();
 }
 
 /// Folds a BFP op: the whole input, splats expanded, through `convert`
@@ -173,21 +221,23 @@ static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
   auto raw = getRawConstant(input, inBytes);
   if (!raw)
     return {};
-  SmallVector<char> in = expand(*raw, size_t(inType.getNumElements()), inBytes);
-  SmallVector<char> out(size_t(outType.getNumElements()) *
-                        (outType.getElementTypeBitWidth() / 8));
-  if (!convert(size_t(outType.getDimSize(0)), in.data(), out.data()).ok())
+  SmallVector<char> splat;
+  const char *in =
+      elementsOf(*raw, size_t(inType.getNumElements()), inBytes, splat);
+  FoldResult out(outType,
+                 size_t(outType.getNumElements()) *
+                     (outType.getElementTypeBitWidth() / 8),
+                 raw->resource);
+  if (!convert(size_t(outType.getDimSize(0)), in, out.data()).ok())
     return {};
-  return makeConstant(outType, out);
+  return out.finish();
 }
 
 OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
   int format = int(getFormat());
   return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpPackTiles(
-                         format, reinterpret_cast<const uint32_t *>(in), tiles,
-                         out);
+                     return core::bfpPackTiles(format, in, tiles, out);
                    });
 }
 
@@ -195,7 +245,6 @@ OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
   int format = int(getFormat());
   return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpUnpackTiles(
-                         format, in, tiles, reinterpret_cast<uint32_t *>(out));
+                     return core::bfpUnpackTiles(format, in, tiles, out);
                    });
 }
