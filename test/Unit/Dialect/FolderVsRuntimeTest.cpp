@@ -11,7 +11,9 @@
 #include "birsim/Runtime/Runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -19,6 +21,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -27,7 +31,11 @@ using namespace birsim;
 
 namespace {
 
-class FolderVsRuntime : public ::testing::Test {
+/// Every test runs on dense constants and on `dense_resource` constants whose
+/// blobs start at an odd address (alignment 1, as a text blob may declare).
+enum class Input { Dense, Resource };
+
+class FolderVsRuntime : public ::testing::TestWithParam<Input> {
 protected:
   FolderVsRuntime() : builder(&context) {
     context.loadDialect<BirsimDialect, arith::ArithDialect>();
@@ -36,9 +44,20 @@ protected:
   }
 
   Value constant(ShapedType type, const std::vector<char> &raw) {
-    auto attr = DenseElementsAttr::getFromRawBuffer(type, raw);
-    return arith::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                     cast<TypedAttr>(attr));
+    TypedAttr attr;
+    if (GetParam() == Input::Dense) {
+      attr = cast<TypedAttr>(DenseElementsAttr::getFromRawBuffer(type, raw));
+    } else {
+      // One byte past an 8-aligned start: every typed read would misalign.
+      blobs.push_back(std::make_unique<uint64_t[]>(raw.size() / 8 + 2));
+      char *data = reinterpret_cast<char *>(blobs.back().get()) + 1;
+      std::memcpy(data, raw.data(), raw.size());
+      attr = DenseResourceElementsAttr::get(
+          type, "input",
+          UnmanagedAsmResourceBlob::allocateWithAlign(
+              ArrayRef<char>(data, raw.size()), /*align=*/1));
+    }
+    return arith::ConstantOp::create(builder, builder.getUnknownLoc(), attr);
   }
 
   /// The folded raw bytes of a single-result op, expanded if splat.
@@ -46,8 +65,14 @@ protected:
     SmallVector<OpFoldResult> results;
     EXPECT_TRUE(succeeded(op->fold(results)))
         << op->getName().getStringRef().str();
-    auto attr = dyn_cast_or_null<DenseElementsAttr>(
-        dyn_cast_if_present<Attribute>(results.front()));
+    auto folded = dyn_cast_if_present<Attribute>(results.front());
+    // A resource input gives a resource result, read back as raw bytes.
+    if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(folded)) {
+      EXPECT_EQ(GetParam(), Input::Resource);
+      ArrayRef<char> data = resource.getRawHandle().getBlob()->getData();
+      return std::vector<char>(data.begin(), data.end());
+    }
+    auto attr = dyn_cast_or_null<DenseElementsAttr>(folded);
     EXPECT_TRUE(attr) << op->getName().getStringRef().str();
     if (!attr)
       return {};
@@ -68,13 +93,14 @@ protected:
     return v;
   }
 
+  std::vector<std::unique_ptr<uint64_t[]>> blobs; // outlive the context
   MLIRContext context;
   OpBuilder builder;
   OwningOpRef<ModuleOp> module;
   std::mt19937_64 rng{2026};
 };
 
-TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
+TEST_P(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
   for (int d = 0; d < ::birsim::core::kNumDtypes; ++d) {
     const ::birsim::core::DtypeInfo &info = *::birsim::core::lookupDtype(d);
     if (!info.reduces())
@@ -106,7 +132,7 @@ TEST_F(FolderVsRuntime, ReduceEveryReducingDtypeAndOp) {
   }
 }
 
-TEST_F(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
+TEST_P(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
   for (int from = 0; from < ::birsim::core::kNumDtypes; ++from)
     for (int to = 0; to < ::birsim::core::kNumDtypes; ++to) {
       const ::birsim::core::DtypeInfo &a = *::birsim::core::lookupDtype(from);
@@ -139,7 +165,7 @@ TEST_F(FolderVsRuntime, CastEveryFoldablePairAndConfig) {
     }
 }
 
-TEST_F(FolderVsRuntime, CollectiveReduce) {
+TEST_P(FolderVsRuntime, CollectiveReduce) {
   const size_t count = 8192;
   auto type = RankedTensorType::get({int64_t(count)}, builder.getF32Type());
   std::vector<char> acc = randomBytes(count * 4), x = randomBytes(count * 4);
@@ -156,7 +182,7 @@ TEST_F(FolderVsRuntime, CollectiveReduce) {
   }
 }
 
-TEST_F(FolderVsRuntime, BfpPackAndUnpack) {
+TEST_P(FolderVsRuntime, BfpPackAndUnpack) {
   const int64_t tiles = 3;
   for (BfpFormat format : {BfpFormat::bfp8_b, BfpFormat::bfp4_b,
                            BfpFormat::bfp8_a, BfpFormat::bfp4_a}) {
@@ -193,7 +219,7 @@ TEST_F(FolderVsRuntime, BfpPackAndUnpack) {
   }
 }
 
-TEST_F(FolderVsRuntime, ScalarsFoldLikeTensors) {
+TEST_P(FolderVsRuntime, ScalarsFoldLikeTensors) {
   // One scalar per reducing float dtype: FloatAttr operands.
   for (Type type : {Type(builder.getF32Type()), Type(builder.getBF16Type()),
                     Type(Float8E5M2Type::get(&context))}) {
@@ -216,6 +242,13 @@ TEST_F(FolderVsRuntime, ScalarsFoldLikeTensors) {
 }
 
 } // namespace
+
+INSTANTIATE_TEST_SUITE_P(Inputs, FolderVsRuntime,
+                         ::testing::Values(Input::Dense, Input::Resource),
+                         [](const ::testing::TestParamInfo<Input> &info) {
+                           return info.param == Input::Dense ? "Dense"
+                                                             : "Resource";
+                         });
 
 namespace {
 
