@@ -17,6 +17,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%birsim_include", os.path.join(config.birsim_src_root, "include")))
 config.substitutions.append(("%birsim_lib_dir", config.birsim_lib_dir))
 config.substitutions.append(("%birsim_rt", os.path.join(config.birsim_lib_dir, "libbirsim_runtime.so")))
+config.substitutions.append(("%birsim_plugin", os.path.join(config.birsim_lib_dir, "BirsimPlugin.so")))
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%mlir_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%cc", config.c_compiler))
@@ -28,5 +29,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.birsim_tools_dir, config.llvm_tools_dir]
 tools = ["birsim-opt", "birsim-lsp-server", "mlir-tblgen", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
+         "llvm-readelf", "llvm-nm",
          ToolSubst("%mlir_lib_dir", config.mlir_lib_dir, unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
