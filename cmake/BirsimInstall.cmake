@@ -20,6 +20,10 @@ install(TARGETS BirsimCore MLIRBirsimIR MLIRBirsimTransforms MLIRBirsimToLLVM
                 MLIRBirsim
   EXPORT BirsimTargets
   LIBRARY DESTINATION lib ARCHIVE DESTINATION lib RUNTIME DESTINATION bin)
+# Installed tools find birsim's libraries beside them and MLIR's where MLIR
+# lives (the Debian packages put libMLIR.so outside the default search path).
+set_target_properties(birsim-opt birsim-lsp-server PROPERTIES
+  INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 install(TARGETS BirsimPlugin LIBRARY DESTINATION lib)
 install(TARGETS birsim-opt birsim-lsp-server RUNTIME DESTINATION bin)
 

@@ -21,6 +21,9 @@ config.substitutions.append(("%birsim_plugin", os.path.join(config.birsim_lib_di
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%mlir_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%birsim_obj", config.birsim_obj_root))
+config.substitutions.append(("%mlir_cmake_dir", os.path.join(config.mlir_lib_dir, "cmake", "mlir")))
 config.substitutions.append(("%birsim_src", config.birsim_src_root))
 config.substitutions.append(("%mlir_include", config.mlir_include_dir))
 
