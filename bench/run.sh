@@ -32,3 +32,7 @@ echo "== birsim vs arith-to-apfloat (fp8 E5M2 add, 2^20 elements) =="
 echo
 echo "== runtime bulk kernels and the folder (bench/CoreBench.cpp) =="
 ./build/bin/birsim-core-bench --benchmark_min_time=0.2 2>/dev/null
+
+echo
+echo "== folding dense_resource weights: time and peak RSS (bench/fold-resource.sh) =="
+./bench/fold-resource.sh
