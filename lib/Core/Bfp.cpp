@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include "birsim/Core/Float.h"
+#include "birsim/Core/Simd.h"
 
 #include <algorithm>
 #include <atomic>
@@ -112,15 +113,36 @@ static void datumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
   }
 }
 
+static void packTiles(const BfpFormatInfo &f, const char *tiles,
+                      size_t tileCount, uint8_t *bytes, BfpTies &ties);
+static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
+                        size_t tileCount, char *tiles);
+
 Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
                     void *out) {
   if (Status s = checkTiles(format, tiles, tileCount, out))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
-  auto *bytes = static_cast<uint8_t *>(out);
-  BfpTies ties;
+  const VectorKernels *vector = activeKernels();
+  // Each chunk tallies its own ties: the sums do not depend on threads.
+  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    BfpTies ties;
+    auto *in = static_cast<const char *>(tiles) + begin * kBfpTileBytesF32;
+    auto *bytes = static_cast<uint8_t *>(out) + begin * f.tileBytes;
+    if (vector)
+      vector->bfpPack(f, in, end - begin, bytes, ties);
+    else
+      packTiles(f, in, end - begin, bytes, ties);
+    bfpAddTies(ties);
+  });
+  return Status::success();
+}
+
+/// The portable packer (§5 steps 1-5, block by block).
+static void packTiles(const BfpFormatInfo &f, const char *tiles,
+                      size_t tileCount, uint8_t *bytes, BfpTies &ties) {
   for (size_t t = 0; t < tileCount; ++t) {
-    auto *tile = static_cast<const char *>(tiles) + t * kBfpTileBytesF32;
+    const char *tile = tiles + t * kBfpTileBytesF32;
     uint8_t *packed = bytes + t * f.tileBytes;
     std::fill(packed + kBfpTileBlocks, packed + f.tileBytes, 0);
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
@@ -137,8 +159,6 @@ Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
       }
     }
   }
-  bfpAddTies(ties);
-  return Status::success();
 }
 
 Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
@@ -146,11 +166,25 @@ Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
   if (Status s = checkTiles(format, packed, tileCount, tiles))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
-  auto *bytes = static_cast<const uint8_t *>(packed);
+  const VectorKernels *vector = activeKernels();
+  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    auto *in = static_cast<const uint8_t *>(packed) + begin * f.tileBytes;
+    auto *out = static_cast<char *>(tiles) + begin * kBfpTileBytesF32;
+    if (vector)
+      vector->bfpUnpack(f, in, end - begin, out);
+    else
+      unpackTiles(f, in, end - begin, out);
+  });
+  return Status::success();
+}
+
+/// The portable unpacker (§5 decoding).
+static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
+                        size_t tileCount, char *tiles) {
   uint8_t datumMask = uint8_t((1u << (f.mantissaBits + 1)) - 1);
   for (size_t t = 0; t < tileCount; ++t) {
     const uint8_t *in = bytes + t * f.tileBytes;
-    auto *tile = static_cast<char *>(tiles) + t * kBfpTileBytesF32;
+    char *tile = tiles + t * kBfpTileBytesF32;
     for (unsigned b = 0; b < kBfpTileBlocks; ++b)
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
@@ -160,7 +194,6 @@ Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
         std::memcpy(tile + 4 * bfpTileIndex(b, j), &value, 4);
       }
   }
-  return Status::success();
 }
 
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};

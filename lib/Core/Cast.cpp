@@ -1,5 +1,6 @@
 //===- Cast.cpp - Whole-tensor cast engine (docs/Semantics.md section 4) -------===//
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/Simd.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 
@@ -109,12 +110,24 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
     std::memmove(dst, src, count * from.bytes);
     return Status::success();
   }
-  auto *in = static_cast<const unsigned char *>(src);
-  auto *out = static_cast<unsigned char *>(dst);
-  for (size_t i = 0; i < count; ++i, in += from.bytes, out += to.bytes)
-    storeBits(
-        out, to.bytes,
-        writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)), fp8Config));
+  // Vector kernels for fp32 <-> the narrow float formats (§4).
+  const VectorKernels *vector = activeKernels();
+  bool fromF32 = from.kind == DtypeKind::Float32 && to.kind == DtypeKind::Float;
+  bool toF32 = to.kind == DtypeKind::Float32 && from.kind == DtypeKind::Float;
+  unsigned config = to.isFp8() ? fp8Config : 0;
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    auto *in = static_cast<const unsigned char *>(src) + begin * from.bytes;
+    auto *out = static_cast<unsigned char *>(dst) + begin * to.bytes;
+    size_t n = end - begin;
+    if (vector && fromF32)
+      return vector->narrowFromF32(*to.format, to.bytes, in, out, n, config);
+    if (vector && toF32)
+      return vector->widenToF32(*from.format, from.bytes, in, out, n);
+    for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes)
+      storeBits(out, to.bytes,
+                writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
+                             fp8Config));
+  });
   return Status::success();
 }
 

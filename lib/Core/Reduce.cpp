@@ -1,6 +1,7 @@
 //===- Reduce.cpp - cast_copy_or_accumulate and its callers ---------------===//
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Float.h"
+#include "birsim/Core/Simd.h"
 
 #include <array>
 #include <cstring>
@@ -236,10 +237,28 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
     return s;
-  if (op == int(MemoryReductionOp::copy))
+  if (op == int(MemoryReductionOp::copy)) {
     std::memmove(dst, src, count * info->bytes);
-  else
-    reducer.bulk(dst, src, count);
+    return Status::success();
+  }
+  // add/min/max: ADDSS(acc, x) / MINSS(x, acc) / MAXSS(x, acc) (§3).
+  static constexpr F32Op kF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
+                                      F32Op::kernelMax};
+  F32Op f32Op = kF32Ops[op - 1];
+  const VectorKernels *vector = activeKernels();
+  bool narrow = info->reduction == Reduction::Fp8 ||
+                info->reduction == Reduction::Narrow16;
+  unsigned bytes = info->bytes;
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    auto *d = static_cast<char *>(dst) + begin * bytes;
+    auto *s = static_cast<const char *>(src) + begin * bytes;
+    if (vector && info->reduction == Reduction::Float32)
+      vector->reduceF32(f32Op, d, s, end - begin);
+    else if (vector && narrow)
+      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, end - begin);
+    else
+      reducer.bulk(d, s, end - begin);
+  });
   return Status::success();
 }
 
@@ -302,12 +321,23 @@ Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
     return s;
   if (Status s = checkBuffers(acc, x, count))
     return s;
-  auto *a = static_cast<unsigned char *>(acc);
-  auto *b = static_cast<const unsigned char *>(x);
-  for (size_t i = 0; i < count; ++i)
-    storeBits(a + 4 * i, 4,
-              reducer(uint32_t(loadBits(a + 4 * i, 4)),
-                      uint32_t(loadBits(b + 4 * i, 4))));
+  // add = ADDSS(x, acc); max = MAXSS(x, acc); min = MINSS(x, acc).
+  F32Op f32Op = aluOp == int(AluOpType::add)   ? F32Op::collectiveAdd
+                : aluOp == int(AluOpType::max) ? F32Op::kernelMax
+                                               : F32Op::kernelMin;
+  const VectorKernels *vector = activeKernels();
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    auto *a = static_cast<unsigned char *>(acc) + 4 * begin;
+    auto *b = static_cast<const unsigned char *>(x) + 4 * begin;
+    if (vector) {
+      vector->reduceF32(f32Op, a, b, end - begin);
+      return;
+    }
+    for (size_t i = 0; i < end - begin; ++i)
+      storeBits(a + 4 * i, 4,
+                reducer(uint32_t(loadBits(a + 4 * i, 4)),
+                        uint32_t(loadBits(b + 4 * i, 4))));
+  });
   return Status::success();
 }
 

@@ -1,0 +1,522 @@
+//===- SimdAvx2.cpp - AVX2 kernels -------------------------------------------===//
+//
+// Every function here is compiled for AVX2 + POPCNT (a target attribute, not
+// a file-wide flag, so that inline functions of the core's headers are not
+// emitted here with AVX2 code in them) and called only when the CPU has
+// them (Simd.cpp). Each lane computes exactly what the portable path
+// computes (docs/Semantics.md sections 2-5); the tests compare the two.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Simd.h"
+
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstring>
+
+#if defined(__x86_64__)
+#pragma clang attribute push(__attribute__((target("avx2,popcnt"))),          \
+                             apply_to = function)
+
+namespace birsim::core {
+namespace {
+
+/// The default MXCSR (round to nearest even, no FTZ/DAZ, exceptions masked)
+/// for the kernel's duration, whatever the caller set (§2).
+class DefaultMxcsr {
+public:
+  DefaultMxcsr() : saved(_mm_getcsr()) { _mm_setcsr(0x1F80); }
+  ~DefaultMxcsr() { _mm_setcsr(saved); }
+
+private:
+  unsigned saved;
+};
+
+__m256i splat(uint32_t v) { return _mm256_set1_epi32(int(v)); }
+__m256 asFloat(__m256i v) { return _mm256_castsi256_ps(v); }
+__m256i asInt(__m256 v) { return _mm256_castps_si256(v); }
+__m256i select(__m256i mask, __m256i whenSet, __m256i otherwise) {
+  return _mm256_blendv_epi8(otherwise, whenSet, mask);
+}
+
+//===-- fp32 core (§2): the operand order is explicit in each lane --------===//
+
+/// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used (the
+/// compiler and the assembler may swap commutative sources); a NaN `b` alone
+/// comes back quieted either way; Inf - Inf is the default NaN.
+__m256i addss8(__m256i a, __m256i b) {
+  __m256 sum = _mm256_add_ps(asFloat(a), asFloat(b));
+  __m256i aNaN = asInt(_mm256_cmp_ps(asFloat(a), asFloat(a), _CMP_UNORD_Q));
+  return select(aNaN, _mm256_or_si256(a, splat(kF32QuietBit)), asInt(sum));
+}
+/// MINSS(a, b) = a < b ? a : b, else b (NaNs, equal zeros).
+__m256i minss8(__m256i a, __m256i b) {
+  __m256i less = asInt(_mm256_cmp_ps(asFloat(a), asFloat(b), _CMP_LT_OQ));
+  return select(less, a, b);
+}
+/// MAXSS(a, b) = a > b ? a : b, else b.
+__m256i maxss8(__m256i a, __m256i b) {
+  __m256i greater = asInt(_mm256_cmp_ps(asFloat(a), asFloat(b), _CMP_GT_OQ));
+  return select(greater, a, b);
+}
+
+template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
+  if constexpr (Op == F32Op::kernelAdd)
+    return addss8(acc, x);
+  else if constexpr (Op == F32Op::kernelMin)
+    return minss8(x, acc);
+  else if constexpr (Op == F32Op::kernelMax)
+    return maxss8(x, acc);
+  else
+    return addss8(x, acc);
+}
+
+template <F32Op Op> uint32_t apply1(uint32_t acc, uint32_t x) {
+  if constexpr (Op == F32Op::kernelAdd)
+    return addss(acc, x);
+  else if constexpr (Op == F32Op::kernelMin)
+    return minss(x, acc);
+  else if constexpr (Op == F32Op::kernelMax)
+    return maxss(x, acc);
+  else
+    return addss(x, acc);
+}
+
+//===-- Narrow float formats (§4) -----------------------------------------===//
+
+/// Loads and stores 8 elements of 1, 2 or 4 bytes as u32 lanes.
+__m256i load8(const char *p, unsigned bytes) {
+  if (bytes == 1)
+    return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
+  if (bytes == 2)
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+  return _mm256_loadu_si256((const __m256i *)p);
+}
+void store8(char *p, unsigned bytes, __m256i v) {
+  if (bytes == 4) {
+    _mm256_storeu_si256((__m256i *)p, v);
+    return;
+  }
+  __m128i u16 = _mm_packus_epi32(_mm256_castsi256_si128(v),
+                                 _mm256_extracti128_si256(v, 1));
+  if (bytes == 2)
+    _mm_storeu_si128((__m128i *)p, u16);
+  else
+    _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(u16, _mm_setzero_si128()));
+}
+
+uint32_t load1(const char *p, unsigned bytes) {
+  uint32_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+void store1(char *p, unsigned bytes, uint32_t v) { std::memcpy(p, &v, bytes); }
+
+/// Widening a format to fp32: exact, subnormals by an exact multiply, NaN
+/// payloads moved up and not quieted.
+struct Widen {
+  explicit Widen(const FloatFormat &f)
+      : mantissaShift(_mm_cvtsi32_si128(f.mantissaBits)),
+        signShift(_mm_cvtsi32_si128(f.exponentBits + f.mantissaBits)),
+        toF32Mantissa(_mm_cvtsi32_si128(23 - f.mantissaBits)),
+        exponentMask(splat((1u << f.exponentBits) - 1)),
+        mantissaMask(splat((1u << f.mantissaBits) - 1)),
+        rebias(splat(uint32_t(127 - f.bias))),
+        subnormalScale(_mm256_set1_ps(
+            std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits)))),
+        ieee(f.nonFinite == NonFinite::IEEE) {}
+
+  __m256i operator()(__m256i code) const {
+    __m256i sign = _mm256_slli_epi32(_mm256_srl_epi32(code, signShift), 31);
+    __m256i exponent =
+        _mm256_and_si256(_mm256_srl_epi32(code, mantissaShift), exponentMask);
+    __m256i mantissa = _mm256_and_si256(code, mantissaMask);
+    __m256i normal =
+        _mm256_or_si256(_mm256_slli_epi32(_mm256_add_epi32(exponent, rebias), 23),
+                        _mm256_sll_epi32(mantissa, toF32Mantissa));
+    __m256i subnormal = asInt(
+        _mm256_mul_ps(_mm256_cvtepi32_ps(mantissa), subnormalScale));
+    __m256i value = select(_mm256_cmpeq_epi32(exponent, _mm256_setzero_si256()),
+                           subnormal, normal);
+    __m256i topExponent = _mm256_cmpeq_epi32(exponent, exponentMask);
+    __m256i nonFinite =
+        ieee ? topExponent
+             : _mm256_and_si256(topExponent,
+                                _mm256_cmpeq_epi32(mantissa, mantissaMask));
+    value = select(nonFinite,
+                   _mm256_or_si256(splat(0x7F800000u),
+                                   _mm256_sll_epi32(mantissa, toF32Mantissa)),
+                   value);
+    return _mm256_or_si256(value, sign);
+  }
+
+  __m128i mantissaShift, signShift, toF32Mantissa;
+  __m256i exponentMask, mantissaMask, rebias;
+  __m256 subnormalScale;
+  bool ieee;
+};
+
+/// Narrowing fp32 to a format: round to nearest even on the magnitude's bit
+/// pattern for normal results, by an exact float add of a magic constant for
+/// subnormal ones; overflow and NaN per the FP8 config (§4).
+struct Narrow {
+  Narrow(const FloatFormat &f, unsigned config) {
+    unsigned m = f.mantissaBits, shift = 23 - m;
+    uint32_t signBit = 1u << (f.exponentBits + m);
+    uint32_t topExponent = (1u << f.exponentBits) - 1;
+    uint32_t maxFiniteCode =
+        f.nonFinite == NonFinite::IEEE
+            ? ((topExponent - 1) << m) | ((1u << m) - 1)
+            : (topExponent << m) | ((1u << m) - 2);
+    dropShift = _mm_cvtsi32_si128(int(shift));
+    signToFormat = _mm_cvtsi32_si128(int(31 - (f.exponentBits + m)));
+    rebias = splat(uint32_t(f.bias - 127) << 23);
+    roundBias = splat((1u << (shift - 1)) - 1);
+    // Adding 2^(24 - bias - m) rounds a smaller magnitude at the format's
+    // subnormal quantum 2^(1 - bias - m).
+    magicBits = splat(uint32_t(24 - f.bias - int(m) + 127) << 23);
+    minNormal = splat(uint32_t(1 - f.bias + 127) << 23);
+    maxFinite = splat(maxFiniteCode);
+    bool saturate = config & kFp8Saturate;
+    if (saturate || f.nonFinite == NonFinite::IEEE) {
+      overflowBase = splat(saturate ? maxFiniteCode : topExponent << m);
+      overflowSign = splat(signBit);
+    } else { // e4m3fn without saturation: the format's NaN, unsigned
+      overflowBase = splat(f.nanResult);
+      overflowSign = _mm256_setzero_si256();
+    }
+    if (config & kFp8NanSuppress) {
+      nanBase = _mm256_setzero_si256();
+      nanSign = _mm256_setzero_si256();
+    } else {
+      nanBase = splat(f.nanResult);
+      nanSign = f.nanKeepsSign ? splat(signBit) : _mm256_setzero_si256();
+    }
+  }
+
+  __m256i operator()(__m256i x) const {
+    __m256i magnitude = _mm256_and_si256(x, splat(0x7FFFFFFFu));
+    __m256i sign =
+        _mm256_srl_epi32(_mm256_and_si256(x, splat(kF32SignMask)), signToFormat);
+    __m256i isNaN = _mm256_cmpgt_epi32(magnitude, splat(0x7F800000u));
+    __m256i rebiased = _mm256_add_epi32(magnitude, rebias);
+    __m256i odd = _mm256_and_si256(_mm256_srl_epi32(rebiased, dropShift),
+                                   splat(1));
+    __m256i normal = _mm256_srl_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(rebiased, roundBias), odd),
+        dropShift);
+    __m256i subnormal = _mm256_sub_epi32(
+        asInt(_mm256_add_ps(asFloat(magnitude), asFloat(magicBits))),
+        magicBits);
+    __m256i code = select(_mm256_cmpgt_epi32(minNormal, magnitude), subnormal,
+                          normal);
+    __m256i overflow = _mm256_cmpgt_epi32(code, maxFinite);
+    __m256i value = select(
+        overflow,
+        _mm256_or_si256(overflowBase, _mm256_and_si256(sign, overflowSign)),
+        _mm256_or_si256(code, sign));
+    return select(isNaN,
+                  _mm256_or_si256(nanBase, _mm256_and_si256(sign, nanSign)),
+                  value);
+  }
+
+  __m128i dropShift, signToFormat;
+  __m256i rebias, roundBias, magicBits, minNormal, maxFinite;
+  __m256i overflowBase, overflowSign, nanBase, nanSign;
+};
+
+//===-- Kernels -----------------------------------------------------------===//
+
+template <F32Op Op>
+__attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
+                                             size_t count) {
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    _mm256_storeu_si256(
+        (__m256i *)(acc + 4 * i),
+        apply8<Op>(_mm256_loadu_si256((const __m256i *)(acc + 4 * i)),
+                   _mm256_loadu_si256((const __m256i *)(x + 4 * i))));
+  for (; i < count; ++i)
+    store1(acc + 4 * i, 4,
+           apply1<Op>(load1(acc + 4 * i, 4), load1(x + 4 * i, 4)));
+}
+
+void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
+  DefaultMxcsr mxcsr;
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  switch (op) {
+  case F32Op::kernelAdd:
+    return reduceF32Loop<F32Op::kernelAdd>(a, b, count);
+  case F32Op::kernelMin:
+    return reduceF32Loop<F32Op::kernelMin>(a, b, count);
+  case F32Op::kernelMax:
+    return reduceF32Loop<F32Op::kernelMax>(a, b, count);
+  case F32Op::collectiveAdd:
+    return reduceF32Loop<F32Op::collectiveAdd>(a, b, count);
+  }
+}
+
+template <F32Op Op>
+__attribute__((noinline)) void
+reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
+                 const char *x, size_t count) {
+  Widen widen(f);
+  Narrow narrow(f, /*config=*/0);
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    char *a = acc + i * bytes;
+    __m256i sum = apply8<Op>(widen(load8(a, bytes)),
+                             widen(load8(x + i * bytes, bytes)));
+    store8(a, bytes, narrow(sum));
+  }
+  for (; i < count; ++i) {
+    char *a = acc + i * bytes;
+    uint32_t r = apply1<Op>(widenToF32(f, load1(a, bytes)),
+                            widenToF32(f, load1(x + i * bytes, bytes)));
+    store1(a, bytes, narrowFromF32(f, r, 0));
+  }
+}
+
+void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
+                  const void *x, size_t count) {
+  DefaultMxcsr mxcsr;
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  switch (op) {
+  case F32Op::kernelAdd:
+    return reduceNarrowLoop<F32Op::kernelAdd>(f, bytes, a, b, count);
+  case F32Op::kernelMin:
+    return reduceNarrowLoop<F32Op::kernelMin>(f, bytes, a, b, count);
+  case F32Op::kernelMax:
+    return reduceNarrowLoop<F32Op::kernelMax>(f, bytes, a, b, count);
+  case F32Op::collectiveAdd:
+    return reduceNarrowLoop<F32Op::collectiveAdd>(f, bytes, a, b, count);
+  }
+}
+
+__attribute__((noinline)) void narrowLoop(const FloatFormat &f, unsigned bytes,
+                                          const char *src, char *dst,
+                                          size_t count, unsigned config) {
+  Narrow narrow(f, config);
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    store8(dst + i * bytes, bytes, narrow(load8(src + 4 * i, 4)));
+  for (; i < count; ++i)
+    store1(dst + i * bytes, bytes,
+           narrowFromF32(f, load1(src + 4 * i, 4), config));
+}
+
+void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
+                         const void *src, void *dst, size_t count,
+                         unsigned config) {
+  DefaultMxcsr mxcsr;
+  narrowLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
+             count, config);
+}
+
+__attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
+                                         const char *src, char *dst,
+                                         size_t count) {
+  Widen widen(f);
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8)
+    store8(dst + 4 * i, 4, widen(load8(src + i * bytes, bytes)));
+  for (; i < count; ++i)
+    store1(dst + 4 * i, 4, widenToF32(f, load1(src + i * bytes, bytes)));
+}
+
+void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
+                      void *dst, size_t count) {
+  DefaultMxcsr mxcsr;
+  widenLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
+            count);
+}
+
+//===-- BFP tiles (§5) ----------------------------------------------------===//
+
+constexpr int kFp16Rebias = 112, kMaxE5 = 31;
+
+int horizontalMax(__m256i v) {
+  __m128i m = _mm_max_epi32(_mm256_castsi256_si128(v),
+                            _mm256_extracti128_si256(v, 1));
+  m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+  m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+  return _mm_cvtsi128_si32(m);
+}
+
+/// The exponent a value contributes: its field ("b"), or that field rebased
+/// to 5 bits and clamped ("a", step 2).
+__m256i blockExponent(__m256i bits, bool fp16Exponent) {
+  __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
+  if (!fp16Exponent)
+    return e;
+  return _mm256_min_epi32(
+      _mm256_max_epi32(_mm256_sub_epi32(e, splat(kFp16Rebias)),
+                       _mm256_setzero_si256()),
+      splat(kMaxE5));
+}
+
+/// Steps 1-5 on 8 values under shared exponent `shared`.
+__m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
+                BfpTies &ties) {
+  unsigned m = f.mantissaBits, dropped = 24 - m;
+  __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
+  __m256i zero = _mm256_cmpeq_epi32(e, _mm256_setzero_si256());
+  __m256i significand = _mm256_or_si256(_mm256_and_si256(bits, splat(0x7FFFFF)),
+                                        splat(0x800000));
+  if (f.fp16Exponent) {
+    __m256i e5 = _mm256_sub_epi32(e, splat(kFp16Rebias));
+    significand = select(_mm256_cmpgt_epi32(_mm256_setzero_si256(), e5),
+                         splat(0x800000), significand);
+    significand =
+        select(_mm256_cmpgt_epi32(e5, splat(kMaxE5)), splat(0xFFFFFF),
+               significand);
+    e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
+                         splat(kMaxE5));
+  }
+  __m256i shift = _mm256_max_epi32(_mm256_sub_epi32(shared, e),
+                                   _mm256_setzero_si256());
+  __m256i aligned = _mm256_srlv_epi32(significand, shift); // >= 32 gives 0
+  __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
+  __m256i magnitude = _mm256_srl_epi32(aligned, droppedCount);
+  __m256i remainder = _mm256_and_si256(aligned, splat((1u << dropped) - 1));
+  __m256i half = splat(1u << (dropped - 1));
+  __m256i tie = _mm256_andnot_si256(zero, _mm256_cmpeq_epi32(remainder, half));
+  __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(magnitude, splat(1)),
+                                   splat(1));
+  __m256i tieUp = _mm256_and_si256(tie, odd);
+  __m256i up = _mm256_or_si256(_mm256_cmpgt_epi32(remainder, half), tieUp);
+  ties.seen += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(tie)))));
+  ties.roundedUp +=
+      unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(tieUp)))));
+  magnitude = _mm256_min_epu32(_mm256_sub_epi32(magnitude, up),
+                               splat((1u << m) - 1));
+  __m256i nonZero = _mm256_xor_si256(
+      _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()), splat(~0u));
+  __m256i sign = _mm256_sll_epi32(
+      _mm256_and_si256(_mm256_srli_epi32(bits, 31), nonZero),
+      _mm_cvtsi32_si128(int(m)));
+  return _mm256_andnot_si256(zero, _mm256_or_si256(sign, magnitude));
+}
+
+/// 16 datums (u32 lanes, each < 256) to 16 bytes.
+__m128i toBytes(__m256i lo, __m256i hi) {
+  __m128i a = _mm_packus_epi32(_mm256_castsi256_si128(lo),
+                               _mm256_extracti128_si256(lo, 1));
+  __m128i b = _mm_packus_epi32(_mm256_castsi256_si128(hi),
+                               _mm256_extracti128_si256(hi, 1));
+  return _mm_packus_epi16(a, b);
+}
+
+__attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
+                                           const char *tiles, size_t tileCount,
+                                           char *out, BfpTies &ties) {
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile = tiles + t * kBfpTileBytesF32;
+    char *packed = out + t * f.tileBytes;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      const char *block = tile + 4 * bfpTileIndex(b, 0);
+      __m256i lo = _mm256_loadu_si256((const __m256i *)block);
+      __m256i hi = _mm256_loadu_si256((const __m256i *)(block + 32));
+      int shared = horizontalMax(
+          _mm256_max_epi32(blockExponent(lo, f.fp16Exponent),
+                           blockExponent(hi, f.fp16Exponent)));
+      packed[b] = char(shared);
+      __m256i s = splat(uint32_t(shared));
+      __m128i datums =
+          toBytes(encode8(f, lo, s, ties), encode8(f, hi, s, ties));
+      if (f.mantissaBits == 7) {
+        _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
+                         datums);
+      } else { // BFP4: low nibble first
+        __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
+        _mm_storel_epi64((__m128i *)(packed + kBfpTileBlocks + 8 * b),
+                         _mm_packus_epi16(pairs, _mm_setzero_si128()));
+      }
+    }
+  }
+}
+
+void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
+             void *out, BfpTies &ties) {
+  DefaultMxcsr mxcsr;
+  bfpPackLoop(f, static_cast<const char *>(tiles), tileCount,
+              static_cast<char *>(out), ties);
+}
+
+/// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
+__m256i decode8(const BfpFormatInfo &f, __m256i datum, int shared) {
+  unsigned m = f.mantissaBits;
+  __m256i sign = _mm256_slli_epi32(
+      _mm256_and_si256(_mm256_srl_epi32(datum, _mm_cvtsi32_si128(int(m))),
+                       splat(1)),
+      31);
+  __m256i magnitude = _mm256_and_si256(datum, splat((1u << m) - 1));
+  // The exact float of the magnitude gives its leading one and fraction.
+  __m256i asF32 = asInt(_mm256_cvtepi32_ps(magnitude));
+  __m256i lead = _mm256_sub_epi32(_mm256_srli_epi32(asF32, 23), splat(127));
+  __m256i fraction = _mm256_and_si256(asF32, splat(0x7FFFFF));
+  __m256i leadingZeros = _mm256_sub_epi32(splat(m - 1), lead);
+  __m256i exponent =
+      f.fp16Exponent
+          ? _mm256_add_epi32(
+                _mm256_sub_epi32(splat(uint32_t(shared & 31)), leadingZeros),
+                splat(kFp16Rebias))
+          : _mm256_and_si256(
+                _mm256_sub_epi32(splat(uint32_t(shared)), leadingZeros),
+                splat(0xFF));
+  __m256i value = _mm256_or_si256(
+      sign, _mm256_or_si256(_mm256_slli_epi32(exponent, 23), fraction));
+  return select(_mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()), sign,
+                value);
+}
+
+__attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
+                                             const unsigned char *packed,
+                                             size_t tileCount, char *tiles) {
+  for (size_t t = 0; t < tileCount; ++t) {
+    const unsigned char *in = packed + t * f.tileBytes;
+    char *tile = tiles + t * kBfpTileBytesF32;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      __m128i bytes;
+      if (f.mantissaBits == 7) {
+        bytes = _mm_loadu_si128((const __m128i *)(in + kBfpTileBlocks + 16 * b));
+      } else { // BFP4: low nibble first
+        __m128i pairs =
+            _mm_loadl_epi64((const __m128i *)(in + kBfpTileBlocks + 8 * b));
+        __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
+        __m128i high =
+            _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
+        bytes = _mm_unpacklo_epi8(low, high);
+      }
+      char *block = tile + 4 * bfpTileIndex(b, 0);
+      _mm256_storeu_si256((__m256i *)block,
+                          decode8(f, _mm256_cvtepu8_epi32(bytes), in[b]));
+      _mm256_storeu_si256(
+          (__m256i *)(block + 32),
+          decode8(f, _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8)), in[b]));
+    }
+  }
+}
+
+void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
+               void *tiles) {
+  DefaultMxcsr mxcsr;
+  bfpUnpackLoop(f, static_cast<const unsigned char *>(packed), tileCount,
+                static_cast<char *>(tiles));
+}
+
+const VectorKernels kAvx2Kernels = {reduceF32,           reduceNarrow,
+                                    narrowFromF32Kernel, widenToF32Kernel,
+                                    bfpPack,             bfpUnpack};
+
+} // namespace
+
+const VectorKernels &avx2Kernels() { return kAvx2Kernels; }
+
+} // namespace birsim::core
+
+#pragma clang attribute pop
+#endif // __x86_64__
