@@ -73,13 +73,15 @@ const VectorKernels *activeKernels() {
 
 //===-- Threads -----------------------------------------------------------===//
 
+/// BIRSIM_NUM_THREADS, else the hardware's concurrency; read once.
 static int defaultThreads() {
-  if (const char *text = std::getenv("BIRSIM_NUM_THREADS")) {
-    int n = std::atoi(text);
-    if (n > 0)
-      return n;
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
+  static const int threads = [] {
+    if (const char *text = std::getenv("BIRSIM_NUM_THREADS"))
+      if (int n = std::atoi(text); n > 0)
+        return n;
+    return int(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return threads;
 }
 
 static std::atomic<int> gThreads{0}; // 0: the default
@@ -93,10 +95,19 @@ int numThreads() {
   return n > 0 ? n : defaultThreads();
 }
 
+static thread_local bool tSingleThread = false;
+
+SingleThreadScope::SingleThreadScope() : saved(tSingleThread) {
+  tSingleThread = true;
+}
+SingleThreadScope::~SingleThreadScope() { tSingleThread = saved; }
+
 void parallelFor(size_t count, size_t minPerThread,
                  void (*fn)(void *, size_t, size_t), void *context) {
-  size_t threads = std::min<size_t>(size_t(numThreads()),
-                                    count / std::max<size_t>(minPerThread, 1));
+  size_t most = count / std::max<size_t>(minPerThread, 1);
+  size_t threads = most < 2 || tSingleThread
+                       ? 1
+                       : std::min<size_t>(size_t(numThreads()), most);
   if (threads <= 1) {
     fn(context, 0, count);
     return;

@@ -3,6 +3,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Simd.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -76,6 +77,8 @@ size_t birsim_dtype_size(int dtype) {
 }
 
 const char *birsim_last_error(void) { return tLastError.c_str(); }
+
+int birsim_set_num_threads(int n) { return setNumThreads(n); }
 
 size_t birsim_bfp_tile_bytes(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);

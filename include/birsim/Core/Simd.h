@@ -68,6 +68,19 @@ const VectorKernels &avx2Kernels();
 int setNumThreads(int threads);
 int numThreads();
 
+/// Keeps every bulk call made by this thread on this thread while it lives
+/// (the folders: MLIR already folds functions in parallel).
+class SingleThreadScope {
+public:
+  SingleThreadScope();
+  ~SingleThreadScope();
+  SingleThreadScope(const SingleThreadScope &) = delete;
+  SingleThreadScope &operator=(const SingleThreadScope &) = delete;
+
+private:
+  bool saved;
+};
+
 /// Runs fn(begin, end) over [0, count) in contiguous chunks, on several
 /// threads only when each gets at least `minPerThread` items. Chunks are
 /// independent, so results do not depend on the thread count.

@@ -85,6 +85,12 @@ BIRSIM_RT_API void birsim_bfp_tie_counters(uint64_t *ties_seen,
                                            uint64_t *ties_rounded_up);
 BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
 
+/* Threads used by large bulk calls (results never depend on it): n > 0
+ * threads, or 0 for the default (BIRSIM_NUM_THREADS, else the hardware's
+ * concurrency). Returns the previous setting (0 = default). The vector path
+ * is chosen once from the CPU and BIRSIM_ISA=portable|avx2|avx512. */
+BIRSIM_RT_API int birsim_set_num_threads(int n);
+
 /* Hook the lowered code calls after every runtime call: returns on status
  * 0; otherwise flushes stdout, prints
  * "birsim runtime error in <what>: <birsim_last_error()>" to stderr and

@@ -12,6 +12,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Simd.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -153,6 +154,7 @@ static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
                                 unsigned bytes, Reduce reduce) {
   if (!foldableShape(type))
     return {};
+  core::SingleThreadScope singleThread;
   auto acc = getRawConstant(accAttr, bytes);
   auto x = getRawConstant(xAttr, bytes);
   if (!acc || !x)
@@ -198,6 +200,7 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   auto input = getRawConstant(adaptor.getInput(), from->bytes);
   if (!input)
     return {};
+  core::SingleThreadScope singleThread;
   size_t count = foldCount(getType(), {*input});
   SmallVector<char> splat;
   FoldResult out(getType(), count * to->bytes, input->resource);
@@ -218,6 +221,7 @@ static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
   if (!inType.hasStaticShape() || !outType.hasStaticShape())
     return {};
   unsigned inBytes = inType.getElementTypeBitWidth() / 8;
+  core::SingleThreadScope singleThread;
   auto raw = getRawConstant(input, inBytes);
   if (!raw)
     return {};

@@ -1,0 +1,359 @@
+//===- SimdTest.cpp - every vector path against the portable path ---------===//
+//
+// The portable integer path is the reference (docs/Semantics.md section 2):
+// each bulk entry point runs on every path this CPU has, on whole buffers so
+// that the vector loops (not only their scalar tails) are exercised, and
+// must give the same bytes. BIRSIM_LONG_TESTS=1 (./utils/test.sh --long)
+// widens the sweeps to every bf16/fp16 pair and 10^8 random fp32 values.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Reduce.h"
+#include "birsim/Core/Simd.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+#include <xmmintrin.h>
+
+using namespace birsim::core;
+
+namespace {
+
+using Bytes = std::vector<unsigned char>;
+
+bool longMode() {
+  const char *v = std::getenv("BIRSIM_LONG_TESTS");
+  return v && *v && *v != '0';
+}
+
+/// The paths this CPU has, portable first.
+std::vector<Isa> everyPath() {
+  std::vector<Isa> paths;
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512})
+    if (isa <= bestIsa())
+      paths.push_back(isa);
+  return paths;
+}
+
+/// Restores the path and thread count a test changed.
+struct PathGuard {
+  Isa saved = activeIsa();
+  int threads = setNumThreads(0);
+  ~PathGuard() {
+    selectIsa(saved);
+    setNumThreads(threads);
+  }
+};
+
+/// `run()` on every path must equal its result on the portable path.
+template <typename Run>
+void expectSameOnEveryPath(Run run, const std::string &what) {
+  PathGuard guard;
+  selectIsa(Isa::portable);
+  auto reference = run();
+  for (Isa isa : everyPath()) {
+    if (isa == Isa::portable)
+      continue;
+    selectIsa(isa);
+    auto got = run();
+    ASSERT_EQ(got.size(), reference.size()) << what;
+    for (size_t i = 0; i < got.size(); ++i)
+      if (got[i] != reference[i]) {
+        ADD_FAILURE() << what << " on " << isaName(isa) << ": element " << i
+                      << " is " << uint64_t(got[i]) << ", portable gives "
+                      << uint64_t(reference[i]);
+        return;
+      }
+  }
+}
+
+/// More than 2,000 fp32 values of every class, both signs: zeros,
+/// subnormals, normals of every exponent, ±Inf, quiet and signalling NaNs
+/// with payloads, and mantissas at the rounding points of bf16, fp16 and the
+/// fp8 formats (ties and their neighbours).
+std::vector<uint32_t> specialF32() {
+  const uint32_t mantissas[] = {0,        1,        2,        0x7FFFFF, 0x400000,
+                                0x400001, 0x3FFFFF, 0x8000,   0x18000,  0x7FFF,
+                                0x1000,   0x3000,   0xFFF,    0x80000,  0x180000,
+                                0x100000, 0x200000, 0x300000, 0x7FF000, 0x12345};
+  std::vector<uint32_t> values;
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t exponent = 0; exponent < 256; ++exponent)
+      for (uint32_t mantissa : mantissas)
+        values.push_back(sign | exponent << 23 | mantissa);
+  return values;
+}
+
+std::vector<uint32_t> randomF32(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> v(n);
+  for (uint32_t &x : v)
+    x = uint32_t(rng());
+  return v;
+}
+
+template <typename T> Bytes asBytes(const std::vector<T> &v) {
+  Bytes b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+Bytes accumulated(int op, int dtype, Bytes dst, const Bytes &src) {
+  size_t bytes = lookupDtype(dtype)->bytes;
+  EXPECT_TRUE(accumulate(op, dst.data(), src.data(), dtype, dst.size() / bytes)
+                  .ok());
+  return dst;
+}
+
+const int kNarrowFloats[] = {int(Dtype::float8e3), int(Dtype::float8e4),
+                             int(Dtype::float8_e4m3fn), int(Dtype::float8e5),
+                             int(Dtype::bfloat16), int(Dtype::float16)};
+const int kReducingFp8[] = {int(Dtype::float8e3), int(Dtype::float8e4),
+                            int(Dtype::float8e5)};
+
+TEST(VectorPath, EveryFp8PairEveryOp) {
+  Bytes dst(65536), src(65536);
+  for (size_t i = 0; i < 65536; ++i) {
+    dst[i] = uint8_t(i >> 8);
+    src[i] = uint8_t(i);
+  }
+  for (int dtype : kReducingFp8)
+    for (int op = 1; op <= 3; ++op)
+      expectSameOnEveryPath(
+          [&] { return accumulated(op, dtype, dst, src); },
+          std::string(lookupDtype(dtype)->name) + " op " + std::to_string(op));
+}
+
+/// Every bf16/fp16 value against `partners` source values per chunk of
+/// 2^24 pairs; in long mode every pair (2^32).
+TEST(VectorPath, Bf16Fp16Pairs) {
+  const unsigned partnersPerChunk = 256;
+  unsigned partners = longMode() ? 65536 : 256;
+  for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
+    for (int op = 1; op <= 3; ++op)
+      for (unsigned first = 0; first < partners; first += partnersPerChunk) {
+        std::vector<uint16_t> dst, src;
+        for (unsigned p = first; p < first + partnersPerChunk; ++p) {
+          // In the short sweep, partners spread over all 65,536 values.
+          uint16_t partner = uint16_t(longMode() ? p : p * 257 + 91);
+          for (uint32_t v = 0; v < 65536; ++v) {
+            dst.push_back(uint16_t(v));
+            src.push_back(partner);
+          }
+        }
+        expectSameOnEveryPath(
+            [&] { return accumulated(op, dtype, asBytes(dst), asBytes(src)); },
+            std::string(lookupDtype(dtype)->name) + " op " +
+                std::to_string(op) + " partners from " +
+                std::to_string(first));
+        if (HasFailure())
+          return;
+      }
+}
+
+Bytes collectiveReduced(int aluOp, Bytes acc, const Bytes &x) {
+  EXPECT_TRUE(collectiveReduce(aluOp, acc.data(), x.data(), acc.size() / 4).ok());
+  return acc;
+}
+
+/// fp32 reduce and the collective reducer: every pair of the special values
+/// (operand order matters for NaNs), then 10^7 (long: 10^8) random pairs.
+TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
+  std::vector<uint32_t> specials = specialF32();
+  ASSERT_GE(specials.size(), 2000u);
+  std::vector<uint32_t> a, b;
+  for (uint32_t x : specials)
+    for (uint32_t y : specials) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  size_t randomCount = longMode() ? 100000000 : 10000000;
+  std::vector<uint32_t> ra = randomF32(randomCount, 1), rb = randomF32(randomCount, 2);
+  for (auto *inputs : {&a, &ra}) {
+    std::vector<uint32_t> &x = *inputs, &y = inputs == &a ? b : rb;
+    Bytes dst = asBytes(x), src = asBytes(y);
+    for (int op = 1; op <= 3; ++op)
+      expectSameOnEveryPath(
+          [&] { return accumulated(op, int(Dtype::float32), dst, src); },
+          "float32 op " + std::to_string(op));
+    for (int aluOp : {int(AluOpType::add), int(AluOpType::max),
+                      int(AluOpType::min)})
+      expectSameOnEveryPath([&] { return collectiveReduced(aluOp, dst, src); },
+                            "collective " + std::to_string(aluOp));
+  }
+}
+
+Bytes cast(int from, int to, const Bytes &in, unsigned config) {
+  size_t count = in.size() / lookupDtype(from)->bytes;
+  Bytes out(count * lookupDtype(to)->bytes);
+  EXPECT_TRUE(castBuffer(from, in.data(), to, out.data(), count, config).ok());
+  return out;
+}
+
+/// fp32 -> every narrow float under the four FP8 configs, on every value
+/// class and 10^6 (long: 10^8) random values; and every narrow value back.
+TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
+  std::vector<uint32_t> values = specialF32();
+  std::vector<uint32_t> random =
+      randomF32(longMode() ? 100000000 : 1000000, 3);
+  values.insert(values.end(), random.begin(), random.end());
+  Bytes in = asBytes(values);
+  for (int to : kNarrowFloats)
+    for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u})
+      expectSameOnEveryPath(
+          [&] { return cast(int(Dtype::float32), to, in, config); },
+          std::string("float32 -> ") + lookupDtype(to)->name + " config " +
+              std::to_string(config));
+  for (int from : kNarrowFloats) {
+    unsigned bytes = lookupDtype(from)->bytes;
+    Bytes every(size_t(1) << (8 * bytes) << bytes);
+    for (size_t v = 0; v < every.size() / bytes; ++v)
+      std::memcpy(every.data() + v * bytes, &v, bytes);
+    expectSameOnEveryPath(
+        [&] { return cast(from, int(Dtype::float32), every, 0); },
+        std::string(lookupDtype(from)->name) + " -> float32");
+  }
+}
+
+/// Tiles whose 16-value blocks (half rows) are random bits, a mix of value
+/// classes (zeros, subnormals, Inf/NaN, small values), or exact ties at 7 or
+/// 3 datum bits with odd and even magnitudes under a shared exponent of 127.
+std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> v(tiles * kBfpTileValues);
+  for (size_t block = 0; block < v.size() / 16; ++block) {
+    unsigned mode = unsigned(rng() % 4);
+    for (size_t i = block * 16; i < block * 16 + 16; ++i) {
+      uint32_t r = uint32_t(rng()), sign = r & 0x80000000u;
+      switch (mode) {
+      case 0:
+        v[i] = r;
+        break;
+      case 1: { // a tie at `dropped` bits: remainder exactly one half
+        unsigned dropped = (r & 1) ? 17 : 21;
+        uint32_t kept = (r >> 1) & ((1u << (23 - dropped)) - 1);
+        v[i] = sign | 127u << 23 | kept << dropped | 1u << (dropped - 1);
+        break;
+      }
+      case 2:
+        switch (r % 4) {
+        case 0:
+          v[i] = sign | (r & 0x7FFFFF & -(r >> 8 & 1)); // zero or subnormal
+          break;
+        case 1:
+          v[i] = sign | 0x7F800000 | (r & 0x7FFFFF & -(r >> 8 & 1)); // Inf/NaN
+          break;
+        default:
+          v[i] = sign | (100 + r % 40) << 23 | (r & 0x7FFFFF);
+        }
+        break;
+      default:
+        v[i] = sign | (120 + r % 12) << 23 | (r & 0x7FFFFF);
+      }
+    }
+  }
+  return v;
+}
+
+TEST(VectorPath, BfpPackUnpackAndTies) {
+  size_t tiles = 48;
+  std::vector<uint32_t> values = bfpTiles(tiles, 4);
+  for (int format = 0; format < kNumBfpFormats; ++format) {
+    size_t tileBytes = lookupBfpFormat(format)->tileBytes;
+    expectSameOnEveryPath(
+        [&] {
+          Bytes packed(tiles * tileBytes);
+          bfpTieCountersReset();
+          EXPECT_TRUE(
+              bfpPackTiles(format, values.data(), tiles, packed.data()).ok());
+          uint64_t seen, up;
+          bfpTieCounters(&seen, &up);
+          EXPECT_GT(seen, 0u);
+          packed.push_back(uint8_t(seen)), packed.push_back(uint8_t(seen >> 8));
+          packed.push_back(uint8_t(up)), packed.push_back(uint8_t(up >> 8));
+          return packed;
+        },
+        std::string("pack ") + lookupBfpFormat(format)->name);
+    // Unpacking arbitrary bytes, exponents and datums alike.
+    std::mt19937_64 rng(format);
+    Bytes arbitrary(tiles * tileBytes);
+    for (unsigned char &c : arbitrary)
+      c = uint8_t(rng());
+    expectSameOnEveryPath(
+        [&] {
+          std::vector<uint32_t> out(tiles * kBfpTileValues);
+          EXPECT_TRUE(
+              bfpUnpackTiles(format, arbitrary.data(), tiles, out.data()).ok());
+          return out;
+        },
+        std::string("unpack ") + lookupBfpFormat(format)->name);
+  }
+}
+
+/// The caller's MXCSR (flush-to-zero, denormals-are-zero, round toward
+/// zero) changes nothing, and is restored.
+TEST(VectorPath, CallersMxcsrIsIgnoredAndRestored) {
+  std::vector<uint32_t> values = specialF32();
+  Bytes x = asBytes(values), y = asBytes(randomF32(values.size(), 5));
+  auto everything = [&] {
+    Bytes out = accumulated(1, int(Dtype::float32), x, y);
+    Bytes narrow = accumulated(1, int(Dtype::bfloat16),
+                               cast(int(Dtype::float32), int(Dtype::bfloat16), x, 0),
+                               cast(int(Dtype::float32), int(Dtype::bfloat16), y, 0));
+    Bytes fp8 = cast(int(Dtype::float32), int(Dtype::float8e4), x, 1);
+    Bytes col = collectiveReduced(int(AluOpType::add), x, y);
+    out.insert(out.end(), narrow.begin(), narrow.end());
+    out.insert(out.end(), fp8.begin(), fp8.end());
+    out.insert(out.end(), col.begin(), col.end());
+    return out;
+  };
+  Bytes expected = everything();
+  unsigned saved = _mm_getcsr();
+  const unsigned odd = 0x1F80 | 0x8000 /*FTZ*/ | 0x0040 /*DAZ*/ | 0x6000 /*RZ*/;
+  _mm_setcsr(odd);
+  Bytes got = everything();
+  unsigned after = _mm_getcsr() & ~0x3Fu; // exception flags may differ
+  _mm_setcsr(saved);
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(after, odd & ~0x3Fu);
+}
+
+/// Results and tie counters do not depend on the thread count.
+TEST(VectorPath, ThreadCountChangesNoBit) {
+  PathGuard guard;
+  size_t count = (size_t(1) << 20) + 13;
+  Bytes dst = asBytes(randomF32(count / 2, 6)), src = asBytes(randomF32(count / 2, 7));
+  std::vector<uint32_t> tiles = bfpTiles(600, 8);
+  auto run = [&] {
+    Bytes out = accumulated(1, int(Dtype::bfloat16), dst, src);
+    Bytes c = cast(int(Dtype::float32), int(Dtype::float8e5), dst, 1);
+    Bytes packed(600 * 1088);
+    bfpTieCountersReset();
+    EXPECT_TRUE(bfpPackTiles(0, tiles.data(), 600, packed.data()).ok());
+    uint64_t seen, up;
+    bfpTieCounters(&seen, &up);
+    out.insert(out.end(), c.begin(), c.end());
+    out.insert(out.end(), packed.begin(), packed.end());
+    for (int shift = 0; shift < 64; shift += 8) {
+      out.push_back(uint8_t(seen >> shift));
+      out.push_back(uint8_t(up >> shift));
+    }
+    return out;
+  };
+  for (Isa isa : everyPath()) {
+    selectIsa(isa);
+    setNumThreads(1);
+    Bytes one = run();
+    for (int threads : {2, 3, 8}) {
+      setNumThreads(threads);
+      EXPECT_EQ(run(), one) << isaName(isa) << " with " << threads << " threads";
+    }
+  }
+}
+
+} // namespace
