@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every birsim test; ends with "N passed, N failed".
+#   --long  also runs the exhaustive vector-vs-portable sweeps (every bf16 and
+#           fp16 pair, 10^8 random fp32 values; tens of minutes), counted as
+#           one more test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+long=0
+for arg in "$@"; do
+  case "$arg" in
+    --long) long=1 ;;
+    *) echo "usage: $0 [--long]" >&2; exit 2 ;;
+  esac
+done
 ./utils/setup.sh || exit 1
 ./utils/build.sh || exit 1
 LIT=/usr/lib/llvm-22/bin/lit
@@ -14,5 +24,13 @@ unresolved=$(count Unresolved); timed=$(count "Timed Out")
 failed=$(( ${failed:-0} + ${unresolved:-0} + ${timed:-0} ))
 passed=${passed:-0}
 rm -f "$log"
+if [ "$long" -eq 1 ]; then
+  echo "== long: every bf16/fp16 pair, 10^8 random fp32 values, on every path =="
+  if BIRSIM_LONG_TESTS=1 build/test/Unit/BirsimCoreTests --gtest_filter='VectorPath.*'; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); rc=1
+  fi
+fi
 echo "${passed} passed, ${failed} failed"
 if [ "$rc" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then exit 1; fi

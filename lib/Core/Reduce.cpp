@@ -132,12 +132,20 @@ static Bits narrowReduce(Bits dst, Bits src) {
 
 // fp8: all 65,536 (dst, src) pairs of narrowReduce, tabulated once per
 // (format, op).
+// The 4 bytes past the end let a vector gather read 32 bits at any entry.
+template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
+static const uint8_t *fp8Table() {
+  static const auto table = tabulate<uint8_t, 65536 + 4>([](size_t i) {
+    return i < 65536 ? narrowReduce<D, uint8_t, Core>(uint8_t(i >> 8),
+                                                      uint8_t(i))
+                     : 0;
+  });
+  return table.data();
+}
+
 template <Dtype D, uint32_t (*Core)(uint32_t, uint32_t)>
 static uint8_t fp8TableReduce(uint8_t dst, uint8_t src) {
-  static const auto table = tabulate<uint8_t, 65536>([](size_t i) {
-    return narrowReduce<D, uint8_t, Core>(uint8_t(i >> 8), uint8_t(i));
-  });
-  return table[unsigned(dst) << 8 | src];
+  return fp8Table<D, Core>()[unsigned(dst) << 8 | src];
 }
 
 template <typename Bits, Bits (*Op)(Bits, Bits)>
@@ -166,8 +174,8 @@ struct ReducerRow {
 
 template <typename Bits, Bits (*Add)(Bits, Bits), Bits (*Min)(Bits, Bits),
           Bits (*Max)(Bits, Bits)>
-constexpr ReducerRow rowOf() {
-  return {{{elementOf<Bits, Add>, bulkOf<Bits, Add>},
+constexpr ReducerRow rowOf(const uint8_t *(*addTable)() = nullptr) {
+  return {{{elementOf<Bits, Add>, bulkOf<Bits, Add>, addTable},
            {elementOf<Bits, Min>, bulkOf<Bits, Min>},
            {elementOf<Bits, Max>, bulkOf<Bits, Max>}}};
 }
@@ -177,7 +185,7 @@ template <Reduction R, Dtype D> constexpr ReducerRow reducersOf() {
   using F = Float32Ops;
   if constexpr (R == Reduction::Fp8)
     return rowOf<uint8_t, fp8TableReduce<D, F::add>, fp8TableReduce<D, F::min>,
-                 fp8TableReduce<D, F::max>>();
+                 fp8TableReduce<D, F::max>>(fp8Table<D, F::add>);
   else if constexpr (R == Reduction::Narrow16)
     return rowOf<uint16_t, narrowReduce<D, uint16_t, F::add>,
                  narrowReduce<D, uint16_t, F::min>,
@@ -252,7 +260,9 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *d = static_cast<char *>(dst) + begin * bytes;
     auto *s = static_cast<const char *>(src) + begin * bytes;
-    if (vector && info->reduction == Reduction::Float32)
+    if (vector && reducer.table)
+      vector->reduceByTable(reducer.table(), d, s, end - begin);
+    else if (vector && info->reduction == Reduction::Float32)
       vector->reduceF32(f32Op, d, s, end - begin);
     else if (vector && narrow)
       vector->reduceNarrow(*info->format, bytes, f32Op, d, s, end - begin);

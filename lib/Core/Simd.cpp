@@ -24,8 +24,9 @@ const char *isaName(Isa isa) {
 
 Isa bestIsa() {
 #if defined(__x86_64__)
-  // No AVX-512 kernels exist yet: such a CPU runs the AVX2 ones.
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+  // No AVX-512 kernels exist yet: such a CPU runs the AVX2 + F16C ones.
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
+      __builtin_cpu_supports("popcnt"))
     return Isa::avx2;
 #endif
   return Isa::portable;

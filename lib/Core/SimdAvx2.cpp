@@ -16,7 +16,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
-#pragma clang attribute push(__attribute__((target("avx2,popcnt"))),          \
+#pragma clang attribute push(__attribute__((target("avx2,f16c,popcnt"))),     \
                              apply_to = function)
 
 namespace birsim::core {
@@ -50,15 +50,15 @@ __m256i addss8(__m256i a, __m256i b) {
   __m256i aNaN = asInt(_mm256_cmp_ps(asFloat(a), asFloat(a), _CMP_UNORD_Q));
   return select(aNaN, _mm256_or_si256(a, splat(kF32QuietBit)), asInt(sum));
 }
-/// MINSS(a, b) = a < b ? a : b, else b (NaNs, equal zeros).
+/// MINSS(a, b) = a < b ? a : b, else b (NaNs, equal zeros): VMINPS has
+/// exactly these lanes, and LLVM does not commute it (unlike a select, which
+/// it may turn into a slow masked store).
 __m256i minss8(__m256i a, __m256i b) {
-  __m256i less = asInt(_mm256_cmp_ps(asFloat(a), asFloat(b), _CMP_LT_OQ));
-  return select(less, a, b);
+  return asInt(_mm256_min_ps(asFloat(a), asFloat(b)));
 }
 /// MAXSS(a, b) = a > b ? a : b, else b.
 __m256i maxss8(__m256i a, __m256i b) {
-  __m256i greater = asInt(_mm256_cmp_ps(asFloat(a), asFloat(b), _CMP_GT_OQ));
-  return select(greater, a, b);
+  return asInt(_mm256_max_ps(asFloat(a), asFloat(b)));
 }
 
 template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
@@ -125,7 +125,8 @@ struct Widen {
         rebias(splat(uint32_t(127 - f.bias))),
         subnormalScale(_mm256_set1_ps(
             std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits)))),
-        ieee(f.nonFinite == NonFinite::IEEE) {}
+        ieee(f.nonFinite == NonFinite::IEEE),
+        sameExponentsAsF32(f.exponentBits == 8 && f.bias == 127) {}
 
   __m256i operator()(__m256i code) const {
     __m256i sign = _mm256_slli_epi32(_mm256_srl_epi32(code, signShift), 31);
@@ -135,10 +136,16 @@ struct Widen {
     __m256i normal =
         _mm256_or_si256(_mm256_slli_epi32(_mm256_add_epi32(exponent, rebias), 23),
                         _mm256_sll_epi32(mantissa, toF32Mantissa));
-    __m256i subnormal = asInt(
-        _mm256_mul_ps(_mm256_cvtepi32_ps(mantissa), subnormalScale));
-    __m256i value = select(_mm256_cmpeq_epi32(exponent, _mm256_setzero_si256()),
-                           subnormal, normal);
+    __m256i isSubnormal = _mm256_cmpeq_epi32(exponent, _mm256_setzero_si256());
+    // Only subnormal lanes multiply (no denormal results elsewhere, which
+    // cost microcode assists); a bias-127 format's subnormals are fp32's.
+    __m256i subnormal =
+        sameExponentsAsF32
+            ? _mm256_sll_epi32(mantissa, toF32Mantissa)
+            : asInt(_mm256_mul_ps(
+                  _mm256_cvtepi32_ps(_mm256_and_si256(mantissa, isSubnormal)),
+                  subnormalScale));
+    __m256i value = select(isSubnormal, subnormal, normal);
     __m256i topExponent = _mm256_cmpeq_epi32(exponent, exponentMask);
     __m256i nonFinite =
         ieee ? topExponent
@@ -154,7 +161,7 @@ struct Widen {
   __m128i mantissaShift, signShift, toF32Mantissa;
   __m256i exponentMask, mantissaMask, rebias;
   __m256 subnormalScale;
-  bool ieee;
+  bool ieee, sameExponentsAsF32;
 };
 
 /// Narrowing fp32 to a format: round to nearest even on the magnitude's bit
@@ -258,6 +265,152 @@ void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
   }
 }
 
+/// min/max of a narrow IEEE format without leaving its codes: widening is
+/// exact and the result is one operand, so MINSS(x, acc) / MAXSS(x, acc)
+/// narrowed back is `x` when neither is NaN and x orders before/after acc
+/// (sign-magnitude compared as integers, -0 == +0), else `acc` itself, or
+/// the format's NaN when `acc` is NaN (§3, §4). Lanes are 8 or 16 bits.
+template <bool IsMin, unsigned Bytes>
+__attribute__((noinline)) void
+minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
+                size_t count) {
+  constexpr unsigned lanes = 32 / Bytes;
+  auto set1 = [](uint32_t v) {
+    return Bytes == 1 ? _mm256_set1_epi8(char(v)) : _mm256_set1_epi16(short(v));
+  };
+  auto gt = [](__m256i a, __m256i b) {
+    return Bytes == 1 ? _mm256_cmpgt_epi8(a, b) : _mm256_cmpgt_epi16(a, b);
+  };
+  auto negate = [](__m256i a) {
+    return Bytes == 1 ? _mm256_sub_epi8(_mm256_setzero_si256(), a)
+                      : _mm256_sub_epi16(_mm256_setzero_si256(), a);
+  };
+  uint32_t signMask = f.signMask(), infCode = f.infCode();
+  __m256i magnitudeMask = set1(signMask - 1), inf = set1(infCode);
+  __m256i nanResult = set1(f.nanResult);
+  auto key = [&](__m256i code, __m256i magnitude) {
+    __m256i negative = gt(_mm256_setzero_si256(), code); // sign bit set
+    return select(negative, negate(magnitude), magnitude);
+  };
+  size_t i = 0;
+  for (; i + lanes <= count; i += lanes) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(acc + i * Bytes));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(x + i * Bytes));
+    __m256i aMagnitude = _mm256_and_si256(a, magnitudeMask);
+    __m256i bMagnitude = _mm256_and_si256(b, magnitudeMask);
+    __m256i aNaN = gt(aMagnitude, inf), bNaN = gt(bMagnitude, inf);
+    __m256i aKey = key(a, aMagnitude), bKey = key(b, bMagnitude);
+    __m256i takeX = _mm256_andnot_si256(
+        _mm256_or_si256(aNaN, bNaN), IsMin ? gt(aKey, bKey) : gt(bKey, aKey));
+    __m256i nan = f.nanKeepsSign
+                      ? _mm256_or_si256(nanResult,
+                                        _mm256_andnot_si256(magnitudeMask, a))
+                      : nanResult;
+    __m256i result = select(aNaN, nan, select(takeX, b, a));
+    _mm256_storeu_si256((__m256i *)(acc + i * Bytes), result);
+  }
+  for (; i < count; ++i) {
+    char *a = acc + i * Bytes;
+    uint32_t wa = widenToF32(f, load1(a, Bytes));
+    uint32_t wx = widenToF32(f, load1(x + i * Bytes, Bytes));
+    store1(a, Bytes, narrowFromF32(f, IsMin ? minss(wx, wa) : maxss(wx, wa), 0));
+  }
+}
+
+/// bf16 add: bf16 is fp32's top half, so widening is a shift and RNE
+/// narrowing adds 0x7FFF plus the kept lsb (a carry runs up to Inf); NaN
+/// results are 0x7FC0 (§4). 16 lanes per step, in unpack order.
+__attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
+                                           size_t count) {
+  __m256i zero = _mm256_setzero_si256();
+  auto narrow = [](__m256i v) {
+    __m256i isNaN = _mm256_cmpgt_epi32(_mm256_and_si256(v, splat(0x7FFFFFFF)),
+                                       splat(0x7F800000));
+    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(v, 16), splat(1));
+    __m256i rounded = _mm256_srli_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(v, splat(0x7FFF)), lsb), 16);
+    return select(isNaN, splat(0x7FC0), rounded);
+  };
+  size_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(acc + 2 * i));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(x + 2 * i));
+    __m256i lo = addss8(_mm256_unpacklo_epi16(zero, a),
+                        _mm256_unpacklo_epi16(zero, b));
+    __m256i hi = addss8(_mm256_unpackhi_epi16(zero, a),
+                        _mm256_unpackhi_epi16(zero, b));
+    _mm256_storeu_si256((__m256i *)(acc + 2 * i),
+                        _mm256_packus_epi32(narrow(lo), narrow(hi)));
+  }
+  const FloatFormat &bf16 = *dtypeInfo(Dtype::bfloat16).format;
+  for (; i < count; ++i)
+    store1(acc + 2 * i, 2,
+           narrowFromF32(bf16,
+                         addss(widenToF32(bf16, load1(acc + 2 * i, 2)),
+                               widenToF32(bf16, load1(x + 2 * i, 2))),
+                         0));
+}
+
+/// fp16 add with F16C: VCVTPH2PS quiets signalling NaNs, so NaN lanes are
+/// widened by hand (payload kept, §4); VCVTPS2PH rounds to nearest even,
+/// and its NaNs become 0x7E00 with the sign (§4).
+__attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
+                                          size_t count) {
+  auto widen = [](__m128i h) {
+    __m256i code = _mm256_cvtepu16_epi32(h);
+    __m256i isNaN = _mm256_cmpgt_epi32(_mm256_and_si256(code, splat(0x7FFF)),
+                                       splat(0x7C00));
+    __m256i nan = _mm256_or_si256(
+        _mm256_slli_epi32(_mm256_and_si256(code, splat(0x8000)), 16),
+        _mm256_or_si256(splat(0x7F800000),
+                        _mm256_slli_epi32(_mm256_and_si256(code, splat(0x3FF)),
+                                          13)));
+    return select(isNaN, nan, asInt(_mm256_cvtph_ps(h)));
+  };
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(acc + 2 * i));
+    __m128i b = _mm_loadu_si128((const __m128i *)(x + 2 * i));
+    __m256i sum = addss8(widen(a), widen(b));
+    __m128i h = _mm256_cvtps_ph(asFloat(sum), _MM_FROUND_TO_NEAREST_INT);
+    __m256i isNaN = _mm256_cmpgt_epi32(
+        _mm256_and_si256(sum, splat(0x7FFFFFFF)), splat(0x7F800000));
+    __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(isNaN),
+                                    _mm256_extracti128_si256(isNaN, 1));
+    __m128i fixed = _mm_or_si128(_mm_and_si128(h, _mm_set1_epi16(short(0x8000))),
+                                 _mm_set1_epi16(0x7E00));
+    _mm_storeu_si128((__m128i *)(acc + 2 * i), _mm_blendv_epi8(h, fixed, nan16));
+  }
+  const FloatFormat &f16 = *dtypeInfo(Dtype::float16).format;
+  for (; i < count; ++i)
+    store1(acc + 2 * i, 2,
+           narrowFromF32(f16,
+                         addss(widenToF32(f16, load1(acc + 2 * i, 2)),
+                               widenToF32(f16, load1(x + 2 * i, 2))),
+                         0));
+}
+
+/// The tabulated fp8 add: one 32-bit gather per element, low byte kept.
+__attribute__((noinline)) void tableLoop(const uint8_t *table, char *acc,
+                                         const char *x, size_t count) {
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m256i index = _mm256_or_si256(
+        _mm256_slli_epi32(load8(acc + i, 1), 8), load8(x + i, 1));
+    __m256i entry =
+        _mm256_i32gather_epi32((const int *)table, index, /*scale=*/1);
+    store8(acc + i, 1, _mm256_and_si256(entry, splat(0xFF)));
+  }
+  for (; i < count; ++i)
+    acc[i] = char(table[unsigned(uint8_t(acc[i])) << 8 | uint8_t(x[i])]);
+}
+
+void reduceByTable(const uint8_t *table, void *acc, const void *x,
+                   size_t count) {
+  tableLoop(table, static_cast<char *>(acc), static_cast<const char *>(x),
+            count);
+}
+
 template <F32Op Op>
 __attribute__((noinline)) void
 reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
@@ -284,6 +437,19 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
   DefaultMxcsr mxcsr;
   auto *a = static_cast<char *>(acc);
   auto *b = static_cast<const char *>(x);
+  if (f.nonFinite == NonFinite::IEEE &&
+      (op == F32Op::kernelMin || op == F32Op::kernelMax)) {
+    bool isMin = op == F32Op::kernelMin;
+    if (bytes == 1)
+      return isMin ? minMaxCodesLoop<true, 1>(f, a, b, count)
+                   : minMaxCodesLoop<false, 1>(f, a, b, count);
+    return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
+                 : minMaxCodesLoop<false, 2>(f, a, b, count);
+  }
+  if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::bfloat16).format)
+    return bf16AddLoop(a, b, count);
+  if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
+    return f16AddLoop(a, b, count);
   switch (op) {
   case F32Op::kernelAdd:
     return reduceNarrowLoop<F32Op::kernelAdd>(f, bytes, a, b, count);
@@ -508,9 +674,9 @@ void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
                 static_cast<char *>(tiles));
 }
 
-const VectorKernels kAvx2Kernels = {reduceF32,           reduceNarrow,
-                                    narrowFromF32Kernel, widenToF32Kernel,
-                                    bfpPack,             bfpUnpack};
+const VectorKernels kAvx2Kernels = {
+    reduceF32,        reduceNarrow, reduceByTable, narrowFromF32Kernel,
+    widenToF32Kernel, bfpPack,      bfpUnpack};
 
 } // namespace
 

@@ -70,6 +70,9 @@ Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out);
 struct Reducer {
   uint64_t (*element)(uint64_t dst, uint64_t src);
   void (*bulk)(void *dst, const void *src, size_t count);
+  /// fp8 add: every (dst << 8 | src) result, 65,536 entries + 4 bytes of
+  /// padding; null otherwise.
+  const uint8_t *(*table)() = nullptr;
 };
 
 /// Resolves (op, dtype) with the kernel's checks (§3), in its order: copy

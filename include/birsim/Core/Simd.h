@@ -44,6 +44,9 @@ struct VectorKernels {
   /// widen both, fp32 op, narrow with FP8 config 0 (§3).
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
+  /// acc[i] = table[acc[i] << 8 | x[i]] on bytes (the tabulated fp8 add).
+  void (*reduceByTable)(const uint8_t *table, void *acc, const void *x,
+                        size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it).
   void (*narrowFromF32)(const FloatFormat &format, unsigned bytes,
                         const void *src, void *dst, size_t count,

@@ -1,0 +1,189 @@
+//===- RatioBench.cpp - bulk kernels as ratios to memcpy ------------------===//
+//
+// Each row times a runtime call and a memcpy of the bytes named, in this
+// process on the same (allocated and touched) buffers, best of 9, single
+// thread unless stated; the ratio is call / memcpy. The path is the one
+// BIRSIM_ISA selects (bench/run.sh runs the portable and the best path).
+// Also: bf16 add on 2 threads against 1, and folding a 2^20-element bf16
+// birsim.reduce against arith.addf folding the same constants.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+#include "birsim/Runtime/Runtime.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace {
+
+constexpr int kRepetitions = 9;
+
+double bestSeconds(const std::function<void()> &fn) {
+  double best = 1e30;
+  for (int r = 0; r < kRepetitions; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    std::chrono::duration<double> took =
+        std::chrono::steady_clock::now() - start;
+    best = std::min(best, took.count());
+  }
+  return best;
+}
+
+std::vector<char> randomBytes(size_t n, uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<char> v(n);
+  for (size_t i = 0; i + 8 <= n; i += 8) {
+    uint64_t r = rng();
+    std::memcpy(&v[i], &r, 8);
+  }
+  return v;
+}
+
+void row(const char *what, double seconds, double memcpySeconds,
+         double target) {
+  double ratio = seconds / memcpySeconds;
+  std::printf("%-34s %10.3f ms %8.3f ms %8.2fx   <= %.1f %s\n", what,
+              seconds * 1e3, memcpySeconds * 1e3, ratio, target,
+              ratio <= target ? "ok" : "MISSED");
+}
+
+const struct {
+  int dtype;
+  const char *name;
+} kReducing[] = {{3, "f8E3M4"}, {4, "f8E4M3"}, {7, "f8E5M2"}, {12, "bf16"},
+                 {13, "f16"},   {15, "i32"},   {16, "f32"},   {19, "i64"}};
+const char *kOpNames[] = {"", "add", "min", "max"};
+
+void ratios(size_t n) {
+  std::printf("\n-- %zu elements (2^%d), %s --\n", n,
+              int(std::log2(double(n))),
+              n >= (size_t(1) << 24) ? "memory" : "in cache");
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
+              "target");
+  for (auto [dtype, name] : kReducing) {
+    size_t bytes = birsim_dtype_size(dtype);
+    std::vector<char> dst = randomBytes(n * bytes, 1),
+                      src = randomBytes(n * bytes, 2);
+    double copy =
+        bestSeconds([&] { std::memcpy(dst.data(), src.data(), n * bytes); });
+    for (int op = 1; op <= 3; ++op) {
+      std::vector<char> fresh = randomBytes(n * bytes, 3);
+      double t = bestSeconds([&] {
+        birsim_accumulate(op, fresh.data(), src.data(), dtype, n);
+      });
+      char what[64];
+      std::snprintf(what, sizeof what, "accumulate %s %s", kOpNames[op], name);
+      bool fp8Add = op == 1 && bytes == 1;
+      row(what, t, copy, fp8Add ? 4.0 : 1.2);
+    }
+  }
+  std::vector<char> f32 = randomBytes(n * 4, 4), copyOut(n * 4);
+  double copyF32 =
+      bestSeconds([&] { std::memcpy(copyOut.data(), f32.data(), n * 4); });
+  for (auto [dtype, name] :
+       {std::pair{12, "bf16"}, {13, "f16"}, {4, "f8E4M3"}, {7, "f8E5M2"}}) {
+    std::vector<char> out(n * birsim_dtype_size(dtype), 1);
+    double t = bestSeconds(
+        [&] { birsim_cast(16, f32.data(), dtype, out.data(), n, 1); });
+    char what[64];
+    std::snprintf(what, sizeof what, "cast f32 -> %s", name);
+    row(what, t, copyF32, 1.2);
+  }
+  // BFP on Gaussian data (realistic exponents).
+  std::vector<float> tiles(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(5);
+  for (float &x : tiles)
+    x = dist(rng);
+  for (auto [format, name] : {std::pair{0, "bfp8_b"}, {1, "bfp4_b"}}) {
+    std::vector<char> out(n / 1024 * birsim_bfp_tile_bytes(format), 1);
+    double t = bestSeconds([&] {
+      birsim_bfp_pack_tiles(format, tiles.data(), n / 1024, out.data());
+    });
+    char what[64];
+    std::snprintf(what, sizeof what, "bfp pack %s", name);
+    row(what, t, copyF32, 1.2);
+  }
+}
+
+void threads() {
+  size_t n = size_t(1) << 24;
+  std::vector<char> dst = randomBytes(n * 2, 6), src = randomBytes(n * 2, 7);
+  birsim_set_num_threads(1);
+  double one = bestSeconds(
+      [&] { birsim_accumulate(1, dst.data(), src.data(), 12, n); });
+  birsim_set_num_threads(2);
+  double two = bestSeconds(
+      [&] { birsim_accumulate(1, dst.data(), src.data(), 12, n); });
+  birsim_set_num_threads(1);
+  std::printf("\nbf16 add 2^24: 1 thread %.3f ms, 2 threads %.3f ms: "
+              "%.2fx   >= 1.6 %s\n",
+              one * 1e3, two * 1e3, one / two, one / two >= 1.6 ? "ok" : "MISSED");
+}
+
+/// Folding birsim.reduce add and arith.addf on the same two 2^20-element
+/// bf16 constants (the folders alone: no parsing or printing).
+void folding() {
+  using namespace mlir;
+  const int64_t n = 1 << 20;
+  MLIRContext context;
+  context.loadDialect<::birsim::BirsimDialect, arith::ArithDialect>();
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  auto type = RankedTensorType::get({n}, builder.getBF16Type());
+  // Finite values: arith's folder would otherwise stop at NaN handling.
+  std::vector<float> values(2 * n);
+  std::normal_distribution<float> dist(0, 1);
+  std::mt19937 rng(8);
+  for (float &x : values)
+    x = dist(rng);
+  auto constant = [&](const float *from) {
+    std::vector<char> raw(n * 2);
+    birsim_cast(16, from, 12, raw.data(), n, 1);
+    return arith::ConstantOp::create(
+        builder, builder.getUnknownLoc(),
+        cast<TypedAttr>(DenseElementsAttr::getFromRawBuffer(type, raw)));
+  };
+  Value a = constant(values.data()), b = constant(values.data() + n);
+  Operation *reduce = ::birsim::ReduceOp::create(
+      builder, builder.getUnknownLoc(), type, ::birsim::MemoryReductionOp::add,
+      a, b);
+  Operation *addf = arith::AddFOp::create(builder, builder.getUnknownLoc(), a, b);
+  auto fold = [](Operation *op) {
+    SmallVector<OpFoldResult> results;
+    if (failed(op->fold(results)))
+      std::abort();
+  };
+  double birsim = bestSeconds([&] { fold(reduce); });
+  double arith = bestSeconds([&] { fold(addf); });
+  std::printf("\nfolding 2^20 bf16 add: birsim.reduce %.2f ms, arith.addf "
+              "%.2f ms: %.1fx faster   >= 20 %s\n",
+              birsim * 1e3, arith * 1e3, arith / birsim,
+              arith / birsim >= 20 ? "ok" : "MISSED");
+}
+
+} // namespace
+
+int main() {
+  birsim_set_num_threads(1);
+  const char *isa = std::getenv("BIRSIM_ISA");
+  std::printf("path: %s (BIRSIM_ISA)\n", isa && *isa ? isa : "best");
+  ratios(size_t(1) << 24);
+  ratios(size_t(1) << 16);
+  threads();
+  folding();
+  return 0;
+}
