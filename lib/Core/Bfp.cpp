@@ -97,7 +97,7 @@ static Status checkTiles(int format, const void *in, size_t tileCount,
   if (tileCount != 0 && (!in || !out))
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null buffer with a non-zero tile count");
-  return Status::success();
+  return checkCount(tileCount, kBfpTileBytesF32); // the larger side
 }
 
 /// Byte offset of datum `i` (0..1023, block order) after the exponents, and

@@ -4,6 +4,7 @@
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace birsim::core {
@@ -103,9 +104,9 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config) {
   if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
     return s;
-  if (Status s = checkBuffers(dst, src, count))
-    return s;
   const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
+  if (Status s = checkBuffers(dst, src, count, std::max(from.bytes, to.bytes)))
+    return s;
   if (&from == &to) {
     std::memmove(dst, src, count * from.bytes);
     return Status::success();

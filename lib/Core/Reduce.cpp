@@ -237,7 +237,7 @@ static Status resolveAndCheck(int op, int dtype, const void *dst,
                               const DtypeInfo *&info) {
   if (Status s = resolveReducer(op, dtype, reducer, info))
     return s;
-  return checkBuffers(dst, src, count);
+  return checkBuffers(dst, src, count, info->bytes);
 }
 
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
@@ -281,6 +281,10 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   if (count != 0 && !indices)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null index buffer with a non-zero element count");
+  if (Status s = checkCount(count, sizeof(int64_t)))
+    return s;
+  if (Status s = checkCount(dstCount, info->bytes))
+    return s;
   for (size_t i = 0; i < count; ++i)
     if (indices[i] < 0 || uint64_t(indices[i]) >= dstCount)
       return Status::error(ErrorCode::indexOutOfRange, indices[i],
@@ -329,7 +333,7 @@ Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
   uint32_t (*reducer)(uint32_t, uint32_t);
   if (Status s = resolveCollectiveReducer(aluOp, reducer))
     return s;
-  if (Status s = checkBuffers(acc, x, count))
+  if (Status s = checkBuffers(acc, x, count, 4))
     return s;
   // add = ADDSS(x, acc); max = MAXSS(x, acc); min = MINSS(x, acc).
   F32Op f32Op = aluOp == int(AluOpType::add)   ? F32Op::collectiveAdd

@@ -45,12 +45,24 @@ struct Status {
   std::string message() const;
 };
 
-/// The C ABI's buffer rule: null is allowed only with a zero count.
-inline Status checkBuffers(const void *dst, const void *src, size_t count) {
+/// No buffer holds more than PTRDIFF_MAX bytes: a count of `bytes`-wide
+/// elements beyond that is a caller bug, reported before any access.
+inline Status checkCount(size_t count, size_t bytes) {
+  if (bytes != 0 && count > size_t(PTRDIFF_MAX) / bytes)
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "element count times element size overflows the "
+                         "address space");
+  return Status::success();
+}
+
+/// The C ABI's buffer rules: null is allowed only with a zero count, and
+/// `count` elements of `bytes` (the widest buffer's) must be addressable.
+inline Status checkBuffers(const void *dst, const void *src, size_t count,
+                           size_t bytes) {
   if (count != 0 && (!dst || !src))
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null buffer with a non-zero element count");
-  return Status::success();
+  return checkCount(count, bytes);
 }
 
 } // namespace birsim::core

@@ -3,6 +3,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -181,6 +182,49 @@ TEST(RuntimeAbi, TieCountersThroughTheAbi) {
   birsim_bfp_tie_counters_reset();
   birsim_bfp_tie_counters(&seen, nullptr);
   EXPECT_EQ(seen, 0u);
+}
+
+/// A count whose byte size overflows the address space is BIRSIM_EINVAL
+/// with a message, before any access; the destination stays untouched.
+/// (Issue: birsim_accumulate(1, buf, buf, 12, 2^63 + 5) crashed.)
+TEST(RuntimeAbi, OverflowingCountsAreErrors) {
+  const std::string message = "invalid argument: element count times element "
+                              "size overflows the address space";
+  Guarded dst, src;
+  const size_t huge = (size_t(1) << 63) + 5, tooManyTiles = SIZE_MAX / 4096 + 1;
+  for (int dtype : {12, 4, 16, 19})
+    for (int op = 0; op <= 3; ++op) {
+      EXPECT_EQ(birsim_accumulate(op, dst.bytes, src.bytes, dtype, huge),
+                BIRSIM_EINVAL)
+          << op << " " << dtype;
+      EXPECT_EQ(lastError(), message);
+    }
+  int64_t index = 0;
+  EXPECT_EQ(birsim_scatter_accumulate(1, dst.bytes, 4, src.bytes, &index, huge,
+                                      16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_EQ(birsim_scatter_accumulate(1, dst.bytes, huge, src.bytes, &index, 1,
+                                      16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_EQ(birsim_collective_reduce(4, reinterpret_cast<float *>(dst.bytes),
+                                     reinterpret_cast<float *>(src.bytes),
+                                     SIZE_MAX / 2),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_EQ(birsim_cast(16, src.bytes, 12, dst.bytes, SIZE_MAX / 4 + 1, 1),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_EQ(birsim_bfp_pack_tiles(0, reinterpret_cast<float *>(src.bytes),
+                                  tooManyTiles, dst.bytes),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_EQ(birsim_bfp_unpack_tiles(1, src.bytes, tooManyTiles,
+                                    reinterpret_cast<float *>(dst.bytes)),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), message);
+  EXPECT_TRUE(dst.untouched());
 }
 
 } // namespace
