@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Benchmarks: (1) birsim against MLIR 22's --convert-arith-to-apfloat on the
-# same fp8 kernel, side by side, with ratios; (2) the runtime's bulk kernels
-# and the folder on 2^20-element constants (bench/CoreBench.cpp).
+# same fp8 kernel, side by side, with ratios; (2) every bulk call as a ratio
+# to memcpy on the portable and the AVX2 path, threads, folding against
+# arith.addf (bench/RatioBench.cpp); (3) the runtime's bulk kernels and the
+# folder on 2^20-element constants (bench/CoreBench.cpp); (4) folding
+# dense_resource weights (bench/fold-resource.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 P=/usr/lib/llvm-22
@@ -28,6 +31,12 @@ echo "== birsim vs arith-to-apfloat (fp8 E5M2 add, 2^20 elements) =="
       printf "%-22s %12s %10s\n", "kernel", "ns/element", "vs peer"
       for (k in ns) printf "%-22s %12.2f %9.1fx\n", k, ns[k] / 1048576, peer / ns[k]
     }'
+
+echo
+echo "== bulk calls / memcpy, 2^24 and 2^16 elements, best of 9 (bench/RatioBench.cpp) =="
+for isa in portable avx2; do
+  BIRSIM_ISA=$isa ./build/bin/birsim-ratio-bench
+done
 
 echo
 echo "== runtime bulk kernels and the folder (bench/CoreBench.cpp) =="

@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# Configures (once) and builds birsim in ./build with Debian's LLVM/MLIR 22.
+# Configures (once) and builds birsim with Debian's LLVM/MLIR 22.
+#   utils/build.sh             build/           (Release)
+#   utils/build.sh --sanitize  build-sanitize/  (ASan + UBSan, -shared-libsan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 P=/usr/lib/llvm-22
-if [ ! -f build/build.ninja ]; then
-  CC=$P/bin/clang CXX=$P/bin/clang++ cmake -G Ninja -S . -B build \
+dir=build
+extra=()
+case "${1:-}" in
+  "") ;;
+  --sanitize)
+    dir=build-sanitize
+    # LLVM's own switch (HandleLLVMOptions drops -z defs for it); one shared
+    # sanitizer runtime for executables and libraries alike.
+    extra=(-DLLVM_USE_SANITIZER="Address;Undefined"
+           -DCMAKE_EXE_LINKER_FLAGS=-shared-libsan
+           -DCMAKE_SHARED_LINKER_FLAGS=-shared-libsan
+           -DCMAKE_MODULE_LINKER_FLAGS=-shared-libsan
+           -DBIRSIM_SANITIZER=address) ;;
+  *) echo "usage: $0 [--sanitize]" >&2; exit 2 ;;
+esac
+if [ ! -f "$dir/build.ninja" ]; then
+  CC=$P/bin/clang CXX=$P/bin/clang++ cmake -G Ninja -S . -B "$dir" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=$P/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=$P/bin/lit
+    -DLLVM_EXTERNAL_LIT=$P/bin/lit "${extra[@]}"
 fi
-cmake --build build
+cmake --build "$dir"

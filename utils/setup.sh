@@ -2,7 +2,8 @@
 # Installs every Debian package birsim needs; does nothing when all are present.
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-      ninja-build cmake pkgconf libgtest-dev googletest libbenchmark-dev)
+      libclang-rt-22-dev ninja-build cmake pkgconf libgtest-dev googletest
+      libbenchmark-dev)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

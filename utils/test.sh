@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every birsim test; ends with "N passed, N failed".
-#   --long  also runs the exhaustive vector-vs-portable sweeps (every bf16 and
-#           fp16 pair, 10^8 random fp32 values; tens of minutes), counted as
-#           one more test.
+#   --long      also runs the exhaustive vector-vs-portable sweeps (every bf16
+#               and fp16 pair, 10^8 random fp32 values; tens of minutes),
+#               counted as one more test.
+#   --sanitize  builds build-sanitize/ with ASan + UBSan and runs the whole
+#               suite there (any report fails its test).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
+build=build
+build_args=()
 for arg in "$@"; do
   case "$arg" in
     --long) long=1 ;;
-    *) echo "usage: $0 [--long]" >&2; exit 2 ;;
+    --sanitize) build=build-sanitize; build_args=(--sanitize) ;;
+    *) echo "usage: $0 [--long] [--sanitize]" >&2; exit 2 ;;
   esac
 done
 ./utils/setup.sh || exit 1
-./utils/build.sh || exit 1
+./utils/build.sh "${build_args[@]}" || exit 1
 LIT=/usr/lib/llvm-22/bin/lit
 log=$(mktemp)
-"$LIT" -v --no-progress-bar build/test build/test/Unit 2>&1 | tee "$log"
+"$LIT" -v --no-progress-bar "$build/test" "$build/test/Unit" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 count() { grep -E "^ *$1: +[0-9]+" "$log" | sed -E "s/^ *$1: +([0-9]+).*/\1/" | head -1; }
 passed=$(count Passed); failed=$(count Failed)
@@ -26,7 +31,7 @@ passed=${passed:-0}
 rm -f "$log"
 if [ "$long" -eq 1 ]; then
   echo "== long: every bf16/fp16 pair, 10^8 random fp32 values, on every path =="
-  if BIRSIM_LONG_TESTS=1 build/test/Unit/BirsimCoreTests --gtest_filter='VectorPath.*'; then
+  if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimCoreTests" --gtest_filter='VectorPath.*'; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); rc=1

@@ -227,4 +227,61 @@ TEST(RuntimeAbi, OverflowingCountsAreErrors) {
   EXPECT_TRUE(dst.untouched());
 }
 
+/// Eight threads at once on independent destinations that share read-only
+/// sources: reduce, cast and BFP pack give what one thread gives, the tie
+/// counters sum, and each thread keeps its own last error.
+TEST(RuntimeAbi, EightThreadsShareSources) {
+  const size_t n = 1 << 16, tiles = 16;
+  std::vector<uint16_t> src(n);
+  std::vector<float> f32(n);
+  for (size_t i = 0; i < n; ++i) {
+    src[i] = uint16_t(i * 2654435761u >> 7);
+    uint32_t bits = uint32_t(i * 2246822519u);
+    std::memcpy(&f32[i], &bits, 4);
+  }
+  auto work = [&](std::vector<uint16_t> &sum, std::vector<uint8_t> &fp8,
+                  std::vector<uint8_t> &packed) {
+    sum.assign(src.begin(), src.end());
+    EXPECT_EQ(birsim_accumulate(1, sum.data(), src.data(), 12, n), BIRSIM_OK);
+    fp8.assign(n, 0);
+    EXPECT_EQ(birsim_cast(16, f32.data(), 4, fp8.data(), n, 1), BIRSIM_OK);
+    packed.assign(tiles * 1088, 0);
+    EXPECT_EQ(birsim_bfp_pack_tiles(0, f32.data(), tiles, packed.data()),
+              BIRSIM_OK);
+  };
+  std::vector<uint16_t> sum1;
+  std::vector<uint8_t> fp81, packed1;
+  birsim_bfp_tie_counters_reset();
+  work(sum1, fp81, packed1);
+  uint64_t seen1, up1;
+  birsim_bfp_tie_counters(&seen1, &up1);
+
+  const int threads = 8;
+  std::vector<std::vector<uint16_t>> sums(threads);
+  std::vector<std::vector<uint8_t>> fp8s(threads), packeds(threads);
+  std::vector<std::string> errors(threads);
+  birsim_bfp_tie_counters_reset();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      work(sums[t], fp8s[t], packeds[t]);
+      // A per-thread error: dtype 100 + t is unknown to copy.
+      EXPECT_EQ(birsim_accumulate(0, sums[t].data(), src.data(), 100 + t, 1),
+                BIRSIM_EUNKNOWN_DTYPE);
+      errors[t] = birsim_last_error();
+    });
+  for (std::thread &thread : pool)
+    thread.join();
+  uint64_t seen, up;
+  birsim_bfp_tie_counters(&seen, &up);
+  EXPECT_EQ(seen, threads * seen1);
+  EXPECT_EQ(up, threads * up1);
+  for (int t = 0; t < threads; ++t) {
+    EXPECT_EQ(sums[t], sum1);
+    EXPECT_EQ(fp8s[t], fp81);
+    EXPECT_EQ(packeds[t], packed1);
+    EXPECT_EQ(errors[t], "Unknown dtype " + std::to_string(100 + t));
+  }
+}
+
 } // namespace
