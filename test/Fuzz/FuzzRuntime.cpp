@@ -1,0 +1,142 @@
+//===- FuzzRuntime.cpp - the C ABI against the portable core --------------===//
+//
+// libFuzzer target (utils/fuzz.sh), structure-aware: random calls (op,
+// dtype, FP8 config, BFP format, counts, indices) over bounded buffers into
+// libbirsim_runtime.so (the best vector path this CPU has). A success must
+// equal the portable core's answer on the same inputs; a failure must leave
+// the destination byte-identical and give the core's status.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Reduce.h"
+#include "birsim/Core/Simd.h"
+#include "birsim/Runtime/Runtime.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+using namespace birsim::core;
+
+namespace {
+
+/// Bytes from the input, then zeros.
+class Input {
+public:
+  Input(const uint8_t *data, size_t size) : data(data), size(size) {}
+  uint64_t take(unsigned bytes) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; ++i)
+      v |= uint64_t(pos < size ? data[pos++] : 0) << (8 * i);
+    return v;
+  }
+  std::vector<uint8_t> bytes(size_t n) {
+    std::vector<uint8_t> v(n);
+    for (uint8_t &b : v)
+      b = uint8_t(take(1));
+    return v;
+  }
+
+private:
+  const uint8_t *data;
+  size_t size, pos = 0;
+};
+
+void check(bool ok) {
+  if (!ok)
+    std::abort();
+}
+
+/// The same call on the runtime (dst `got`) and on the portable core
+/// (dst `want`): equal statuses and bytes; on error, both untouched.
+void compare(int status, const Status &reference, const std::vector<uint8_t> &got,
+             const std::vector<uint8_t> &want,
+             const std::vector<uint8_t> &before) {
+  check(status == int(reference.code));
+  check(got == want);
+  if (status != BIRSIM_OK)
+    check(got == before);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static bool portable = (selectIsa(Isa::portable), true);
+  (void)portable;
+  Input in(data, size);
+  unsigned call = unsigned(in.take(1)) % 6;
+  int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
+  int dtype = int(in.take(1) % 23) - 1;      // -1..21
+  size_t count = size_t(in.take(2) % 1025);  // bounded buffers
+  size_t maxBytes = 8;
+  std::vector<uint8_t> src = in.bytes(count * maxBytes);
+  std::vector<uint8_t> before = in.bytes(count * maxBytes + 4096 + 16);
+  std::vector<uint8_t> got = before, want = before;
+  switch (call) {
+  case 0: // birsim_accumulate
+    compare(birsim_accumulate(op, got.data(), src.data(), dtype, count),
+            accumulate(op, want.data(), src.data(), dtype, count), got, want,
+            before);
+    break;
+  case 1: { // birsim_scatter_accumulate, indices possibly out of range
+    size_t dstCount = size_t(in.take(2) % 1025);
+    std::vector<int64_t> indices(count);
+    for (int64_t &index : indices)
+      index = int64_t(in.take(2) % (dstCount + 2)) - (in.take(1) == 0 ? 1 : 0);
+    compare(birsim_scatter_accumulate(op, got.data(), dstCount, src.data(),
+                                      indices.data(), count, dtype),
+            scatterAccumulate(op, want.data(), dstCount, src.data(),
+                              indices.data(), count, dtype),
+            got, want, before);
+    break;
+  }
+  case 2: { // birsim_collective_reduce with any AluOpType
+    int aluOp = int(in.take(1) % 35) - 1;
+    compare(birsim_collective_reduce(aluOp, reinterpret_cast<float *>(got.data()),
+                                     reinterpret_cast<const float *>(src.data()),
+                                     count),
+            collectiveReduce(aluOp, want.data(), src.data(), count), got, want,
+            before);
+    break;
+  }
+  case 3: { // birsim_cast with any config word
+    int to = int(in.take(1) % 23) - 1;
+    unsigned config = unsigned(in.take(2));
+    if (in.take(1) & 1)
+      config &= 0xFF01;
+    compare(birsim_cast(dtype, src.data(), to, got.data(), count, config),
+            castBuffer(dtype, src.data(), to, want.data(), count, config), got,
+            want, before);
+    break;
+  }
+  case 4:
+  case 5: { // BFP pack / unpack of up to 4 tiles
+    int format = int(in.take(1) % 6) - 1;
+    size_t tiles = size_t(in.take(1) % 5);
+    std::vector<uint8_t> input = in.bytes(tiles * 4096);
+    std::vector<uint8_t> out0 = in.bytes(tiles * 4096 + 16);
+    std::vector<uint8_t> out1 = out0, out2 = out0;
+    uint64_t seen0, up0, seen1, up1;
+    birsim_bfp_tie_counters(&seen0, &up0);
+    int status =
+        call == 4
+            ? birsim_bfp_pack_tiles(format,
+                                    reinterpret_cast<const float *>(input.data()),
+                                    tiles, out1.data())
+            : birsim_bfp_unpack_tiles(format, input.data(), tiles,
+                                      reinterpret_cast<float *>(out1.data()));
+    birsim_bfp_tie_counters(&seen1, &up1);
+    Status reference = call == 4
+                           ? bfpPackTiles(format, input.data(), tiles, out2.data())
+                           : bfpUnpackTiles(format, input.data(), tiles,
+                                            out2.data());
+    compare(status, reference, out1, out2, out0);
+    if (call == 5 || status != BIRSIM_OK)
+      check(seen1 == seen0 && up1 == up0);
+    break;
+  }
+  }
+  return 0;
+}
