@@ -123,6 +123,9 @@ Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
   if (Status s = checkTiles(format, tiles, tileCount, out))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
+  if (Status s = checkNoOverlap(out, tileCount * f.tileBytes, tiles,
+                                tileCount * kBfpTileBytesF32, false))
+    return s;
   const VectorKernels *vector = activeKernels();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
@@ -166,6 +169,9 @@ Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
   if (Status s = checkTiles(format, packed, tileCount, tiles))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
+  if (Status s = checkNoOverlap(tiles, tileCount * kBfpTileBytesF32, packed,
+                                tileCount * f.tileBytes, false))
+    return s;
   const VectorKernels *vector = activeKernels();
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
     auto *in = static_cast<const uint8_t *>(packed) + begin * f.tileBytes;

@@ -107,6 +107,9 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
   if (Status s = checkBuffers(dst, src, count, std::max(from.bytes, to.bytes)))
     return s;
+  if (Status s = checkNoOverlap(dst, count * to.bytes, src, count * from.bytes,
+                                /*exactAllowed=*/true))
+    return s;
   if (&from == &to) {
     std::memmove(dst, src, count * from.bytes);
     return Status::success();

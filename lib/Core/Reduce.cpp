@@ -237,7 +237,10 @@ static Status resolveAndCheck(int op, int dtype, const void *dst,
                               const DtypeInfo *&info) {
   if (Status s = resolveReducer(op, dtype, reducer, info))
     return s;
-  return checkBuffers(dst, src, count, info->bytes);
+  if (Status s = checkBuffers(dst, src, count, info->bytes))
+    return s;
+  return checkNoOverlap(dst, count * info->bytes, src, count * info->bytes,
+                        /*exactAllowed=*/true);
 }
 
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
@@ -284,6 +287,12 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   if (Status s = checkCount(count, sizeof(int64_t)))
     return s;
   if (Status s = checkCount(dstCount, info->bytes))
+    return s;
+  if (Status s = checkNoOverlap(dst, dstCount * info->bytes, src,
+                                count * info->bytes, false))
+    return s;
+  if (Status s = checkNoOverlap(dst, dstCount * info->bytes, indices,
+                                count * sizeof(int64_t), false))
     return s;
   for (size_t i = 0; i < count; ++i)
     if (indices[i] < 0 || uint64_t(indices[i]) >= dstCount)
@@ -334,6 +343,8 @@ Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
   if (Status s = resolveCollectiveReducer(aluOp, reducer))
     return s;
   if (Status s = checkBuffers(acc, x, count, 4))
+    return s;
+  if (Status s = checkNoOverlap(acc, 4 * count, x, 4 * count, true))
     return s;
   // add = ADDSS(x, acc); max = MAXSS(x, acc); min = MINSS(x, acc).
   F32Op f32Op = aluOp == int(AluOpType::add)   ? F32Op::collectiveAdd

@@ -65,6 +65,22 @@ inline Status checkBuffers(const void *dst, const void *src, size_t count,
   return checkCount(count, bytes);
 }
 
+/// Destination and source may be the same buffer where each element is read
+/// before it is written at the same place (`exactAllowed`), never partly
+/// overlap (docs/Decisions.md D18): with vector steps and threads a partial
+/// overlap would make the result depend on the path.
+inline Status checkNoOverlap(const void *dst, size_t dstBytes, const void *src,
+                             size_t srcBytes, bool exactAllowed) {
+  auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  if (dstBytes == 0 || srcBytes == 0 || d + dstBytes <= s || s + srcBytes <= d)
+    return Status::success();
+  if (exactAllowed && d == s && dstBytes == srcBytes)
+    return Status::success();
+  return Status::error(ErrorCode::invalidArgument, 0, 0,
+                       exactAllowed ? "source and destination partly overlap"
+                                    : "source and destination overlap");
+}
+
 } // namespace birsim::core
 
 #endif // BIRSIM_CORE_STATUS_H

@@ -284,4 +284,59 @@ TEST(RuntimeAbi, EightThreadsShareSources) {
   }
 }
 
+/// Aliasing (docs/Decisions.md D18): the same buffer as source and
+/// destination of an elementwise call is allowed and equals the call on a
+/// copy; any partial overlap (and any overlap for scatter and BFP) is
+/// BIRSIM_EINVAL before a byte is written.
+TEST(RuntimeAbi, AliasingRules) {
+  std::vector<uint16_t> buf(1000), copy;
+  for (size_t i = 0; i < buf.size(); ++i)
+    buf[i] = uint16_t(i * 40503u);
+  copy = buf;
+  std::vector<uint16_t> expected = buf;
+  ASSERT_EQ(birsim_accumulate(1, expected.data(), copy.data(), 12, 1000), 0);
+  ASSERT_EQ(birsim_accumulate(1, buf.data(), buf.data(), 12, 1000), 0);
+  EXPECT_EQ(buf, expected);
+  std::vector<float> f(1000, 1.5f), fExpected(1000, 3.0f);
+  ASSERT_EQ(birsim_collective_reduce(4, f.data(), f.data(), 1000), 0);
+  EXPECT_EQ(f, fExpected);
+
+  const std::string partly = "invalid argument: source and destination partly overlap";
+  const std::string any = "invalid argument: source and destination overlap";
+  buf = copy;
+  EXPECT_EQ(birsim_accumulate(1, buf.data() + 1, buf.data(), 12, 999),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), partly);
+  EXPECT_EQ(buf, copy);
+  EXPECT_EQ(birsim_cast(16, f.data(), 12, f.data(), 1000, 1), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), partly);
+  EXPECT_EQ(f, fExpected);
+  int64_t indices[2] = {0, 1};
+  EXPECT_EQ(birsim_scatter_accumulate(1, buf.data(), 1000, buf.data() + 10,
+                                      indices, 2, 12),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), any);
+  EXPECT_EQ(buf, copy);
+  std::vector<float> tile(1024, 1.0f);
+  std::vector<float> before = tile;
+  EXPECT_EQ(birsim_bfp_pack_tiles(0, tile.data(), 1, tile.data()), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), any);
+  EXPECT_EQ(tile, before);
+}
+
+/// Scatter indices outside the destination, negative ones included, are
+/// BIRSIM_EINDEX before any element is written.
+TEST(RuntimeAbi, ScatterIndicesOutOfRange) {
+  std::vector<float> dst(8, 1.0f), src(3, 2.0f), before = dst;
+  for (int64_t bad : {int64_t(-1), int64_t(8), INT64_MIN, INT64_MAX}) {
+    int64_t indices[3] = {0, bad, 2};
+    EXPECT_EQ(birsim_scatter_accumulate(1, dst.data(), 8, src.data(), indices,
+                                        3, 16),
+              BIRSIM_EINDEX);
+    EXPECT_EQ(lastError(), "scatter index " + std::to_string(bad) +
+                               " is outside the destination of 8 elements");
+    EXPECT_EQ(dst, before);
+  }
+}
+
 } // namespace
