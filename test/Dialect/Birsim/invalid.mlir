@@ -449,3 +449,51 @@ func.func @bfp_unpack_into_tiles(%p: memref<1x1088xi8>, %t: memref<1x32x32xbf16>
   birsim.bfp_unpack_into bfp8_b %p, %t : memref<1x1088xi8> to memref<1x32x32xbf16>
   return
 }
+
+// -----
+
+// Dynamic sizes where the rule needs static ones: the 32x32 tile shape and
+// the packed row length.
+
+func.func @bfp_pack_dynamic_tile(%t: tensor<2x?x32xf32>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op operand #0 must be tensor<Nx32x32xf32>, but got 'tensor<2x?x32xf32>'}}
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x?x32xf32> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_dynamic_row(%t: tensor<2x32x32xf32>) -> tensor<2x?xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp8_b tiles must be tensor<Nx1088xi8> (64 exponent bytes + datums per tile), got 'tensor<2x?xi8>'}}
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x?xi8>
+  return %p : tensor<2x?xi8>
+}
+
+// -----
+
+// Unknown enum keywords name the enum and list its values.
+
+func.func @collective_unknown_kind(%a: f32) -> f32 {
+  // expected-error @+2 {{expected ::birsim::AluOpType to be one of: bypass, bitwise_not}}
+  // expected-error @+1 {{failed to parse Birsim_AluOpTypeAttr parameter 'value' which is to be a `::birsim::AluOpType`}}
+  %r = birsim.collective_reduce foo %a, %a : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @bfp_unknown_format(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+2 {{expected ::birsim::BfpFormat to be one of: bfp8_b, bfp4_b, bfp8_a, bfp4_a}}
+  // expected-error @+1 {{failed to parse Birsim_BfpFormatAttr parameter 'value' which is to be a `::birsim::BfpFormat`}}
+  %p = birsim.bfp_pack bfp2_b %t : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}
+
+// -----
+
+func.func @dma_copy_unknown_cce_op(%a: memref<4xf32>) {
+  // expected-error @+2 {{expected ::birsim::AluOpType to be one of: bypass}}
+  // expected-error @+1 {{failed to parse Birsim_AluOpTypeAttr parameter 'value'}}
+  birsim.dma_copy nope %a to %a : memref<4xf32> to memref<4xf32>
+  return
+}
