@@ -13,7 +13,9 @@ case "${1:-}" in
     dir=build-sanitize
     # LLVM's own switch (HandleLLVMOptions drops -z defs for it); one shared
     # sanitizer runtime for executables and libraries alike.
+    # LLVM_UBSAN_FLAGS is set only inside LLVM's own build: give LLVM's values.
     extra=(-DLLVM_USE_SANITIZER="Address;Undefined"
+           "-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all"
            -DCMAKE_EXE_LINKER_FLAGS=-shared-libsan
            -DCMAKE_SHARED_LINKER_FLAGS=-shared-libsan
            -DCMAKE_MODULE_LINKER_FLAGS=-shared-libsan

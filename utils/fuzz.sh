@@ -18,6 +18,7 @@ if [ ! -f build-fuzz/build.ninja ]; then
     -DCMAKE_BUILD_TYPE=Release -DMLIR_DIR=$P/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=$P/bin/lit \
     -DLLVM_USE_SANITIZER="Address;Undefined" \
+    "-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all" \
     -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link \
     -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link \
     -DBIRSIM_BUILD_FUZZERS=ON
