@@ -36,16 +36,9 @@ tools = ["birsim-opt", "birsim-lsp-server", "mlir-tblgen", "mlir-runner", "mlir-
          ToolSubst("%mlir_lib_dir", config.mlir_lib_dir, unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Sanitizer builds (utils/test.sh --sanitize): uninstrumented hosts that load
-# birsim's instrumented libraries get the shared ASan runtime preloaded; any
-# report fails the test. Suppressions: test/sanitizer-suppressions.txt.
-if config.birsim_sanitizer:
-    import subprocess
-    runtime = subprocess.check_output(
-        [config.c_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
-        text=True).strip()
-    config.environment["LD_PRELOAD"] = runtime
-    suppressions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sanitizer-suppressions.txt")
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1:verify_asan_link_order=0"
-    config.environment["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1:suppressions=" + suppressions
-    config.available_features.add("sanitizer")
+
+# Sanitizer builds: see test/lit_sanitizer.py.
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ""))
+import lit_sanitizer
+lit_sanitizer.configure(config, detect_leaks=0)

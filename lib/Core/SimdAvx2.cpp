@@ -61,26 +61,25 @@ __m256i maxss8(__m256i a, __m256i b) {
   return asInt(_mm256_max_ps(asFloat(a), asFloat(b)));
 }
 
-template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
+/// The operation `Op` with its operand order (§2, §3), on lanes or scalars.
+template <F32Op Op, typename T, T (*Add)(T, T), T (*Min)(T, T),
+          T (*Max)(T, T)>
+T applyOp(T acc, T x) {
   if constexpr (Op == F32Op::kernelAdd)
-    return addss8(acc, x);
+    return Add(acc, x);
   else if constexpr (Op == F32Op::kernelMin)
-    return minss8(x, acc);
+    return Min(x, acc);
   else if constexpr (Op == F32Op::kernelMax)
-    return maxss8(x, acc);
+    return Max(x, acc);
   else
-    return addss8(x, acc);
+    return Add(x, acc);
 }
 
+template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
+  return applyOp<Op, __m256i, addss8, minss8, maxss8>(acc, x);
+}
 template <F32Op Op> uint32_t apply1(uint32_t acc, uint32_t x) {
-  if constexpr (Op == F32Op::kernelAdd)
-    return addss(acc, x);
-  else if constexpr (Op == F32Op::kernelMin)
-    return minss(x, acc);
-  else if constexpr (Op == F32Op::kernelMax)
-    return maxss(x, acc);
-  else
-    return addss(x, acc);
+  return applyOp<Op, uint32_t, addss, minss, maxss>(acc, x);
 }
 
 //===-- Narrow float formats (§4) -----------------------------------------===//
