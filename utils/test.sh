@@ -23,7 +23,7 @@ LIT=/usr/lib/llvm-22/bin/lit
 log=$(mktemp)
 "$LIT" -v --no-progress-bar "$build/test" "$build/test/Unit" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
-count() { grep -E "^ *$1: +[0-9]+" "$log" | sed -E "s/^ *$1: +([0-9]+).*/\1/" | head -1; }
+count() { grep -a -E "^ *$1 *: +[0-9]+" "$log" | sed -E "s/^ *$1 *: +([0-9]+).*/\1/" | head -1; }
 passed=$(count Passed); failed=$(count Failed)
 unresolved=$(count Unresolved); timed=$(count "Timed Out")
 failed=$(( ${failed:-0} + ${unresolved:-0} + ${timed:-0} ))
