@@ -111,7 +111,8 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                                 /*exactAllowed=*/true))
     return s;
   if (&from == &to) {
-    std::memmove(dst, src, count * from.bytes);
+    if (count) // null buffers are allowed with a zero count
+      std::memmove(dst, src, count * from.bytes);
     return Status::success();
   }
   // Vector kernels for fp32 <-> the narrow float formats (§4).

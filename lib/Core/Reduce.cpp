@@ -249,7 +249,8 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
     return s;
   if (op == int(MemoryReductionOp::copy)) {
-    std::memmove(dst, src, count * info->bytes);
+    if (count) // null buffers are allowed with a zero count
+      std::memmove(dst, src, count * info->bytes);
     return Status::success();
   }
   // add/min/max: ADDSS(acc, x) / MINSS(x, acc) / MAXSS(x, acc) (§3).
