@@ -316,6 +316,17 @@ minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
   }
 }
 
+/// The elements [i, count) of a 16-bit float add, by the portable path.
+void addTail(const FloatFormat &f, char *acc, const char *x, size_t i,
+             size_t count) {
+  for (; i < count; ++i)
+    store1(acc + 2 * i, 2,
+           narrowFromF32(f,
+                         addss(widenToF32(f, load1(acc + 2 * i, 2)),
+                               widenToF32(f, load1(x + 2 * i, 2))),
+                         0));
+}
+
 /// bf16 add: bf16 is fp32's top half, so widening is a shift and RNE
 /// narrowing adds 0x7FFF plus the kept lsb (a carry runs up to Inf); NaN
 /// results are 0x7FC0 (§4). 16 lanes per step, in unpack order.
@@ -341,13 +352,7 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
     _mm256_storeu_si256((__m256i *)(acc + 2 * i),
                         _mm256_packus_epi32(narrow(lo), narrow(hi)));
   }
-  const FloatFormat &bf16 = *dtypeInfo(Dtype::bfloat16).format;
-  for (; i < count; ++i)
-    store1(acc + 2 * i, 2,
-           narrowFromF32(bf16,
-                         addss(widenToF32(bf16, load1(acc + 2 * i, 2)),
-                               widenToF32(bf16, load1(x + 2 * i, 2))),
-                         0));
+  addTail(*dtypeInfo(Dtype::bfloat16).format, acc, x, i, count);
 }
 
 /// fp16 add with F16C: VCVTPH2PS quiets signalling NaNs, so NaN lanes are
@@ -380,13 +385,7 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                  _mm_set1_epi16(0x7E00));
     _mm_storeu_si128((__m128i *)(acc + 2 * i), _mm_blendv_epi8(h, fixed, nan16));
   }
-  const FloatFormat &f16 = *dtypeInfo(Dtype::float16).format;
-  for (; i < count; ++i)
-    store1(acc + 2 * i, 2,
-           narrowFromF32(f16,
-                         addss(widenToF32(f16, load1(acc + 2 * i, 2)),
-                               widenToF32(f16, load1(x + 2 * i, 2))),
-                         0));
+  addTail(*dtypeInfo(Dtype::float16).format, acc, x, i, count);
 }
 
 /// The tabulated fp8 add: one 32-bit gather per element, low byte kept.
