@@ -169,12 +169,7 @@ struct Widen {
 struct Narrow {
   Narrow(const FloatFormat &f, unsigned config) {
     unsigned m = f.mantissaBits, shift = 23 - m;
-    uint32_t signBit = 1u << (f.exponentBits + m);
-    uint32_t topExponent = (1u << f.exponentBits) - 1;
-    uint32_t maxFiniteCode =
-        f.nonFinite == NonFinite::IEEE
-            ? ((topExponent - 1) << m) | ((1u << m) - 1)
-            : (topExponent << m) | ((1u << m) - 2);
+    uint32_t signBit = f.signMask(), maxFiniteCode = f.maxFiniteCode();
     dropShift = _mm_cvtsi32_si128(int(shift));
     signToFormat = _mm_cvtsi32_si128(int(31 - (f.exponentBits + m)));
     rebias = splat(uint32_t(f.bias - 127) << 23);
@@ -186,7 +181,7 @@ struct Narrow {
     maxFinite = splat(maxFiniteCode);
     bool saturate = config & kFp8Saturate;
     if (saturate || f.nonFinite == NonFinite::IEEE) {
-      overflowBase = splat(saturate ? maxFiniteCode : topExponent << m);
+      overflowBase = splat(saturate ? maxFiniteCode : f.infCode());
       overflowSign = splat(signBit);
     } else { // e4m3fn without saturation: the format's NaN, unsigned
       overflowBase = splat(f.nanResult);
