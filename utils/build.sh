@@ -2,6 +2,7 @@
 # Configures (once) and builds birsim with Debian's LLVM/MLIR 22.
 #   utils/build.sh             build/           (Release)
 #   utils/build.sh --sanitize  build-sanitize/  (ASan + UBSan, -shared-libsan)
+#   utils/build.sh --tsan      build-tsan/      (ThreadSanitizer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 P=/usr/lib/llvm-22
@@ -20,7 +21,10 @@ case "${1:-}" in
            -DCMAKE_SHARED_LINKER_FLAGS=-shared-libsan
            -DCMAKE_MODULE_LINKER_FLAGS=-shared-libsan
            -DBIRSIM_SANITIZER=address) ;;
-  *) echo "usage: $0 [--sanitize]" >&2; exit 2 ;;
+  --tsan)
+    dir=build-tsan
+    extra=(-DLLVM_USE_SANITIZER=Thread -DBIRSIM_SANITIZER=thread) ;;
+  *) echo "usage: $0 [--sanitize|--tsan]" >&2; exit 2 ;;
 esac
 if [ ! -f "$dir/build.ninja" ]; then
   CC=$P/bin/clang CXX=$P/bin/clang++ cmake -G Ninja -S . -B "$dir" \

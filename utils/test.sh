@@ -5,23 +5,32 @@
 #               counted as one more test.
 #   --sanitize  builds build-sanitize/ with ASan + UBSan and runs the whole
 #               suite there (any report fails its test).
+#   --tsan      builds build-tsan/ with ThreadSanitizer and runs the threaded
+#               tests there (any report fails its test).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
 build=build
 build_args=()
+lit_args=()
 for arg in "$@"; do
   case "$arg" in
     --long) long=1 ;;
     --sanitize) build=build-sanitize; build_args=(--sanitize) ;;
-    *) echo "usage: $0 [--long] [--sanitize]" >&2; exit 2 ;;
+    --tsan)
+      build=build-tsan; build_args=(--tsan)
+      # Runtime from 8 threads, BFP tie counters, worker threads, folding
+      # with MLIR's threaded pass manager, and the negative control.
+      # (GTEST_FILTER picks the unit tests: test/lit_sanitizer.py.)
+      lit_args=(--filter 'BIRSIM-Unit|fold-multithreaded|tsan-') ;;
+    *) echo "usage: $0 [--long] [--sanitize|--tsan]" >&2; exit 2 ;;
   esac
 done
 ./utils/setup.sh || exit 1
 ./utils/build.sh "${build_args[@]}" || exit 1
 LIT=/usr/lib/llvm-22/bin/lit
 log=$(mktemp)
-"$LIT" -v --no-progress-bar "$build/test" "$build/test/Unit" 2>&1 | tee "$log"
+"$LIT" -v --no-progress-bar "${lit_args[@]}" "$build/test" "$build/test/Unit" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 count() { grep -a -E "^ *$1 *: +[0-9]+" "$log" | sed -E "s/^ *$1 *: +([0-9]+).*/\1/" | head -1; }
 passed=$(count Passed); failed=$(count Failed)

@@ -22,12 +22,33 @@
 namespace birsim::core {
 namespace {
 
-/// The default MXCSR (round to nearest even, no FTZ/DAZ, exceptions masked)
-/// for the kernel's duration, whatever the caller set (§2).
-class DefaultMxcsr {
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BIRSIM_TSAN 1
+// Exported by TSan's runtime, not declared by <sanitizer/tsan_interface.h>.
+extern "C" void __tsan_read_range(void *address, unsigned long size);
+extern "C" void __tsan_write_range(void *address, unsigned long size);
+#endif
+#endif
+
+/// Entered by every kernel. Sets the default MXCSR (round to nearest even,
+/// no FTZ/DAZ, exceptions masked) for the kernel's duration, whatever the
+/// caller set (§2). ThreadSanitizer does not instrument 256-bit accesses, so
+/// in TSan builds the kernel's whole source and destination ranges are
+/// reported to it here.
+class KernelEntry {
 public:
-  DefaultMxcsr() : saved(_mm_getcsr()) { _mm_setcsr(0x1F80); }
-  ~DefaultMxcsr() { _mm_setcsr(saved); }
+  KernelEntry(const void *src, size_t srcBytes, void *dst, size_t dstBytes)
+      : saved(_mm_getcsr()) {
+#ifdef BIRSIM_TSAN
+    __tsan_read_range(const_cast<void *>(src), srcBytes);
+    __tsan_write_range(dst, dstBytes);
+#else
+    (void)src, (void)srcBytes, (void)dst, (void)dstBytes;
+#endif
+    _mm_setcsr(0x1F80);
+  }
+  ~KernelEntry() { _mm_setcsr(saved); }
 
 private:
   unsigned saved;
@@ -244,7 +265,7 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 }
 
 void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(x, 4 * count, acc, 4 * count);
   auto *a = static_cast<char *>(acc);
   auto *b = static_cast<const char *>(x);
   switch (op) {
@@ -400,6 +421,7 @@ __attribute__((noinline)) void tableLoop(const uint8_t *table, char *acc,
 
 void reduceByTable(const uint8_t *table, void *acc, const void *x,
                    size_t count) {
+  KernelEntry entry(x, count, acc, count);
   tableLoop(table, static_cast<char *>(acc), static_cast<const char *>(x),
             count);
 }
@@ -427,7 +449,7 @@ reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
 
 void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
                   const void *x, size_t count) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(x, bytes * count, acc, bytes * count);
   auto *a = static_cast<char *>(acc);
   auto *b = static_cast<const char *>(x);
   if (f.nonFinite == NonFinite::IEEE &&
@@ -470,7 +492,7 @@ __attribute__((noinline)) void narrowLoop(const FloatFormat &f, unsigned bytes,
 void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
                          const void *src, void *dst, size_t count,
                          unsigned config) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(src, 4 * count, dst, bytes * count);
   narrowLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
              count, config);
 }
@@ -488,7 +510,7 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
 
 void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
                       void *dst, size_t count) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(src, bytes * count, dst, 4 * count);
   widenLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
             count);
 }
@@ -600,7 +622,8 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
 
 void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
              void *out, BfpTies &ties) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
+                    f.tileBytes * tileCount);
   bfpPackLoop(f, static_cast<const char *>(tiles), tileCount,
               static_cast<char *>(out), ties);
 }
@@ -662,7 +685,8 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
 
 void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
                void *tiles) {
-  DefaultMxcsr mxcsr;
+  KernelEntry entry(packed, f.tileBytes * tileCount, tiles,
+                    kBfpTileBytesF32 * tileCount);
   bfpUnpackLoop(f, static_cast<const unsigned char *>(packed), tileCount,
                 static_cast<char *>(tiles));
 }
