@@ -2,6 +2,7 @@
 #include "birsim/Core/Bfp.h"
 
 #include <cstring>
+#include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
@@ -27,8 +28,8 @@ const BfpFormatInfo *lookupBfpFormat(int format) {
 constexpr int kFp16Rebias = 112;
 constexpr int kMaxE5 = 31;
 
-uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
-                  BfpTies &ties) {
+uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
+                            uint32_t sharedExp, unsigned &events) {
   int exponent = (bits >> 23) & 0xFF;
   if (exponent == 0) // step 1: zero and denormals
     return 0;
@@ -38,9 +39,11 @@ uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
     if (exponent < 0) {
       exponent = 0;
       significand = 0x800000u;
+      events |= kBfpExponentClamped;
     } else if (exponent > kMaxE5) {
       exponent = kMaxE5;
       significand = 0xFFFFFFu;
+      events |= kBfpExponentClamped;
     }
   }
   int shift = std::max(0, int(sharedExp) - exponent); // step 3
@@ -50,16 +53,19 @@ uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
   uint32_t remainder = aligned & ((1u << dropped) - 1);
   uint32_t half = 1u << (dropped - 1);
   if (remainder == half) {
-    ++ties.seen;
+    events |= kBfpTie;
     if (magnitude & 1) {
-      ++ties.roundedUp;
+      events |= kBfpTieRoundedUp;
       ++magnitude;
     }
   } else if (remainder > half) {
     ++magnitude;
   }
   uint32_t maxMagnitude = (1u << f.mantissaBits) - 1;
-  magnitude = std::min(magnitude, maxMagnitude);
+  if (magnitude > maxMagnitude) {
+    magnitude = maxMagnitude;
+    events |= kBfpSaturated;
+  }
   uint32_t sign = magnitude ? (bits >> 31) << f.mantissaBits : 0; // step 5
   return uint8_t(sign | magnitude);
 }
@@ -119,7 +125,7 @@ static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
                         size_t tileCount, char *tiles);
 
 Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                    void *out) {
+                    void *out, FidelityTally *tally) {
   if (Status s = checkTiles(format, tiles, tileCount, out))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
@@ -132,6 +138,11 @@ Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
     BfpTies ties;
     auto *in = static_cast<const char *>(tiles) + begin * kBfpTileBytesF32;
     auto *bytes = static_cast<uint8_t *>(out) + begin * f.tileBytes;
+    if (tally) {
+      FidelityTally chunk;
+      tallyBfpPack(f, tiles, begin, end, chunk);
+      tally->mergeLocked(chunk);
+    }
     if (vector)
       vector->bfpPack(f, in, end - begin, bytes, ties);
     else

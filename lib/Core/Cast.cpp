@@ -32,9 +32,7 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits) {
   return 0;
 }
 
-/// fp32 -> integer: RNE, then saturate; NaN -> max, negative NaN -> min
-/// (0 for unsigned) (§4).
-static uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x) {
+uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x, bool &clamped) {
   bool isSigned = dst.kind == DtypeKind::SignedInt;
   unsigned width = bitWidth(dst);
   uint64_t mask = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
@@ -51,11 +49,10 @@ static uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x) {
     else
       magnitude = shiftRightRoundEven(v.significand, unsigned(-v.exp2));
   }
-  if (!negative)
-    return magnitude > maxMagnitude ? maxMagnitude : magnitude;
-  if (magnitude > minMagnitude)
-    magnitude = minMagnitude;
-  return (0 - magnitude) & mask;
+  uint64_t limit = negative ? minMagnitude : maxMagnitude;
+  clamped = magnitude > limit && !isNaNF32(x);
+  magnitude = std::min(magnitude, limit);
+  return negative ? (0 - magnitude) & mask : magnitude;
 }
 
 uint64_t writeFromF32(const DtypeInfo &dst, uint32_t x, unsigned fp8Config) {
@@ -67,8 +64,10 @@ uint64_t writeFromF32(const DtypeInfo &dst, uint32_t x, unsigned fp8Config) {
   case DtypeKind::Float32r:
     return narrowToFloat32r(x);
   case DtypeKind::UnsignedInt:
-  case DtypeKind::SignedInt:
-    return f32ToInteger(dst, x);
+  case DtypeKind::SignedInt: {
+    bool clamped;
+    return f32ToInteger(dst, x, clamped);
+  }
   case DtypeKind::Packed:
     break;
   }
@@ -101,7 +100,7 @@ Status checkFp8Config(uint64_t fp8Config) {
 }
 
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
-                  size_t count, unsigned fp8Config) {
+                  size_t count, unsigned fp8Config, FidelityTally *tally) {
   if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
     return s;
   const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
@@ -110,6 +109,13 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   if (Status s = checkNoOverlap(dst, count * to.bytes, src, count * from.bytes,
                                 /*exactAllowed=*/true))
     return s;
+  if (tally) { // before an in-place cast overwrites src
+      parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+        FidelityTally chunk;
+        tallyCast(from, to, src, begin, end, fp8Config, chunk);
+        tally->mergeLocked(chunk);
+      });
+    }
   if (&from == &to) {
     if (count) // null buffers are allowed with a zero count
       std::memmove(dst, src, count * from.bytes);

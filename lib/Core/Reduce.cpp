@@ -243,7 +243,8 @@ static Status resolveAndCheck(int op, int dtype, const void *dst,
                         /*exactAllowed=*/true);
 }
 
-Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
+Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
+                  FidelityTally *tally) {
   Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
@@ -264,6 +265,11 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *d = static_cast<char *>(dst) + begin * bytes;
     auto *s = static_cast<const char *>(src) + begin * bytes;
+    if (tally) { // before the reduction overwrites acc
+      FidelityTally chunk;
+      tallyReduce(op, *info, dst, src, begin, end, chunk);
+      tally->mergeLocked(chunk);
+    }
     if (vector && reducer.table)
       vector->reduceByTable(reducer.table(), d, s, end - begin);
     else if (vector && info->reduction == Reduction::Float32)
@@ -277,7 +283,8 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count) {
 }
 
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
-                         const int64_t *indices, size_t count, int dtype) {
+                         const int64_t *indices, size_t count, int dtype,
+                         FidelityTally *tally) {
   Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
@@ -304,6 +311,8 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   auto *s = static_cast<const unsigned char *>(src);
   for (size_t i = 0; i < count; ++i, s += bytes) {
     unsigned char *target = d + size_t(indices[i]) * bytes;
+    if (tally) // element i meets dst[indices[i]] as it is now
+      tallyReducePair(op, *info, target, s, i, *tally);
     storeBits(target, bytes,
               reducer.element(loadBits(target, bytes), loadBits(s, bytes)));
   }

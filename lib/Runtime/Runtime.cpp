@@ -2,13 +2,18 @@
 #include "birsim/Runtime/Runtime.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Simd.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
+#include <vector>
 
 using namespace birsim::core;
 
@@ -25,23 +30,130 @@ static int report(ErrorCode code, const char *detail) {
   return report(Status::error(code, 0, 0, detail));
 }
 
+//===-- Fidelity counters (docs/Fidelity.md) ------------------------------===//
+
+namespace {
+struct FidelityCounters {
+  std::atomic<bool> enabled{false};
+  std::mutex mutex; // guards the rest
+  FidelityTally total;
+  std::vector<std::pair<std::string, FidelityTally>> sites; // first-seen order
+  std::map<std::string, size_t> siteIndex;
+  bool reportAtExit = false;
+};
+
+/// Never destroyed: calls from other atexit handlers may still count.
+FidelityCounters &fidelityCounters() {
+  static auto *counters = new FidelityCounters;
+  return *counters;
+}
+
+thread_local const char *tFidelitySite = nullptr;
+
+/// Prints one line per site and family that examined values (stderr).
+void printFidelitySites() {
+  FidelityCounters &c = fidelityCounters();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  std::fflush(stdout);
+  for (const auto &[site, tally] : c.sites)
+    for (int family = 0; family < kNumFidelityFamilies; ++family) {
+      if (!tally.elements[family])
+        continue;
+      std::fprintf(stderr, "birsim-fidelity %s %s elements=%llu",
+                   site.c_str(),
+                   fidelityFamilyInfo(FidelityFamily(family)).name,
+                   (unsigned long long)tally.elements[family]);
+      for (int e = 0; e < kNumFidelityEvents; ++e)
+        if (int(fidelityEventInfo(FidelityEvent(e)).family) == family)
+          std::fprintf(stderr, " %s=%llu",
+                       fidelityEventInfo(FidelityEvent(e)).key,
+                       (unsigned long long)tally.count[e]);
+      std::fprintf(stderr, "\n");
+    }
+  std::fflush(stderr);
+}
+} // namespace
+
+/// Runs `call` (a core bulk call taking a FidelityTally *), counting when
+/// the counters are on; a failed call counts nothing.
+template <typename Call> static int counted(Call call) {
+  FidelityCounters &c = fidelityCounters();
+  if (!c.enabled.load(std::memory_order_relaxed))
+    return report(call(nullptr));
+  FidelityTally tally;
+  Status status = call(&tally);
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    c.total.mergeLocked(tally);
+    if (const char *site = tFidelitySite) {
+      auto [it, added] = c.siteIndex.emplace(site, c.sites.size());
+      if (added)
+        c.sites.emplace_back(site, FidelityTally());
+      c.sites[it->second].second.mergeLocked(tally);
+    }
+  }
+  return report(status);
+}
+
 extern "C" {
+
+void birsim_fidelity_enable(int on) {
+  fidelityCounters().enabled.store(on != 0, std::memory_order_relaxed);
+}
+
+int birsim_fidelity_counters(struct birsim_fidelity_counts *out) {
+  if (!out)
+    return report(ErrorCode::invalidArgument, "null counts");
+  FidelityCounters &c = fidelityCounters();
+  std::lock_guard<std::mutex> lock(c.mutex);
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+  out->Family.elements = c.total.elements[int(FidelityFamily::Family)];
+#define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
+  out->Family.Key = c.total.count[int(FidelityEvent::Family##_##Key)];
+#include "birsim/Core/Fidelity.def"
+  return BIRSIM_OK;
+}
+
+void birsim_fidelity_reset(void) {
+  FidelityCounters &c = fidelityCounters();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  c.total = FidelityTally();
+  c.sites.clear();
+  c.siteIndex.clear();
+}
+
+void birsim_fidelity_site(const char *site) {
+  FidelityCounters &c = fidelityCounters();
+  tFidelitySite = site;
+  c.enabled.store(true, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (!c.reportAtExit) {
+    c.reportAtExit = true;
+    std::atexit(printFidelitySites);
+  }
+}
 
 int birsim_cast_copy_or_accumulate(int op, void *dst, const void *src,
                                    int dtype) {
-  return report(castCopyOrAccumulate(op, dst, src, dtype));
+  return counted([&](FidelityTally *tally) {
+    return accumulate(op, dst, src, dtype, 1, tally);
+  });
 }
 
 int birsim_accumulate(int op, void *dst, const void *src, int dtype,
                       size_t count) {
-  return report(accumulate(op, dst, src, dtype, count));
+  return counted([&](FidelityTally *tally) {
+    return accumulate(op, dst, src, dtype, count, tally);
+  });
 }
 
 int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
                               const void *src, const int64_t *indices,
                               size_t count, int dtype) {
-  return report(
-      scatterAccumulate(op, dst, dst_count, src, indices, count, dtype));
+  return counted([&](FidelityTally *tally) {
+    return scatterAccumulate(op, dst, dst_count, src, indices, count, dtype,
+                             tally);
+  });
 }
 
 int birsim_alu_op_to_memory_reduction(int alu_op, int *op_out) {
@@ -63,7 +175,10 @@ int birsim_collective_reduce(int alu_op, float *acc, const float *x,
 
 int birsim_cast(int src_dtype, const void *src, int dst_dtype, void *dst,
                 size_t count, unsigned fp8_config) {
-  return report(castBuffer(src_dtype, src, dst_dtype, dst, count, fp8_config));
+  return counted([&](FidelityTally *tally) {
+    return castBuffer(src_dtype, src, dst_dtype, dst, count, fp8_config,
+                      tally);
+  });
 }
 
 const char *birsim_dtype_name(int dtype) {
@@ -92,8 +207,9 @@ uint32_t birsim_bfp_mantissa_bits(int format) {
 
 int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,
                           void *out) {
-  return report(bfpPackTiles(format, reinterpret_cast<const uint32_t *>(tiles),
-                             tile_count, out));
+  return counted([&](FidelityTally *tally) {
+    return bfpPackTiles(format, tiles, tile_count, out, tally);
+  });
 }
 
 int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,

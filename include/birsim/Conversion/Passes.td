@@ -19,6 +19,14 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
     upstream `convert-to-llvm` also picks birsim up through its
     `ConvertToLLVMPatternInterface`.
   }];
+  let options = [
+    Option<"fidelityCounters", "fidelity-counters", "bool", "false",
+           "Precede each counted call (birsim_accumulate, "
+           "birsim_scatter_accumulate, birsim_cast, birsim_bfp_pack_tiles) "
+           "with birsim_fidelity_site(\"<op location>\"): the program counts "
+           "what the simulator's numerics do to values and prints one line "
+           "per call site at exit (docs/Fidelity.md)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -14,6 +14,8 @@
 
 namespace birsim::core {
 
+struct FidelityTally; // birsim/Core/Fidelity.h
+
 enum class BfpFormat : int { bfp8_b = 0, bfp4_b = 1, bfp8_a = 2, bfp4_a = 3 };
 constexpr int kNumBfpFormats = 4;
 
@@ -46,9 +48,26 @@ struct BfpTies {
   uint64_t seen = 0, roundedUp = 0;
 };
 
+/// What encoding one value did (§5 steps 2-4), for the fidelity counts.
+enum BfpDatumEvent : unsigned {
+  kBfpTie = 1,             ///< step 4: remainder exactly half
+  kBfpTieRoundedUp = 2,    ///< ... and the odd magnitude rounded up
+  kBfpSaturated = 4,       ///< step 4: clamped at the largest magnitude
+  kBfpExponentClamped = 8, ///< step 2 ("a"): exponent raised or saturated
+};
+/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), or-ing its
+/// BfpDatumEvents into `events`.
+uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
+                            uint32_t sharedExp, unsigned &events);
 /// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), tallying ties.
-uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits, uint32_t sharedExp,
-                  BfpTies &ties);
+inline uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits,
+                         uint32_t sharedExp, BfpTies &ties) {
+  unsigned events = 0;
+  uint8_t datum = bfpEncodeWithEvents(f, bits, sharedExp, events);
+  ties.seen += events & kBfpTie;
+  ties.roundedUp += (events & kBfpTieRoundedUp) >> 1;
+  return datum;
+}
 /// Decodes a datum under `sharedExp` to fp32 bits (§5).
 uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 /// The shared exponent of 16 fp32 bit patterns (§5).
@@ -57,7 +76,7 @@ uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 /// Packs/unpacks row-major 32x32 fp32 tiles (raw little-endian bits, any
 /// alignment); nothing is written on error.
 Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                    void *out);
+                    void *out, FidelityTally *tally = nullptr);
 Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
                       void *tiles);
 

@@ -9,6 +9,7 @@
 
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Status.h"
+#include "birsim/Core/Fidelity.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,11 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits);
 /// applies to the fp8 dtypes only.
 uint64_t writeFromF32(const DtypeInfo &dst, uint32_t f32, unsigned fp8Config);
 
+/// fp32 -> integer dtype (§4): RNE, then saturate; NaN -> max, negative
+/// NaN -> min (0 for unsigned). `clamped` tells whether a finite or
+/// infinite value was out of range.
+uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t f32, bool &clamped);
+
 /// Checks the cast's arguments without touching any buffer.
 Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
 
@@ -31,7 +37,8 @@ Status checkFp8Config(uint64_t fp8Config);
 
 /// `count` elements from `src` to `dst`; nothing is written on error.
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
-                  size_t count, unsigned fp8Config);
+                  size_t count, unsigned fp8Config,
+                  FidelityTally *tally = nullptr);
 
 } // namespace birsim::core
 

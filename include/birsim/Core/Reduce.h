@@ -10,6 +10,7 @@
 
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Status.h"
+#include "birsim/Core/Fidelity.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -85,13 +86,16 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
 /// is untouched.
 Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype);
 
-/// `count` contiguous elements; validates before writing anything.
-Status accumulate(int op, void *dst, const void *src, int dtype, size_t count);
+/// `count` contiguous elements; validates before writing anything. A
+/// non-null `tally` receives the fidelity counts (docs/Fidelity.md).
+Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
+                  FidelityTally *tally = nullptr);
 
 /// dst[indices[i]] = reduce(dst[indices[i]], src[i]) in order; every index
 /// is checked against dstCount before any write.
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
-                         const int64_t *indices, size_t count, int dtype);
+                         const int64_t *indices, size_t count, int dtype,
+                         FidelityTally *tally = nullptr);
 
 /// The collective doReduction on fp32 bits [page]: add = ADDSS(x, acc),
 /// max = MAXSS(x, acc), min = MINSS(x, acc); any other AluOpType is an

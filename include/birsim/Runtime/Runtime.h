@@ -91,6 +91,39 @@ BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
  * is chosen once from the CPU and BIRSIM_ISA=portable|avx2|avx512. */
 BIRSIM_RT_API int birsim_set_num_threads(int n);
 
+/* Fidelity counters (docs/Fidelity.md): what the simulator's numerics did
+ * to the values of the bulk calls (birsim_accumulate,
+ * birsim_scatter_accumulate, birsim_cast_copy_or_accumulate, birsim_cast,
+ * birsim_bfp_pack_tiles) since the last reset, summed over all threads.
+ * Off by default. Field names are the keys of `birsim-opt
+ * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);
+ * `elements` counts the values examined: fp8 add elements, cast inputs, BFP
+ * input floats. */
+struct birsim_fidelity_counts {
+  struct {
+    uint64_t elements, sim_inf_device_saturates;
+  } reduce;
+  struct {
+    uint64_t elements, saturated, overflow_to_inf, overflow_to_nan,
+        nan_suppressed, inexact, underflow_to_zero;
+  } cast;
+  struct {
+    uint64_t elements, flushed_to_zero, rounding_ties, saturated,
+        exponent_clamped;
+  } bfp_pack;
+};
+BIRSIM_RT_API void birsim_fidelity_enable(int on);
+/* 0, or BIRSIM_EINVAL for a null `out`. */
+BIRSIM_RT_API int birsim_fidelity_counters(struct birsim_fidelity_counts *out);
+/* Zeroes the counters and forgets the call sites. */
+BIRSIM_RT_API void birsim_fidelity_reset(void);
+/* Emitted by `birsim-to-llvm{fidelity-counters=true}` before each counted
+ * call: enables the counters, attributes this thread's following calls also
+ * to `site` (the op's location, a string that outlives the program) and, at
+ * exit, prints to stderr one line per site and family:
+ * "birsim-fidelity <site> <family> elements=N <key>=N ...". */
+BIRSIM_RT_API void birsim_fidelity_site(const char *site);
+
 /* Hook the lowered code calls after every runtime call: returns on status
  * 0; otherwise flushes stdout, prints
  * "birsim runtime error in <what>: <birsim_last_error()>" to stderr and

@@ -18,6 +18,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -135,8 +137,10 @@ FailureOr<LLVM::LLVMFuncOp> declareRuntimeFunction(OpBuilder &builder,
 class RuntimeCall {
 public:
   RuntimeCall(ConversionPatternRewriter &rewriter,
-              const LLVMTypeConverter &converter, Operation *op)
-      : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()) {}
+              const LLVMTypeConverter &converter, Operation *op,
+              bool fidelityCounters)
+      : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()),
+        fidelityCounters(fidelityCounters) {}
 
   void set(ArgRole role, Value value) { values[unsigned(role)] = value; }
   void setI32(ArgRole role, int64_t value) { set(role, constant(32, value)); }
@@ -196,9 +200,25 @@ public:
                                     rewriter.getIntegerAttr(type, value));
   }
 
-  /// `status = fn(args...)`, then `birsim_check_status(status, op name)`.
+  /// `status = fn(args...)`, then `birsim_check_status(status, op name)`;
+  /// with fidelity counters, `birsim_fidelity_site(op location)` first.
   LogicalResult emit(RuntimeFn fn) {
     auto module = op->getParentOfType<ModuleOp>();
+    if (fidelityCounters && isCounted(fn)) {
+      FailureOr<LLVM::LLVMFuncOp> site = declareRuntimeFunction(
+          rewriter, op, module, RuntimeFn::birsim_fidelity_site);
+      if (failed(site))
+        return failure();
+      std::string location;
+      llvm::raw_string_ostream os(location);
+      loc.print(os);
+      set(ArgRole::Site,
+          stringConstant(module,
+                         "__birsim_fidelity_site_" +
+                             llvm::utohexstr(llvm::xxh3_64bits(location)),
+                         location));
+      call(*site, RuntimeFn::birsim_fidelity_site);
+    }
     FailureOr<LLVM::LLVMFuncOp> callee =
         declareRuntimeFunction(rewriter, op, module, fn);
     FailureOr<LLVM::LLVMFuncOp> check = declareRuntimeFunction(
@@ -206,7 +226,10 @@ public:
     if (failed(callee) || failed(check))
       return failure();
     set(ArgRole::Status, call(*callee, fn).getResult());
-    set(ArgRole::Site, siteString(module));
+    StringRef name = op->getName().getStringRef();
+    std::string symbol = "__birsim_site_" + name.str();
+    std::replace(symbol.begin(), symbol.end(), '.', '_');
+    set(ArgRole::Site, stringConstant(module, symbol, name));
     call(*check, RuntimeFn::birsim_check_status);
     return success();
   }
@@ -222,11 +245,17 @@ private:
     return LLVM::CallOp::create(rewriter, loc, callee, args);
   }
 
-  /// A private global holding the op name, for the error report.
-  Value siteString(ModuleOp module) {
-    StringRef text = op->getName().getStringRef();
-    std::string symbol = "__birsim_site_" + text.str();
-    std::replace(symbol.begin(), symbol.end(), '.', '_');
+  /// The calls whose values the fidelity counters examine.
+  static bool isCounted(RuntimeFn fn) {
+    return fn == RuntimeFn::birsim_accumulate ||
+           fn == RuntimeFn::birsim_scatter_accumulate ||
+           fn == RuntimeFn::birsim_cast ||
+           fn == RuntimeFn::birsim_bfp_pack_tiles;
+  }
+
+  /// A private global `symbol` holding `text`.
+  Value stringConstant(ModuleOp module, const std::string &symbol,
+                       StringRef text) {
     auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
     if (!global) {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -244,6 +273,7 @@ private:
   const LLVMTypeConverter &converter;
   Operation *op;
   Location loc;
+  bool fidelityCounters;
   Value values[kNumArgRoles];
 };
 
@@ -408,30 +438,37 @@ static RuntimeFn fillValueCall(CastOp op, CastOp::Adaptor a,
 /// A side-effecting op on buffers becomes one runtime call.
 template <typename OpTy>
 struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  BufferOpLowering(const LLVMTypeConverter &converter, bool fidelityCounters)
+      : ConvertOpToLLVMPattern<OpTy>(converter),
+        fidelityCounters(fidelityCounters) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op,
+                     fidelityCounters);
     if (failed(call.emit(fillCall(op, adaptor, call))))
       return failure();
     rewriter.eraseOp(op);
     return success();
   }
+  bool fidelityCounters;
 };
 
 /// A value-level op on a scalar or vector becomes one runtime call on stack
 /// slots and a load of the result. Tensor forms must be bufferized first.
 template <typename OpTy>
 struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  ValueOpLowering(const LLVMTypeConverter &converter, bool fidelityCounters)
+      : ConvertOpToLLVMPattern<OpTy>(converter),
+        fidelityCounters(fidelityCounters) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if (isa<TensorType>(op.getType()) || !resultType)
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op,
+                     fidelityCounters);
     Value result;
     if (failed(call.emit(fillValueCall(op, adaptor, *this->getTypeConverter(),
                                         call, result))))
@@ -439,6 +476,7 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, result);
     return success();
   }
+  bool fidelityCounters;
 };
 
 struct ConstantOpLowering : public ConvertOpToLLVMPattern<ConstantOp> {
@@ -470,13 +508,15 @@ struct BirsimToLLVMDialectInterface : public ConvertToLLVMPatternInterface {
 struct ConvertBirsimToLLVMPass
     : public ::birsim::impl::ConvertBirsimToLLVMPassBase<
           ConvertBirsimToLLVMPass> {
+  using ConvertBirsimToLLVMPassBase::ConvertBirsimToLLVMPassBase;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<BirsimDialect>();
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    populateBirsimToLLVMConversionPatterns(converter, patterns);
+    populateBirsimToLLVMConversionPatterns(converter, patterns,
+                                           fidelityCounters);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
@@ -486,7 +526,8 @@ struct ConvertBirsimToLLVMPass
 } // namespace
 
 void birsim::populateBirsimToLLVMConversionPatterns(
-    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    bool fidelityCounters) {
   // Raw bits of the dialect's dtypes (docs/Semantics.md section 1 widths).
   converter.addConversion([](Type type) -> std::optional<Type> {
     if (!isa<Float32rType, Float4E2M1FNx4Type, Float8E4M3FNx4Type,
@@ -495,14 +536,15 @@ void birsim::populateBirsimToLLVMConversionPatterns(
     return IntegerType::get(type.getContext(),
                             8 * lookupDtypeInfo(type)->bytes);
   });
+  patterns.add<ConstantOpLowering>(converter);
   patterns.add<ValueOpLowering<ReduceOp>, ValueOpLowering<CollectiveReduceOp>,
-               ValueOpLowering<CastOp>, ConstantOpLowering,
-               BufferOpLowering<ReduceIntoOp>,
+               ValueOpLowering<CastOp>, BufferOpLowering<ReduceIntoOp>,
                BufferOpLowering<CollectiveReduceIntoOp>,
                BufferOpLowering<CastIntoOp>, BufferOpLowering<BfpPackIntoOp>,
                BufferOpLowering<BfpUnpackIntoOp>, BufferOpLowering<DmaCopyOp>,
                BufferOpLowering<IndirectSaveOp>,
-               BufferOpLowering<IndirectSaveAccumulateOp>>(converter);
+               BufferOpLowering<IndirectSaveAccumulateOp>>(converter,
+                                                           fidelityCounters);
 }
 
 void birsim::registerConvertBirsimToLLVMInterface(

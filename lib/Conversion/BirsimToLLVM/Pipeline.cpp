@@ -37,7 +37,9 @@ void birsim::buildBirsimToLLVMPipeline(
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   // birsim ops become runtime calls, then everything else goes to LLVM.
-  pm.addPass(createConvertBirsimToLLVMPass());
+  ConvertBirsimToLLVMPassOptions lowering;
+  lowering.fidelityCounters = options.fidelityCounters;
+  pm.addPass(createConvertBirsimToLLVMPass(lowering));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

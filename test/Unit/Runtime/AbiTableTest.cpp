@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -26,6 +27,29 @@ using FunctionType = Result(Params...);
                 "RuntimeFunctions.def row " #Name " differs from Runtime.h");
 #include "birsim/Runtime/RuntimeFunctions.def"
 
+// struct birsim_fidelity_counts holds exactly the families and keys of
+// Fidelity.def, each a uint64_t, in its order.
+enum FidelityField : size_t {
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName) Family##_elements,
+#define BIRSIM_FIDELITY_EVENT(Family, Key) Family##_##Key,
+#include "birsim/Core/Fidelity.def"
+  kFidelityFields
+};
+#define BIRSIM_FIELD_AT(Family, Field)                                         \
+  static_assert(std::is_same_v<decltype(birsim_fidelity_counts::Family.Field), \
+                               uint64_t> &&                                    \
+                    offsetof(birsim_fidelity_counts, Family.Field) ==          \
+                        Family##_##Field * sizeof(uint64_t),                   \
+                "Fidelity.def " #Family "." #Field " differs from Runtime.h");
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName) BIRSIM_FIELD_AT(Family, elements)
+#define BIRSIM_FIDELITY_EVENT(Family, Key) BIRSIM_FIELD_AT(Family, Key)
+#include "birsim/Core/Fidelity.def"
+#undef BIRSIM_FIELD_AT
+static_assert(sizeof(birsim_fidelity_counts) ==
+                  kFidelityFields * sizeof(uint64_t),
+              "Runtime.h's birsim_fidelity_counts has fields Fidelity.def "
+              "does not list");
+
 // Every row names an exported function (it also links, above).
 TEST(AbiTable, RowsNameExportedFunctions) {
   std::vector<std::string> names;
@@ -34,7 +58,7 @@ TEST(AbiTable, RowsNameExportedFunctions) {
   names.push_back(#Name);                                                      \
   EXPECT_NE(reinterpret_cast<void *>(&Name), nullptr);
 #include "birsim/Runtime/RuntimeFunctions.def"
-  EXPECT_EQ(names.size(), 7u);
+  EXPECT_EQ(names.size(), 8u);
 }
 
 } // namespace

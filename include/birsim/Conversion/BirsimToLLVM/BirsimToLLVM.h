@@ -14,9 +14,12 @@ class RewritePatternSet;
 namespace birsim {
 
 /// Adds the birsim type conversions (float32r and the packed dtypes become
-/// same-width integers) and the op-to-runtime-call patterns.
+/// same-width integers) and the op-to-runtime-call patterns. With
+/// `fidelityCounters`, each counted call is preceded by
+/// `birsim_fidelity_site("<op location>")` (docs/Fidelity.md).
 void populateBirsimToLLVMConversionPatterns(mlir::LLVMTypeConverter &converter,
-                                            mlir::RewritePatternSet &patterns);
+                                            mlir::RewritePatternSet &patterns,
+                                            bool fidelityCounters = false);
 
 /// Makes upstream `--convert-to-llvm` lower birsim ops.
 void registerConvertBirsimToLLVMInterface(mlir::DialectRegistry &registry);
@@ -29,6 +32,12 @@ struct BirsimToLLVMPipelineOptions
       llvm::cl::desc("Fold birsim ops on constant operands through the core "
                      "before lowering (off: every op executes at run time)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fidelityCounters{
+      *this, "fidelity-counters",
+      llvm::cl::desc("Count at run time what the simulator's numerics do to "
+                     "values and print one line per call site at exit "
+                     "(docs/Fidelity.md)"),
+      llvm::cl::init(false)};
 };
 
 /// func + birsim on tensors all the way to the LLVM dialect: fold,

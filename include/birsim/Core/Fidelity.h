@@ -1,0 +1,107 @@
+//===- Fidelity.h - per-element classification of value losses --*- C++ -*-===//
+//
+// What the simulator's arithmetic does to each value (docs/Fidelity.md): the
+// events of include/birsim/Core/Fidelity.def, classified element by element
+// by the same code that computes the bits. The `--birsim-fidelity` pass and
+// the runtime's counters both tally through these functions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_FIDELITY_H
+#define BIRSIM_CORE_FIDELITY_H
+
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Dtype.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim::core {
+
+enum class FidelityFamily : uint8_t {
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName) Family,
+#include "birsim/Core/Fidelity.def"
+};
+constexpr int kNumFidelityFamilies = 0
+#define BIRSIM_FIDELITY_FAMILY(...) +1
+#include "birsim/Core/Fidelity.def"
+    ;
+
+enum class FidelityEvent : uint8_t {
+#define BIRSIM_FIDELITY_EVENT(Family, Key) Family##_##Key,
+#include "birsim/Core/Fidelity.def"
+};
+constexpr int kNumFidelityEvents = 0
+#define BIRSIM_FIDELITY_EVENT(...) +1
+#include "birsim/Core/Fidelity.def"
+    ;
+
+struct FidelityFamilyInfo {
+  const char *name;   ///< "reduce", "cast", "bfp_pack"
+  const char *opName; ///< the tensor-level op
+};
+struct FidelityEventInfo {
+  FidelityFamily family;
+  const char *key; ///< JSON key and C struct field
+};
+const FidelityFamilyInfo &fidelityFamilyInfo(FidelityFamily family);
+const FidelityEventInfo &fidelityEventInfo(FidelityEvent event);
+
+/// Counts of one op or call: values examined per family, occurrences and the
+/// first flat (row-major) index of each event (-1 while it has none).
+struct FidelityTally {
+  uint64_t elements[kNumFidelityFamilies] = {};
+  uint64_t count[kNumFidelityEvents] = {};
+  int64_t first[kNumFidelityEvents];
+
+  FidelityTally();
+  void record(FidelityEvent event, uint64_t index) {
+    int e = int(event);
+    if (count[e]++ == 0 || int64_t(index) < first[e])
+      first[e] = int64_t(index);
+  }
+  /// Adds `other`, keeping the smaller first index; thread-safe when every
+  /// writer of `*this` merges through it.
+  void mergeLocked(const FidelityTally &other);
+};
+
+/// fp8 add of `acc` and `x` (raw codes of an fp8 reducing dtype) gives ±Inf
+/// from finite operands where a saturating narrow gives ±max finite (§3).
+bool fp8AddOverflows(const DtypeInfo &dtype, uint32_t acc, uint32_t x);
+
+/// Tallies elements [begin, end) of `op` on `count` (acc, x) pairs before
+/// the reduction runs; only fp8 add has events (§3). Arguments must have
+/// passed the kernel's checks.
+void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
+                 const void *x, size_t begin, size_t end,
+                 FidelityTally &tally);
+
+/// The same for one pair at flat index `index` (the scatter's element i).
+void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
+                     const void *x, uint64_t index, FidelityTally &tally);
+
+/// The one event (if any) the cast engine's write of `srcBits` as `to`
+/// shows, under `fp8Config` (§4); `none` when the value is kept.
+enum class CastEvent : uint8_t {
+  none,
+  saturated,
+  overflowToInf,
+  overflowToNaN,
+  nanSuppressed,
+  inexact,
+  underflowToZero,
+};
+CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
+                       uint64_t srcBits, unsigned fp8Config);
+/// Tallies elements [begin, end) of a cast of `src` (validated arguments).
+void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
+               size_t begin, size_t end, unsigned fp8Config,
+               FidelityTally &tally);
+
+/// Tallies tiles [begin, end) of a BFP pack of `tiles` (§5); indices are
+/// flat row-major indices of the input floats.
+void tallyBfpPack(const BfpFormatInfo &format, const void *tiles,
+                  size_t begin, size_t end, FidelityTally &tally);
+
+} // namespace birsim::core
+
+#endif // BIRSIM_CORE_FIDELITY_H

@@ -1,0 +1,261 @@
+//===- Fidelity.cpp - per-element classification (docs/Fidelity.md) -------===//
+#include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Reduce.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace birsim::core {
+
+static const FidelityFamilyInfo kFamilies[] = {
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName) {#Family, OpName},
+#include "birsim/Core/Fidelity.def"
+};
+static const FidelityEventInfo kEvents[] = {
+#define BIRSIM_FIDELITY_EVENT(Family, Key) {FidelityFamily::Family, #Key},
+#include "birsim/Core/Fidelity.def"
+};
+
+const FidelityFamilyInfo &fidelityFamilyInfo(FidelityFamily family) {
+  return kFamilies[int(family)];
+}
+const FidelityEventInfo &fidelityEventInfo(FidelityEvent event) {
+  return kEvents[int(event)];
+}
+
+FidelityTally::FidelityTally() {
+  for (int64_t &f : first)
+    f = -1;
+}
+
+void FidelityTally::mergeLocked(const FidelityTally &other) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int i = 0; i < kNumFidelityFamilies; ++i)
+    elements[i] += other.elements[i];
+  for (int e = 0; e < kNumFidelityEvents; ++e) {
+    if (!other.count[e])
+      continue;
+    if (!count[e] || other.first[e] < first[e])
+      first[e] = other.first[e];
+    count[e] += other.count[e];
+  }
+}
+
+//===-- reduce: fp8 add narrows with FP8 config 0 (§3) --------------------===//
+
+/// Finite code of an IEEE-style fp8 format (every fp8 reducing dtype is).
+static bool isFiniteCode(const FloatFormat &f, uint32_t code) {
+  return (code & f.magnitudeMask()) < f.infCode();
+}
+
+/// The tabulated fp8 add: finite + finite never overflows fp32, so a
+/// non-finite result from finite operands is the narrow's overflow.
+static bool overflows(const FloatFormat &f, const uint8_t *table,
+                      uint32_t acc, uint32_t x) {
+  return isFiniteCode(f, acc) && isFiniteCode(f, x) &&
+         !isFiniteCode(f, table[acc << 8 | x]);
+}
+
+static const uint8_t *fp8AddTable(const DtypeInfo &dtype) {
+  Reducer reducer;
+  const DtypeInfo *info;
+  if (dtype.reduction != Reduction::Fp8 ||
+      !resolveReducer(int(MemoryReductionOp::add), int(dtype.dtype), reducer,
+                      info)
+           .ok() ||
+      !reducer.table)
+    return nullptr;
+  return reducer.table();
+}
+
+bool fp8AddOverflows(const DtypeInfo &dtype, uint32_t acc, uint32_t x) {
+  const uint8_t *table = fp8AddTable(dtype);
+  return table && overflows(*dtype.format, table, acc & 0xFF, x & 0xFF);
+}
+
+void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
+                 const void *x, size_t begin, size_t end,
+                 FidelityTally &tally) {
+  const uint8_t *table = fp8AddTable(dtype);
+  if (op != int(MemoryReductionOp::add) || !table)
+    return;
+  auto *a = static_cast<const uint8_t *>(acc);
+  auto *b = static_cast<const uint8_t *>(x);
+  tally.elements[int(FidelityFamily::reduce)] += end - begin;
+  for (size_t i = begin; i < end; ++i)
+    if (overflows(*dtype.format, table, a[i], b[i]))
+      tally.record(FidelityEvent::reduce_sim_inf_device_saturates, i);
+}
+
+void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
+                     const void *x, uint64_t index, FidelityTally &tally) {
+  const uint8_t *table = fp8AddTable(dtype);
+  if (op != int(MemoryReductionOp::add) || !table)
+    return;
+  ++tally.elements[int(FidelityFamily::reduce)];
+  if (overflows(*dtype.format, table, *static_cast<const uint8_t *>(acc),
+                *static_cast<const uint8_t *>(x)))
+    tally.record(FidelityEvent::reduce_sim_inf_device_saturates, index);
+}
+
+//===-- cast: the cast engine (§4) ----------------------------------------===//
+
+namespace {
+/// The exact value of an element: class, sign and `significand * 2^exp2`
+/// with trailing zero bits removed (zero: significand 0).
+struct ExactValue {
+  enum Class : uint8_t { finite, infinite, nan } cls = finite;
+  bool negative = false;
+  uint64_t significand = 0;
+  int exp2 = 0;
+
+  bool isZero() const { return cls == finite && significand == 0; }
+  bool operator==(const ExactValue &o) const {
+    if (cls != o.cls)
+      return false;
+    if (cls == nan)
+      return true;
+    if (isZero() || o.isZero())
+      return isZero() && o.isZero(); // -0 and +0 hold the same value
+    return negative == o.negative && significand == o.significand &&
+           (cls == infinite || exp2 == o.exp2);
+  }
+};
+} // namespace
+
+static ExactValue normalized(bool negative, uint64_t significand, int exp2) {
+  ExactValue v;
+  v.negative = negative;
+  if (significand) {
+    int zeros = __builtin_ctzll(significand);
+    v.significand = significand >> zeros;
+    v.exp2 = exp2 + zeros;
+  }
+  return v;
+}
+
+static ExactValue exactOfF32(uint32_t x) {
+  ExactValue v;
+  if (isNaNF32(x) || isInfF32(x)) {
+    v.cls = isNaNF32(x) ? ExactValue::nan : ExactValue::infinite;
+    v.negative = x & kF32SignMask;
+    v.significand = 1;
+    return v;
+  }
+  UnpackedF32 u = unpackFiniteF32(x);
+  return normalized(u.negative, u.significand, u.exp2);
+}
+
+static ExactValue exactOf(const DtypeInfo &d, uint64_t bits) {
+  switch (d.kind) {
+  case DtypeKind::Float:
+    return exactOfF32(widenToF32(*d.format, uint32_t(bits))); // exact (§4)
+  case DtypeKind::Float32:
+  case DtypeKind::Float32r:
+    return exactOfF32(uint32_t(bits));
+  case DtypeKind::UnsignedInt:
+    return normalized(false, bits, 0);
+  case DtypeKind::SignedInt: {
+    unsigned shift = 64 - 8u * d.bytes;
+    int64_t value = int64_t(bits << shift) >> shift;
+    return normalized(value < 0, value < 0 ? 0 - uint64_t(value) : value, 0);
+  }
+  case DtypeKind::Packed:
+    break;
+  }
+  return {};
+}
+
+/// The write clamped a value beyond the target's range to its largest
+/// finite value: integer targets, and fp8 targets under `saturate` (§4).
+static bool writeClamps(const DtypeInfo &to, uint32_t f32, unsigned config) {
+  if (to.kind == DtypeKind::UnsignedInt || to.kind == DtypeKind::SignedInt) {
+    bool clamped;
+    f32ToInteger(to, f32, clamped);
+    return clamped;
+  }
+  if (!to.isFp8() || !(config & kFp8Saturate) || isNaNF32(f32))
+    return false;
+  uint32_t unsaturated = narrowFromF32(*to.format, f32, config & ~kFp8Saturate);
+  return exactOf(to, unsaturated).cls != ExactValue::finite;
+}
+
+CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
+                       uint64_t srcBits, unsigned fp8Config) {
+  if (&from == &to) // bits unchanged (§4)
+    return CastEvent::none;
+  uint32_t hub = readAsF32(from, srcBits);
+  ExactValue in = exactOf(from, srcBits);
+  ExactValue out = exactOf(to, writeFromF32(to, hub, fp8Config));
+  if (in.cls == ExactValue::nan)
+    return out.cls == ExactValue::nan ? CastEvent::none
+                                      : CastEvent::nanSuppressed;
+  bool clamped = writeClamps(to, hub, fp8Config);
+  if (in.cls == ExactValue::infinite)
+    return clamped ? CastEvent::saturated : CastEvent::none;
+  if (out.cls == ExactValue::infinite)
+    return CastEvent::overflowToInf;
+  if (out.cls == ExactValue::nan)
+    return CastEvent::overflowToNaN;
+  if (clamped)
+    return CastEvent::saturated;
+  if (out.isZero() && !in.isZero())
+    return CastEvent::underflowToZero;
+  return in == out ? CastEvent::none : CastEvent::inexact;
+}
+
+void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
+               size_t begin, size_t end, unsigned fp8Config,
+               FidelityTally &tally) {
+  static constexpr FidelityEvent kEventOf[] = {
+      FidelityEvent::cast_saturated,      FidelityEvent::cast_saturated,
+      FidelityEvent::cast_overflow_to_inf, FidelityEvent::cast_overflow_to_nan,
+      FidelityEvent::cast_nan_suppressed, FidelityEvent::cast_inexact,
+      FidelityEvent::cast_underflow_to_zero};
+  auto *in = static_cast<const unsigned char *>(src);
+  tally.elements[int(FidelityFamily::cast)] += end - begin;
+  for (size_t i = begin; i < end; ++i) {
+    CastEvent event = classifyCast(
+        from, to, loadBits(in + i * from.bytes, from.bytes), fp8Config);
+    if (event != CastEvent::none)
+      tally.record(kEventOf[int(event)], i);
+  }
+}
+
+//===-- bfp_pack: shared exponents (§5) -----------------------------------===//
+
+void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
+                  size_t end, FidelityTally &tally) {
+  auto *in = static_cast<const char *>(tiles);
+  tally.elements[int(FidelityFamily::bfp_pack)] += (end - begin) * kBfpTileValues;
+  uint32_t magnitudeMask = (1u << f.mantissaBits) - 1;
+  for (size_t t = begin; t < end; ++t) {
+    const char *tile = in + t * kBfpTileBytesF32;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      uint32_t block[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        std::memcpy(&block[j], tile + 4 * bfpTileIndex(b, j), 4);
+      uint8_t shared = bfpSharedExponent(f, block);
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        uint64_t index = t * kBfpTileValues + bfpTileIndex(b, j);
+        unsigned events = 0;
+        uint8_t datum = bfpEncodeWithEvents(f, block[j], shared, events);
+        bool finiteNonZero = !isNaNF32(block[j]) && !isInfF32(block[j]) &&
+                             (block[j] & ~kF32SignMask);
+        if (finiteNonZero && (datum & magnitudeMask) == 0)
+          tally.record(FidelityEvent::bfp_pack_flushed_to_zero, index);
+        if (events & kBfpTie)
+          tally.record(FidelityEvent::bfp_pack_rounding_ties, index);
+        if (events & kBfpSaturated)
+          tally.record(FidelityEvent::bfp_pack_saturated, index);
+        if (events & kBfpExponentClamped)
+          tally.record(FidelityEvent::bfp_pack_exponent_clamped, index);
+      }
+    }
+  }
+}
+
+} // namespace birsim::core
