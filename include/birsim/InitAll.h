@@ -12,6 +12,7 @@
 #include "birsim/Conversion/Passes.h"
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
 #include "birsim/Dialect/Birsim/Transforms/BufferizableOpInterfaceImpl.h"
+#include "birsim/Dialect/Birsim/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -30,6 +31,7 @@ inline void registerBirsimDialects(mlir::DialectRegistry &registry) {
 
 /// birsim's passes and pipelines.
 inline void registerBirsimPasses() {
+  birsim::registerBirsimTransformsPasses();
   birsim::registerBirsimConversionPasses();
   birsim::registerBirsimToLLVMPipeline();
 }

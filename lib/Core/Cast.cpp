@@ -40,17 +40,20 @@ uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x, bool &clamped) {
   uint64_t minMagnitude = isSigned ? maxMagnitude + 1 : 0; // of the negative
   bool negative = x & kF32SignMask;
   uint64_t magnitude;
+  bool beyond64Bits = false; // Inf, or a normal >= 2^23 * 2^41
   if (isNaNF32(x) || isInfF32(x)) {
     magnitude = ~uint64_t(0); // saturates below
+    beyond64Bits = isInfF32(x);
   } else {
     UnpackedF32 v = unpackFiniteF32(x);
+    beyond64Bits = v.exp2 > 40;
     if (v.exp2 >= 0)
-      magnitude = v.exp2 > 40 ? ~uint64_t(0) : v.significand << v.exp2;
+      magnitude = beyond64Bits ? ~uint64_t(0) : v.significand << v.exp2;
     else
       magnitude = shiftRightRoundEven(v.significand, unsigned(-v.exp2));
   }
   uint64_t limit = negative ? minMagnitude : maxMagnitude;
-  clamped = magnitude > limit && !isNaNF32(x);
+  clamped = beyond64Bits || magnitude > limit;
   magnitude = std::min(magnitude, limit);
   return negative ? (0 - magnitude) & mask : magnitude;
 }

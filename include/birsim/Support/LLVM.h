@@ -23,6 +23,10 @@ class Value;
 } // namespace mlir
 
 namespace birsim {
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using llvm::SmallVectorImpl;
+using llvm::StringRef;
 using mlir::Attribute;
 using mlir::DialectRegistry;
 using mlir::failed;

@@ -7,6 +7,7 @@
 // constant otherwise.
 //
 //===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
 #include "birsim/Core/Bfp.h"
@@ -23,70 +24,6 @@
 
 using namespace mlir;
 using namespace birsim;
-
-namespace {
-/// The raw element bytes of a constant operand: every element, or one when
-/// splat. `resource` marks bytes read in place from a `dense_resource` blob.
-struct RawConstant {
-  ArrayRef<char> data;
-  bool splat = false;
-  bool resource = false;
-  uint64_t scalarBits = 0; // storage for scalar attributes
-
-  const char *bytes() const {
-    return data.empty() ? reinterpret_cast<const char *>(&scalarBits)
-                        : data.data();
-  }
-};
-} // namespace
-
-static bool isDenseStorable(Type elementType) {
-  return isa<IntegerType, FloatType>(elementType);
-}
-
-/// The bytes of a dense, splat, scalar or `dense_resource` constant whose
-/// elements are `bytes` wide; none for anything else, and for an elided or
-/// missing blob or one whose size does not match its type.
-static std::optional<RawConstant> getRawConstant(Attribute attr,
-                                                 unsigned bytes) {
-  if (auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr)) {
-    if (!isDenseStorable(dense.getElementType()))
-      return std::nullopt;
-    return RawConstant{dense.getRawData(), dense.isSplat()};
-  }
-  if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr)) {
-    ShapedType type = resource.getType();
-    const AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || !isDenseStorable(type.getElementType()) ||
-        !type.hasStaticShape() ||
-        blob->getData().size() != size_t(type.getNumElements()) * bytes)
-      return std::nullopt;
-    return RawConstant{blob->getData(), false, /*resource=*/true};
-  }
-  APInt bits;
-  if (auto f = dyn_cast_or_null<FloatAttr>(attr))
-    bits = f.getValue().bitcastToAPInt();
-  else if (auto i = dyn_cast_or_null<IntegerAttr>(attr))
-    bits = i.getValue();
-  else
-    return std::nullopt;
-  if (bits.getBitWidth() != 8 * bytes)
-    return std::nullopt;
-  return RawConstant{{}, true, false, bits.getZExtValue()};
-}
-
-/// `count` elements of `bytes` each: the constant's own bytes when it holds
-/// them all (read in place, never copied), else its splat expanded into
-/// `storage`.
-static const char *elementsOf(const RawConstant &c, size_t count,
-                              unsigned bytes, SmallVectorImpl<char> &storage) {
-  if (!c.splat)
-    return c.data.data();
-  storage.resize(count * bytes);
-  for (size_t i = 0; i < count; ++i)
-    std::memcpy(storage.data() + i * bytes, c.bytes(), bytes);
-  return storage.data();
-}
 
 /// Elements to compute: one when every input is splat.
 static size_t foldCount(Type type, std::initializer_list<RawConstant> inputs) {

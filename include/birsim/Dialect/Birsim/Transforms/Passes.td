@@ -1,0 +1,42 @@
+//===- Passes.td - birsim dialect passes -------------------*- tablegen -*-===//
+#ifndef BIRSIM_DIALECT_BIRSIM_TRANSFORMS_PASSES_TD
+#define BIRSIM_DIALECT_BIRSIM_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
+  let summary = "Report what the simulator's numerics do to constant values";
+  let description = [{
+    An analysis (the IR is left unchanged) of every tensor-level birsim op
+    whose operands are constants (dense, splat, scalar or `dense_resource`),
+    in walk order, before folding. Per op it counts, with the core's own
+    per-element classification (docs/Fidelity.md):
+
+    - `birsim.reduce add` on an fp8 type: `sim_inf_device_saturates`, sums
+      that the simulator's reduce path (FP8 config 0) turns into ±Inf where a
+      saturating narrow gives ±max finite;
+    - `birsim.cast` under its `fp8_config`: `saturated`, `overflow_to_inf`,
+      `overflow_to_nan`, `nan_suppressed`, `inexact`, `underflow_to_zero`;
+    - `birsim.bfp_pack`: `flushed_to_zero`, `rounding_ties`, `saturated`,
+      `exponent_clamped`.
+
+    Each op with a non-zero count gets a remark naming the counts and the
+    first flat (row-major) index of each; every fp8 add it cannot count
+    (operands not constant, or the buffer forms `reduce_into`, `dma_copy`,
+    `indirect_save`, `indirect_save_accumulate`) gets a remark that the
+    simulator's reduce path does not saturate. With `report=<file>` ('-':
+    stdout) it writes one JSON array with an object per analysed op:
+    `{"op", "loc", "elements", "counts", "first"}`, every key of the op's
+    family present, `first` -1 for a zero count.
+
+    ```
+    birsim-opt in.mlir --birsim-fidelity=report=fidelity.json
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the JSON report to this file ('-' for stdout)">
+  ];
+}
+
+#endif

@@ -1,0 +1,282 @@
+//===- Fidelity.cpp - the birsim-fidelity analysis pass -------------------===//
+//
+// Counts, on constant operands, what the simulator's numerics do to values
+// (docs/Fidelity.md). The counting is the core's (birsim/Core/Fidelity.h),
+// the same code the runtime's counters run.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/Transforms/Passes.h"
+
+#include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Reduce.h"
+#include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace birsim {
+#define GEN_PASS_DEF_BIRSIMFIDELITYPASS
+#include "birsim/Dialect/Birsim/Transforms/Passes.h.inc"
+} // namespace birsim
+
+using namespace mlir;
+using namespace birsim;
+using core::FidelityEvent;
+using core::FidelityFamily;
+using core::FidelityTally;
+
+namespace {
+
+/// One analysed op: its family and its tally.
+struct OpCounts {
+  Operation *op;
+  FidelityFamily family;
+  FidelityTally tally;
+};
+
+/// The constant bytes of `value`, splats expanded, or null.
+const char *constantElements(Value value, size_t count, unsigned bytes,
+                             SmallVectorImpl<char> &storage) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return nullptr;
+  std::optional<RawConstant> raw = getRawConstant(attr, bytes);
+  return raw ? elementsOf(*raw, count, bytes, storage) : nullptr;
+}
+
+size_t elementCount(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped ? size_t(shaped.getNumElements()) : 1;
+}
+
+bool isStatic(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return !shaped || shaped.hasStaticShape();
+}
+
+/// ±max finite of an fp8 dtype, as printed in remarks ("240").
+std::string maxFinite(const core::DtypeInfo &dtype) {
+  uint32_t bits =
+      core::widenToF32(*dtype.format, dtype.format->maxFiniteCode());
+  float value;
+  std::memcpy(&value, &bits, 4);
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", double(value));
+  return text;
+}
+
+/// An fp8 add: the reduce path narrows with FP8 config 0 (§3).
+bool isFp8Add(const core::DtypeInfo *dtype, core::MemoryReductionOp kind) {
+  return dtype && dtype->reduction == core::Reduction::Fp8 &&
+         kind == core::MemoryReductionOp::add;
+}
+
+void remarkUncounted(Operation *op, Type elementType,
+                     const core::DtypeInfo &dtype, StringRef why) {
+  op->emitRemark() << elementType << " add not counted (" << why
+                   << "): the simulator's reduce path narrows with FP8 "
+                      "config 0 and does not saturate, so a sum beyond ±"
+                   << maxFinite(dtype) << " becomes ±Inf where a saturating "
+                   << "narrow gives ±" << maxFinite(dtype);
+}
+
+/// ", 2 saturated (first at index 1), ..." for every non-zero event of the
+/// family.
+std::string describeEvents(const FidelityTally &tally, FidelityFamily family) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool firstEvent = true;
+  for (int e = 0; e < core::kNumFidelityEvents; ++e) {
+    const core::FidelityEventInfo &info =
+        core::fidelityEventInfo(FidelityEvent(e));
+    if (info.family != family || !tally.count[e])
+      continue;
+    os << (firstEvent ? "" : ", ") << tally.count[e] << " " << info.key
+       << " (first at index " << tally.first[e] << ")";
+    firstEvent = false;
+  }
+  return text;
+}
+
+bool anyEvent(const FidelityTally &tally, FidelityFamily family) {
+  for (int e = 0; e < core::kNumFidelityEvents; ++e)
+    if (core::fidelityEventInfo(FidelityEvent(e)).family == family &&
+        tally.count[e])
+      return true;
+  return false;
+}
+
+struct BirsimFidelityPass
+    : public birsim::impl::BirsimFidelityPassBase<BirsimFidelityPass> {
+  using BirsimFidelityPassBase::BirsimFidelityPassBase;
+
+  void runOnOperation() override {
+    std::vector<OpCounts> analysed;
+    getOperation().walk([&](Operation *op) {
+      std::optional<OpCounts> counts;
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        counts = analyse(reduce);
+      else if (auto cast = dyn_cast<CastOp>(op))
+        counts = analyse(cast);
+      else if (auto pack = dyn_cast<BfpPackOp>(op))
+        counts = analyse(pack);
+      else
+        remarkBufferForm(op);
+      if (counts)
+        analysed.push_back(std::move(*counts));
+    });
+    if (!report.empty() && failed(writeReport(analysed)))
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+private:
+  std::optional<OpCounts> analyse(ReduceOp op) {
+    const core::DtypeInfo *dtype = lookupDtypeInfo(op.getType());
+    if (!isFp8Add(dtype, core::MemoryReductionOp(op.getKind())))
+      return std::nullopt;
+    Type element = getElementTypeOrSelf(op.getType());
+    size_t count = elementCount(op.getType());
+    SmallVector<char> accStorage, xStorage;
+    const char *acc = isStatic(op.getType())
+                          ? constantElements(op.getDst(), count, 1, accStorage)
+                          : nullptr;
+    const char *x =
+        acc ? constantElements(op.getSrc(), count, 1, xStorage) : nullptr;
+    if (!acc || !x) {
+      remarkUncounted(op, element, *dtype, "operands are not constants");
+      return std::nullopt;
+    }
+    OpCounts counts{op, FidelityFamily::reduce, {}};
+    core::tallyReduce(int(op.getKind()), *dtype, acc, x, 0, count,
+                      counts.tally);
+    constexpr int kEvent = int(FidelityEvent::reduce_sim_inf_device_saturates);
+    if (uint64_t n = counts.tally.count[kEvent])
+      op.emitRemark() << element << " reduce add: " << n << " of " << count
+                      << " sums overflow to ±Inf on the simulator where a "
+                         "saturating narrow gives ±"
+                      << maxFinite(*dtype) << " (first at index "
+                      << counts.tally.first[kEvent] << ")";
+    return counts;
+  }
+
+  std::optional<OpCounts> analyse(CastOp op) {
+    const core::DtypeInfo *from = lookupDtypeInfo(op.getInput().getType());
+    const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
+    if (!from || !to || !isStatic(op.getType()))
+      return std::nullopt;
+    size_t count = elementCount(op.getType());
+    SmallVector<char> storage;
+    const char *in =
+        constantElements(op.getInput(), count, from->bytes, storage);
+    if (!in)
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::cast, {}};
+    core::tallyCast(*from, *to, in, 0, count, unsigned(op.getFp8Config()),
+                    counts.tally);
+    if (anyEvent(counts.tally, counts.family))
+      op.emitRemark() << "cast " << getElementTypeOrSelf(op.getInput())
+                      << " to " << getElementTypeOrSelf(op.getType())
+                      << " (fp8_config<" << stringifyFp8Config(op.getFp8Config())
+                      << ">): of " << count << " values, "
+                      << describeEvents(counts.tally, counts.family);
+    return counts;
+  }
+
+  std::optional<OpCounts> analyse(BfpPackOp op) {
+    RankedTensorType type = op.getInput().getType();
+    const core::BfpFormatInfo *format =
+        core::lookupBfpFormat(int(op.getFormat()));
+    if (!format || !type.hasStaticShape())
+      return std::nullopt;
+    size_t count = size_t(type.getNumElements());
+    SmallVector<char> storage;
+    const char *in = constantElements(op.getInput(), count, 4, storage);
+    if (!in)
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::bfp_pack, {}};
+    core::tallyBfpPack(*format, in, 0, size_t(type.getDimSize(0)),
+                       counts.tally);
+    if (anyEvent(counts.tally, counts.family))
+      op.emitRemark() << "bfp_pack " << stringifyBfpFormat(op.getFormat())
+                      << ": of " << count << " values, "
+                      << describeEvents(counts.tally, counts.family);
+    return counts;
+  }
+
+  /// The buffer forms of an fp8 add execute only at run time.
+  void remarkBufferForm(Operation *op) {
+    Type buffer;
+    core::MemoryReductionOp kind = core::MemoryReductionOp::copy;
+    if (auto into = dyn_cast<ReduceIntoOp>(op)) {
+      buffer = into.getDst().getType();
+      kind = core::MemoryReductionOp(into.getKind());
+    } else if (auto dma = dyn_cast<DmaCopyOp>(op)) {
+      buffer = dma.getDst().getType();
+      (void)core::aluOpToMemoryReduction(int(dma.getCceOp()), kind);
+    } else if (auto save = dyn_cast<IndirectSaveOp>(op)) {
+      buffer = save.getDst().getType();
+      (void)core::aluOpToMemoryReduction(int(save.getCceOp()), kind);
+    } else if (auto save = dyn_cast<IndirectSaveAccumulateOp>(op)) {
+      buffer = save.getDst().getType();
+      (void)core::aluOpToMemoryReduction(int(save.getCceOp()), kind);
+    } else {
+      return;
+    }
+    const core::DtypeInfo *dtype = lookupDtypeInfo(buffer);
+    if (isFp8Add(dtype, kind))
+      remarkUncounted(op, getElementTypeOrSelf(buffer), *dtype,
+                      "buffer operands are known only at run time");
+  }
+
+  LogicalResult writeReport(ArrayRef<OpCounts> analysed) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
+    if (!file)
+      return getOperation().emitError("birsim-fidelity: cannot write report '")
+             << report << "': " << error;
+    llvm::json::OStream json(file->os(), /*IndentSize=*/2);
+    json.array([&] {
+      for (const OpCounts &counts : analysed)
+        json.object([&] { writeOp(json, counts); });
+    });
+    file->os() << "\n";
+    file->keep();
+    return success();
+  }
+
+  static void writeOp(llvm::json::OStream &json, const OpCounts &counts) {
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    counts.op->getLoc().print(os);
+    json.attribute("op", counts.op->getName().getStringRef());
+    json.attribute("loc", location);
+    json.attribute("elements",
+                   int64_t(counts.tally.elements[int(counts.family)]));
+    auto eachKey = [&](auto value) {
+      for (int e = 0; e < core::kNumFidelityEvents; ++e) {
+        const core::FidelityEventInfo &info =
+            core::fidelityEventInfo(FidelityEvent(e));
+        if (info.family == counts.family)
+          json.attribute(info.key, value(e));
+      }
+    };
+    json.attributeObject("counts", [&] {
+      eachKey([&](int e) { return int64_t(counts.tally.count[e]); });
+    });
+    json.attributeObject("first", [&] {
+      eachKey([&](int e) { return counts.tally.first[e]; });
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,331 @@
+//===- FidelityTest.cpp - fidelity counts against independent oracles -----===//
+//
+// The core's per-element classification (birsim/Core/Fidelity.h) against
+// classifications written from docs/Fidelity.md with APFloat (casts, fp8
+// add) and with double arithmetic (BFP), sharing no code with lib/Core's
+// classification; then the bulk tallies against per-element brute force.
+//
+//===----------------------------------------------------------------------===//
+#include "Oracle.h"
+
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Cast.h"
+#include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Reduce.h"
+
+#include "llvm/ADT/APSInt.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace birsim::core;
+using llvm::APFloat;
+
+namespace {
+
+/// The exact value of an element of any castable dtype, in IEEE quad (every
+/// such value is exact there).
+APFloat exactQuad(const DtypeInfo &d, uint64_t bits) {
+  APFloat q(APFloat::IEEEquad());
+  bool losesInfo;
+  switch (d.kind) {
+  case DtypeKind::Float:
+  case DtypeKind::Float32:
+  case DtypeKind::Float32r:
+    q = oracle::fromBits(d.kind == DtypeKind::Float ? d.dtype : Dtype::float32,
+                         bits);
+    q.convert(APFloat::IEEEquad(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return q;
+  case DtypeKind::SignedInt: {
+    unsigned shift = 64 - 8u * d.bytes;
+    int64_t v = int64_t(bits << shift) >> shift;
+    q.convertFromAPInt(llvm::APInt(64, uint64_t(v), true), true,
+                       APFloat::rmNearestTiesToEven);
+    return q;
+  }
+  default:
+    q.convertFromAPInt(llvm::APInt(64, bits), false,
+                       APFloat::rmNearestTiesToEven);
+    return q;
+  }
+}
+
+/// docs/Fidelity.md's cast rules over exact values.
+CastEvent oracleCast(const DtypeInfo &from, const DtypeInfo &to, uint64_t bits,
+                     unsigned config) {
+  if (&from == &to)
+    return CastEvent::none;
+  APFloat in = exactQuad(from, bits);
+  APFloat out = exactQuad(to, writeFromF32(to, readAsF32(from, bits), config));
+  if (in.isNaN())
+    return out.isNaN() ? CastEvent::none : CastEvent::nanSuppressed;
+  // The value the engine narrows: the input rounded to fp32 (§4 hub).
+  APFloat hub = in;
+  bool losesInfo;
+  hub.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+  bool clamped = false;
+  if (to.kind == DtypeKind::SignedInt || to.kind == DtypeKind::UnsignedInt) {
+    llvm::APSInt r(8 * to.bytes, to.kind == DtypeKind::UnsignedInt);
+    bool exact;
+    clamped = hub.convertToInteger(r, APFloat::rmNearestTiesToEven, &exact) &
+              APFloat::opInvalidOp;
+  } else if (to.isFp8() && (config & 1)) {
+    APFloat r = oracle::convert(hub, to.dtype);
+    clamped = r.isInfinity() || r.isNaN();
+  }
+  if (in.isInfinity())
+    return clamped ? CastEvent::saturated : CastEvent::none;
+  if (out.isInfinity())
+    return CastEvent::overflowToInf;
+  if (out.isNaN())
+    return CastEvent::overflowToNaN;
+  if (clamped)
+    return CastEvent::saturated;
+  if (out.isZero() && !in.isZero())
+    return CastEvent::underflowToZero;
+  return in.compare(out) == APFloat::cmpEqual ? CastEvent::none
+                                              : CastEvent::inexact;
+}
+
+std::vector<const DtypeInfo *> castableDtypes() {
+  std::vector<const DtypeInfo *> all;
+  for (int d = 0; d < kNumDtypes; ++d)
+    if (isCastable(*lookupDtype(d)))
+      all.push_back(lookupDtype(d));
+  return all;
+}
+
+constexpr unsigned kConfigs[] = {0x0000, 0x0001, 0xFF00, 0xFF01};
+
+TEST(Fidelity, CastClassificationMatchesOracle) {
+  oracle::F32Generator gen(0xF1DE);
+  size_t seen[7] = {};
+  for (const DtypeInfo *from : castableDtypes())
+    for (const DtypeInfo *to : castableDtypes())
+      for (unsigned config : kConfigs) {
+        auto check = [&](uint64_t bits) {
+          CastEvent want = oracleCast(*from, *to, bits, config);
+          ASSERT_EQ(classifyCast(*from, *to, bits, config), want)
+              << from->name << " -> " << to->name << " config " << config
+              << " bits 0x" << std::hex << bits;
+          ++seen[int(want)];
+        };
+        if (from->bytes == 1) {
+          for (uint64_t b = 0; b < 256; ++b)
+            check(b);
+          continue;
+        }
+        uint64_t mask =
+            from->bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << 8 * from->bytes) - 1;
+        for (int i = 0; i < 600; ++i)
+          check(from->bytes == 4 && from->format ? gen.next() : gen.bits() & mask);
+      }
+  // Every event occurs (a classification that never fires cannot fail).
+  for (int e = 1; e < 7; ++e)
+    EXPECT_GT(seen[e], 0u) << "event " << e;
+}
+
+TEST(Fidelity, CastTallyIsPerElementClassification) {
+  oracle::F32Generator gen(7);
+  std::vector<uint32_t> src(5000);
+  for (uint32_t &v : src)
+    v = gen.next();
+  static const FidelityEvent kEventOf[] = {
+      FidelityEvent::cast_saturated,      FidelityEvent::cast_saturated,
+      FidelityEvent::cast_overflow_to_inf, FidelityEvent::cast_overflow_to_nan,
+      FidelityEvent::cast_nan_suppressed, FidelityEvent::cast_inexact,
+      FidelityEvent::cast_underflow_to_zero};
+  const DtypeInfo &f32 = dtypeInfo(Dtype::float32);
+  for (const DtypeInfo *to : castableDtypes())
+    for (unsigned config : kConfigs) {
+      FidelityTally want, got;
+      for (size_t i = 0; i < src.size(); ++i) {
+        CastEvent e = oracleCast(f32, *to, src[i], config);
+        if (e != CastEvent::none)
+          want.record(kEventOf[int(e)], i);
+      }
+      // Two chunks merged: the tally does not depend on the split.
+      FidelityTally second;
+      tallyCast(f32, *to, src.data(), 0, 1234, config, got);
+      tallyCast(f32, *to, src.data(), 1234, src.size(), config, second);
+      got.mergeLocked(second);
+      EXPECT_EQ(got.elements[int(FidelityFamily::cast)], src.size());
+      for (int e = 0; e < kNumFidelityEvents; ++e) {
+        EXPECT_EQ(got.count[e], want.count[e]) << to->name << " " << e;
+        EXPECT_EQ(got.first[e], want.first[e]) << to->name << " " << e;
+      }
+    }
+}
+
+TEST(Fidelity, Fp8AddEveryPairMatchesOracle) {
+  for (Dtype d : {Dtype::float8e3, Dtype::float8e4, Dtype::float8e5}) {
+    const DtypeInfo &info = dtypeInfo(d);
+    std::vector<uint8_t> acc(65536), x(65536);
+    FidelityTally want;
+    for (uint32_t a = 0; a < 256; ++a)
+      for (uint32_t b = 0; b < 256; ++b) {
+        size_t i = a << 8 | b;
+        acc[i] = uint8_t(a);
+        x[i] = uint8_t(b);
+        APFloat va = oracle::fromBits(d, a), vb = oracle::fromBits(d, b);
+        bool expected = false;
+        if (va.isFinite() && vb.isFinite()) {
+          APFloat sum = oracle::convert(va, Dtype::float32);
+          sum.add(oracle::convert(vb, Dtype::float32),
+                  APFloat::rmNearestTiesToEven);
+          expected = oracle::convert(sum, d).isInfinity();
+        }
+        ASSERT_EQ(fp8AddOverflows(info, a, b), expected)
+            << info.name << " " << a << " + " << b;
+        if (expected)
+          want.record(FidelityEvent::reduce_sim_inf_device_saturates, i);
+      }
+    FidelityTally got;
+    tallyReduce(int(MemoryReductionOp::add), info, acc.data(), x.data(), 0,
+                acc.size(), got);
+    int e = int(FidelityEvent::reduce_sim_inf_device_saturates);
+    EXPECT_GT(want.count[e], 0u);
+    EXPECT_EQ(got.count[e], want.count[e]);
+    EXPECT_EQ(got.first[e], want.first[e]);
+    EXPECT_EQ(got.elements[int(FidelityFamily::reduce)], 65536u);
+    // min/max and non-fp8 dtypes have no reduce events and examine nothing.
+    FidelityTally none;
+    tallyReduce(int(MemoryReductionOp::max), info, acc.data(), x.data(), 0,
+                acc.size(), none);
+    tallyReduce(int(MemoryReductionOp::add), dtypeInfo(Dtype::bfloat16),
+                acc.data(), x.data(), 0, acc.size() / 2, none);
+    EXPECT_EQ(none.elements[int(FidelityFamily::reduce)], 0u);
+  }
+}
+
+/// docs/Fidelity.md's BFP events in double arithmetic: step 3 truncates,
+/// step 4 rounds half to even (§5).
+struct BfpOracle {
+  bool flushed = false, tie = false, saturated = false, clamped = false;
+};
+BfpOracle oracleBfp(const BfpFormatInfo &f, uint32_t bits, int shared) {
+  BfpOracle o;
+  int exponent = (bits >> 23) & 0xFF;
+  bool finiteNonZero = exponent != 255 && (bits & 0x7FFFFFFF) != 0;
+  if (exponent == 0) {
+    o.flushed = finiteNonZero;
+    return o;
+  }
+  double significand = double((bits & 0x7FFFFF) | 0x800000);
+  if (f.fp16Exponent) {
+    exponent -= 112;
+    if (exponent < 0 || exponent > 31) {
+      o.clamped = true;
+      significand = exponent < 0 ? double(1 << 23) : double((1 << 24) - 1);
+      exponent = exponent < 0 ? 0 : 31;
+    }
+  }
+  int shift = std::max(0, shared - exponent);
+  double aligned = shift >= 24 ? 0 : std::floor(significand / std::ldexp(1, shift));
+  double q = aligned / std::ldexp(1, 24 - int(f.mantissaBits));
+  double rounded = std::nearbyint(q); // default rounding: half to even
+  o.tie = q - std::floor(q) == 0.5;
+  o.saturated = rounded > std::ldexp(1, int(f.mantissaBits)) - 1;
+  o.flushed = finiteNonZero && rounded == 0;
+  return o;
+}
+
+TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
+  oracle::F32Generator gen(0xBF);
+  for (int format = 0; format < kNumBfpFormats; ++format) {
+    const BfpFormatInfo &f = *lookupBfpFormat(format);
+    std::vector<uint32_t> tiles(4 * kBfpTileValues);
+    for (size_t i = 0; i < tiles.size(); ++i)
+      tiles[i] = i % 3 ? gen.near(tiles[i - 1]) : gen.next();
+    FidelityTally want;
+    for (size_t t = 0; t < 4; ++t)
+      for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+        int shared = 0;
+        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+          int e = (tiles[t * kBfpTileValues + bfpTileIndex(b, j)] >> 23) & 0xFF;
+          if (f.fp16Exponent)
+            e = std::min(std::max(e - 112, 0), 31);
+          shared = std::max(shared, e);
+        }
+        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+          size_t i = t * kBfpTileValues + bfpTileIndex(b, j);
+          BfpOracle o = oracleBfp(f, tiles[i], shared);
+          if (o.flushed)
+            want.record(FidelityEvent::bfp_pack_flushed_to_zero, i);
+          if (o.tie)
+            want.record(FidelityEvent::bfp_pack_rounding_ties, i);
+          if (o.saturated)
+            want.record(FidelityEvent::bfp_pack_saturated, i);
+          if (o.clamped)
+            want.record(FidelityEvent::bfp_pack_exponent_clamped, i);
+        }
+      }
+    FidelityTally got;
+    tallyBfpPack(f, tiles.data(), 0, 4, got);
+    EXPECT_EQ(got.elements[int(FidelityFamily::bfp_pack)], tiles.size());
+    for (int e = 0; e < kNumFidelityEvents; ++e) {
+      EXPECT_EQ(got.count[e], want.count[e]) << f.name << " event " << e;
+      EXPECT_EQ(got.first[e], want.first[e]) << f.name << " event " << e;
+    }
+    // The tie count is the packer's own tie counter.
+    uint64_t before, after;
+    bfpTieCounters(&before, nullptr);
+    std::vector<uint8_t> packed(4 * f.tileBytes);
+    ASSERT_TRUE(bfpPackTiles(format, tiles.data(), 4, packed.data()).ok());
+    bfpTieCounters(&after, nullptr);
+    EXPECT_EQ(got.count[int(FidelityEvent::bfp_pack_rounding_ties)],
+              after - before);
+    // Flushed values are exactly the finite non-zero inputs unpacking to 0.
+    std::vector<uint32_t> unpacked(tiles.size());
+    ASSERT_TRUE(bfpUnpackTiles(format, packed.data(), 4, unpacked.data()).ok());
+    uint64_t flushed = 0;
+    for (size_t i = 0; i < tiles.size(); ++i)
+      flushed += ((tiles[i] >> 23) & 0xFF) != 255 &&
+                 (tiles[i] & 0x7FFFFFFF) != 0 &&
+                 (unpacked[i] & 0x7FFFFFFF) == 0;
+    EXPECT_EQ(got.count[int(FidelityEvent::bfp_pack_flushed_to_zero)], flushed);
+  }
+}
+
+// The bulk calls tally before they write: an in-place call counts its input.
+TEST(Fidelity, BulkCallsTallyTheirInputs) {
+  std::vector<uint8_t> acc(1000, 0x77), x(1000, 0x77); // E4M3 240 + 240
+  FidelityTally tally;
+  ASSERT_TRUE(accumulate(int(MemoryReductionOp::add), acc.data(), x.data(),
+                         int(Dtype::float8e4), acc.size(), &tally)
+                  .ok());
+  EXPECT_EQ(acc[0], 0x78); // +Inf
+  EXPECT_EQ(tally.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
+            1000u);
+  std::vector<int64_t> indices = {3, 3};
+  FidelityTally scatter;
+  std::vector<uint8_t> dst(4, 0x70); // 128: 128 + 128 overflows, Inf + x not
+  ASSERT_TRUE(scatterAccumulate(int(MemoryReductionOp::add), dst.data(), 4,
+                                x.data(), indices.data(), 2,
+                                int(Dtype::float8e4), &scatter)
+                  .ok());
+  EXPECT_EQ(scatter.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
+            1u);
+  EXPECT_EQ(scatter.first[int(FidelityEvent::reduce_sim_inf_device_saturates)],
+            0);
+  EXPECT_EQ(scatter.elements[int(FidelityFamily::reduce)], 2u);
+  // In-place f32 -> i32: classified from the input.
+  std::vector<uint32_t> buf = {0x3FC00000u /*1.5*/, 0x7F800000u /*Inf*/};
+  FidelityTally cast;
+  ASSERT_TRUE(castBuffer(int(Dtype::float32), buf.data(), int(Dtype::int32),
+                         buf.data(), 2, 1, &cast)
+                  .ok());
+  EXPECT_EQ(cast.count[int(FidelityEvent::cast_inexact)], 1u);
+  EXPECT_EQ(cast.count[int(FidelityEvent::cast_saturated)], 1u);
+  // A failed call tallies nothing.
+  FidelityTally failed;
+  EXPECT_FALSE(accumulate(int(MemoryReductionOp::add), acc.data(), x.data(),
+                          int(Dtype::uint8), acc.size(), &failed)
+                   .ok());
+  EXPECT_EQ(failed.elements[int(FidelityFamily::reduce)], 0u);
+}
+
+} // namespace
