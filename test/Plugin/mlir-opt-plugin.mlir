@@ -9,10 +9,15 @@
 // RUN: mlir-opt --load-dialect-plugin=%birsim_plugin --load-pass-plugin=%birsim_plugin %s \
 // RUN:   --pass-pipeline='builtin.module(one-shot-bufferize{bufferize-function-boundaries},convert-birsim-to-llvm)' \
 // RUN:   | FileCheck %s --check-prefix=CONVERT
+// RUN: mlir-opt --load-dialect-plugin=%birsim_plugin --load-pass-plugin=%birsim_plugin %s \
+// RUN:   --pass-pipeline='builtin.module(birsim-fidelity{report=-})' -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FIDELITY
 // The plugin links the host's shared MLIR and LLVM, not a copy of its own.
 // RUN: llvm-readelf -d %birsim_plugin | FileCheck %s --check-prefix=NEEDED
 // RUN: llvm-nm -D --defined-only -C %birsim_plugin | FileCheck %s --check-prefix=SYMBOLS
 
+// FIDELITY: remark: 'f8E4M3' reduce add: 1 of 2 sums overflow to ±Inf
+// FIDELITY: "sim_inf_device_saturates": 1
 // PARSE: birsim.reduce add %{{.*}}, %{{.*}} : tensor<2xf8E4M3>
 // E4M3 240 + 240 overflows to Inf (0x78) on the simulator; 1 + 1 = 2.
 // FOLD: arith.constant dense<[0x78, 2.000000e+00]> : tensor<2xf8E4M3>
