@@ -1,5 +1,6 @@
 //===- RuntimeTest.cpp - every error path of the C ABI --------------------===//
 #include "birsim/Runtime/Runtime.h"
+#include "birsim/Core/Fidelity.h"
 
 #include "gtest/gtest.h"
 
@@ -337,6 +338,117 @@ TEST(RuntimeAbi, ScatterIndicesOutOfRange) {
                                " is outside the destination of 8 elements");
     EXPECT_EQ(dst, before);
   }
+}
+
+/// The fidelity workload of the counter tests: fp8 add, cast, BFP pack on
+/// sizes that start worker threads.
+struct FidelityWorkload {
+  static constexpr size_t n = size_t(1) << 19, tiles = 300;
+  std::vector<uint8_t> acc, x;
+  std::vector<float> f32;
+  birsim::core::FidelityTally expected;
+
+  FidelityWorkload() : acc(n), x(n), f32(tiles * 1024) {
+    uint64_t state = 0x9E3779B97F4A7C15u;
+    auto next = [&] { return state = state * 6364136223846793005u + 1442695040888963407u; };
+    for (size_t i = 0; i < n; ++i) {
+      acc[i] = uint8_t(next() >> 56);
+      x[i] = uint8_t(next() >> 56);
+    }
+    for (float &f : f32) {
+      uint32_t bits = uint32_t(next() >> 32);
+      std::memcpy(&f, &bits, 4);
+    }
+    using namespace birsim::core;
+    tallyReduce(1, dtypeInfo(Dtype::float8e4), acc.data(), x.data(), 0, n,
+                expected);
+    tallyCast(dtypeInfo(Dtype::float32), dtypeInfo(Dtype::float8e5),
+              f32.data(), 0, f32.size(), 0, expected);
+    tallyBfpPack(*lookupBfpFormat(2), f32.data(), 0, tiles, expected);
+  }
+  /// Runs the three calls; returns their outputs.
+  std::vector<uint8_t> run() const {
+    std::vector<uint8_t> sum = acc, fp8(f32.size()), packed(tiles * 1088);
+    EXPECT_EQ(birsim_accumulate(1, sum.data(), x.data(), 4, n), BIRSIM_OK);
+    EXPECT_EQ(birsim_cast(16, f32.data(), 7, fp8.data(), f32.size(), 0),
+              BIRSIM_OK);
+    EXPECT_EQ(birsim_bfp_pack_tiles(2, f32.data(), tiles, packed.data()),
+              BIRSIM_OK);
+    sum.insert(sum.end(), fp8.begin(), fp8.end());
+    sum.insert(sum.end(), packed.begin(), packed.end());
+    return sum;
+  }
+};
+
+/// The counters' fields in Fidelity.def order (elements first per family).
+std::vector<uint64_t> fields(const birsim_fidelity_counts &c) {
+  std::vector<uint64_t> out(sizeof c / sizeof(uint64_t));
+  std::memcpy(out.data(), &c, sizeof c);
+  return out;
+}
+std::vector<uint64_t> fields(const birsim::core::FidelityTally &t,
+                             uint64_t times) {
+  std::vector<uint64_t> out;
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+  out.push_back(times *                                                        \
+                t.elements[int(birsim::core::FidelityFamily::Family)]);
+#define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
+  out.push_back(times *                                                        \
+                t.count[int(birsim::core::FidelityEvent::Family##_##Key)]);
+#include "birsim/Core/Fidelity.def"
+  return out;
+}
+std::vector<uint64_t> counters() {
+  birsim_fidelity_counts c;
+  EXPECT_EQ(birsim_fidelity_counters(&c), BIRSIM_OK);
+  return fields(c);
+}
+
+/// Off by default and when disabled; on, the counters equal the core's
+/// tallies for every thread count, and the outputs keep every bit.
+TEST(RuntimeAbi, FidelityCountersMatchTheCoreForEveryThreadCount) {
+  FidelityWorkload w;
+  birsim_fidelity_enable(0);
+  birsim_fidelity_reset();
+  std::vector<uint8_t> quiet = w.run();
+  EXPECT_EQ(counters(), fields(birsim::core::FidelityTally(), 0));
+  for (int threads : {1, 2, 8}) {
+    birsim_set_num_threads(threads);
+    birsim_fidelity_reset();
+    birsim_fidelity_enable(1);
+    EXPECT_EQ(w.run(), quiet) << threads << " threads";
+    birsim_fidelity_enable(0);
+    EXPECT_EQ(counters(), fields(w.expected, 1)) << threads << " threads";
+  }
+  birsim_set_num_threads(0);
+  // Every event family saw something (the comparison can fail).
+  std::vector<uint64_t> expected = fields(w.expected, 1);
+  EXPECT_GT(expected[1], 0u); // sim_inf_device_saturates
+  // A failed call counts nothing; a null output is an error.
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  std::vector<uint8_t> acc = w.acc;
+  EXPECT_EQ(birsim_accumulate(1, acc.data(), w.x.data(), 4, size_t(1) << 63),
+            BIRSIM_EINVAL);
+  birsim_fidelity_enable(0);
+  EXPECT_EQ(counters(), fields(birsim::core::FidelityTally(), 0));
+  EXPECT_EQ(birsim_fidelity_counters(nullptr), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), "invalid argument: null counts");
+}
+
+/// Eight threads counting at once sum exactly.
+TEST(RuntimeAbi, FidelityCountersFromEightThreads) {
+  FidelityWorkload w;
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 8; ++t)
+    pool.emplace_back([&] { w.run(); });
+  for (std::thread &thread : pool)
+    thread.join();
+  birsim_fidelity_enable(0);
+  EXPECT_EQ(counters(), fields(w.expected, 8));
+  birsim_fidelity_reset();
 }
 
 } // namespace
