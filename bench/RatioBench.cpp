@@ -4,8 +4,9 @@
 // process on the same (allocated and touched) buffers, best of 9, single
 // thread unless stated; the ratio is call / memcpy. The path is the one
 // BIRSIM_ISA selects (bench/run.sh runs the portable and the best path).
-// Also: bf16 add on 2 threads against 1, and folding a 2^20-element bf16
-// birsim.reduce against arith.addf folding the same constants.
+// Also: bf16 add on 2 threads against 1, folding a 2^20-element bf16
+// birsim.reduce against arith.addf folding the same constants, and each
+// counted call with the fidelity counters on against off.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
@@ -175,6 +176,43 @@ void folding() {
               arith / birsim >= 20 ? "ok" : "MISSED");
 }
 
+/// Fidelity counters (docs/Fidelity.md): each counted call with the
+/// counters on against the same call with them off, 2^24 elements.
+void fidelityCounters() {
+  size_t n = size_t(1) << 24;
+  std::printf("\n-- fidelity counters on / off, %zu elements --\n", n);
+  std::vector<char> acc = randomBytes(n, 9), x = randomBytes(n, 10),
+                    f32 = randomBytes(n * 4, 11), out(n * 4);
+  std::vector<float> tiles(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(12);
+  for (float &v : tiles)
+    v = dist(rng);
+  const std::pair<const char *, std::function<void()>> calls[] = {
+      {"accumulate add f8E4M3",
+       [&] { birsim_accumulate(1, acc.data(), x.data(), 4, n); }},
+      {"accumulate add bf16",
+       [&] { birsim_accumulate(1, out.data(), f32.data(), 12, n); }},
+      {"cast f32 -> f8E4M3",
+       [&] { birsim_cast(16, f32.data(), 4, out.data(), n, 1); }},
+      {"cast f32 -> bf16",
+       [&] { birsim_cast(16, f32.data(), 12, out.data(), n, 1); }},
+      {"bfp pack bfp8_b",
+       [&] { birsim_bfp_pack_tiles(0, tiles.data(), n / 1024, out.data()); }},
+  };
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "on", "off", "ratio",
+              "target");
+  for (const auto &[what, call] : calls) {
+    birsim_fidelity_enable(0);
+    double off = bestSeconds(call);
+    birsim_fidelity_enable(1);
+    double on = bestSeconds(call);
+    birsim_fidelity_enable(0);
+    row(what, on, off, 1.5);
+  }
+  birsim_fidelity_reset();
+}
+
 } // namespace
 
 int main() {
@@ -185,5 +223,6 @@ int main() {
   ratios(size_t(1) << 16);
   threads();
   folding();
+  fidelityCounters();
   return 0;
 }
