@@ -120,12 +120,13 @@ static void datumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
 }
 
 static void packTiles(const BfpFormatInfo &f, const char *tiles,
-                      size_t tileCount, uint8_t *bytes, BfpTies &ties);
+                      size_t tileCount, uint8_t *bytes, BfpTally &tally,
+                      bool countEvents);
 static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
                         size_t tileCount, char *tiles);
 
 Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                    void *out, FidelityTally *tally) {
+                    void *out, FidelityCounts *counts) {
   if (Status s = checkTiles(format, tiles, tileCount, out))
     return s;
   const BfpFormatInfo &f = *lookupBfpFormat(format);
@@ -135,26 +136,34 @@ Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
   const VectorKernels *vector = activeKernels();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    BfpTies ties;
+    BfpTally tally;
     auto *in = static_cast<const char *>(tiles) + begin * kBfpTileBytesF32;
     auto *bytes = static_cast<uint8_t *>(out) + begin * f.tileBytes;
-    if (tally) {
-      FidelityTally chunk;
-      tallyBfpPack(f, tiles, begin, end, chunk);
-      tally->mergeLocked(chunk);
-    }
     if (vector)
-      vector->bfpPack(f, in, end - begin, bytes, ties);
+      vector->bfpPack(f, in, end - begin, bytes, tally, counts != nullptr);
     else
-      packTiles(f, in, end - begin, bytes, ties);
-    bfpAddTies(ties);
+      packTiles(f, in, end - begin, bytes, tally, counts != nullptr);
+    bfpAddTies(tally);
+    if (counts) {
+      FidelityCounts chunk;
+      chunk.elements[int(FidelityFamily::bfp_pack)] =
+          (end - begin) * kBfpTileValues;
+      chunk.count[int(FidelityEvent::bfp_pack_flushed_to_zero)] =
+          tally.flushedToZero;
+      chunk.count[int(FidelityEvent::bfp_pack_rounding_ties)] = tally.seen;
+      chunk.count[int(FidelityEvent::bfp_pack_saturated)] = tally.saturated;
+      chunk.count[int(FidelityEvent::bfp_pack_exponent_clamped)] =
+          tally.exponentClamped;
+      counts->addLocked(chunk);
+    }
   });
   return Status::success();
 }
 
 /// The portable packer (§5 steps 1-5, block by block).
 static void packTiles(const BfpFormatInfo &f, const char *tiles,
-                      size_t tileCount, uint8_t *bytes, BfpTies &ties) {
+                      size_t tileCount, uint8_t *bytes, BfpTally &tally,
+                      bool countEvents) {
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = tiles + t * kBfpTileBytesF32;
     uint8_t *packed = bytes + t * f.tileBytes;
@@ -168,8 +177,8 @@ static void packTiles(const BfpFormatInfo &f, const char *tiles,
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
         datumPlace(f, b * kBfpBlockValues + j, offset, shift);
-        packed[offset] |=
-            uint8_t(bfpEncode(f, block[j], shared, ties) << shift);
+        packed[offset] |= uint8_t(
+            bfpEncode(f, block[j], shared, tally, countEvents) << shift);
       }
     }
   }
@@ -215,7 +224,7 @@ static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
 
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};
 
-void bfpAddTies(const BfpTies &ties) {
+void bfpAddTies(const BfpTally &ties) {
   if (ties.seen)
     gTiesSeen.fetch_add(ties.seen, std::memory_order_relaxed);
   if (ties.roundedUp)

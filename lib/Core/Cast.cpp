@@ -103,7 +103,7 @@ Status checkFp8Config(uint64_t fp8Config) {
 }
 
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
-                  size_t count, unsigned fp8Config, FidelityTally *tally) {
+                  size_t count, unsigned fp8Config, FidelityCounts *counts) {
   if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
     return s;
   const DtypeInfo &from = *lookupDtype(srcDtype), &to = *lookupDtype(dstDtype);
@@ -112,14 +112,12 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   if (Status s = checkNoOverlap(dst, count * to.bytes, src, count * from.bytes,
                                 /*exactAllowed=*/true))
     return s;
-  if (tally) { // before an in-place cast overwrites src
-      parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-        FidelityTally chunk;
-        tallyCast(from, to, src, begin, end, fp8Config, chunk);
-        tally->mergeLocked(chunk);
-      });
+  if (&from == &to) { // bits unchanged: every value kept (§4)
+    if (counts) {
+      FidelityCounts kept;
+      kept.elements[int(FidelityFamily::cast)] = count;
+      counts->addLocked(kept);
     }
-  if (&from == &to) {
     if (count) // null buffers are allowed with a zero count
       std::memmove(dst, src, count * from.bytes);
     return Status::success();
@@ -133,14 +131,37 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
     auto *in = static_cast<const unsigned char *>(src) + begin * from.bytes;
     auto *out = static_cast<unsigned char *>(dst) + begin * to.bytes;
     size_t n = end - begin;
-    if (vector && fromF32)
-      return vector->narrowFromF32(*to.format, to.bytes, in, out, n, config);
-    if (vector && toF32)
-      return vector->widenToF32(*from.format, from.bytes, in, out, n);
-    for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes)
-      storeBits(out, to.bytes,
-                writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
-                             fp8Config));
+    FidelityCounts chunk;
+    FidelityCounts *events = counts ? &chunk : nullptr;
+    if (vector && fromF32) {
+      vector->narrowFromF32(*to.format, to.bytes, in, out, n, config, events);
+    } else if (vector && toF32) { // exact widening: no event
+      vector->widenToF32(*from.format, from.bytes, in, out, n);
+      chunk.elements[int(FidelityFamily::cast)] = n;
+    } else if (events && fromF32) {
+      NarrowCastClassifier classifier(*to.format, config);
+      chunk.elements[int(FidelityFamily::cast)] = n;
+      for (size_t i = 0; i < n; ++i, in += 4, out += to.bytes) {
+        uint32_t x = uint32_t(loadBits(in, 4));
+        uint32_t code = narrowFromF32(*to.format, x, config);
+        storeBits(out, to.bytes, code);
+        if (CastEvent e = classifier.classify(x, code); e != CastEvent::none)
+          ++chunk.count[int(castEventOf(e))];
+      }
+    } else {
+      chunk.elements[int(FidelityFamily::cast)] = n;
+      for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes) {
+        uint64_t bits = loadBits(in, from.bytes);
+        if (events) // before an in-place write replaces the input
+          if (CastEvent e = classifyCast(from, to, bits, fp8Config);
+              e != CastEvent::none)
+            ++chunk.count[int(castEventOf(e))];
+        storeBits(out, to.bytes,
+                  writeFromF32(to, readAsF32(from, bits), fp8Config));
+      }
+    }
+    if (counts)
+      counts->addLocked(chunk);
   });
   return Status::success();
 }

@@ -30,18 +30,26 @@ FidelityTally::FidelityTally() {
     f = -1;
 }
 
-void FidelityTally::mergeLocked(const FidelityTally &other) {
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
+static std::mutex gMergeMutex;
+
+static void addCounts(FidelityCounts &into, const FidelityCounts &from) {
   for (int i = 0; i < kNumFidelityFamilies; ++i)
-    elements[i] += other.elements[i];
-  for (int e = 0; e < kNumFidelityEvents; ++e) {
-    if (!other.count[e])
-      continue;
-    if (!count[e] || other.first[e] < first[e])
+    into.elements[i] += from.elements[i];
+  for (int e = 0; e < kNumFidelityEvents; ++e)
+    into.count[e] += from.count[e];
+}
+
+void FidelityCounts::addLocked(const FidelityCounts &other) {
+  std::lock_guard<std::mutex> lock(gMergeMutex);
+  addCounts(*this, other);
+}
+
+void FidelityTally::mergeLocked(const FidelityTally &other) {
+  std::lock_guard<std::mutex> lock(gMergeMutex);
+  for (int e = 0; e < kNumFidelityEvents; ++e)
+    if (other.count[e] && (!count[e] || other.first[e] < first[e]))
       first[e] = other.first[e];
-    count[e] += other.count[e];
-  }
+  addCounts(*this, other);
 }
 
 //===-- reduce: fp8 add narrows with FP8 config 0 (§3) --------------------===//
@@ -55,8 +63,9 @@ static bool isFiniteCode(const FloatFormat &f, uint32_t code) {
 /// non-finite result from finite operands is the narrow's overflow.
 static bool overflows(const FloatFormat &f, const uint8_t *table,
                       uint32_t acc, uint32_t x) {
-  return isFiniteCode(f, acc) && isFiniteCode(f, x) &&
-         !isFiniteCode(f, table[acc << 8 | x]);
+  return countFp8AddOverflows(f, reinterpret_cast<const uint8_t *>(&acc),
+                              reinterpret_cast<const uint8_t *>(&x),
+                              &table[acc << 8 | x], 1);
 }
 
 static const uint8_t *fp8AddTable(const DtypeInfo &dtype) {
@@ -91,14 +100,24 @@ void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
 }
 
 void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
-                     const void *x, uint64_t index, FidelityTally &tally) {
+                     const void *x, FidelityCounts &counts) {
   const uint8_t *table = fp8AddTable(dtype);
   if (op != int(MemoryReductionOp::add) || !table)
     return;
-  ++tally.elements[int(FidelityFamily::reduce)];
-  if (overflows(*dtype.format, table, *static_cast<const uint8_t *>(acc),
-                *static_cast<const uint8_t *>(x)))
-    tally.record(FidelityEvent::reduce_sim_inf_device_saturates, index);
+  ++counts.elements[int(FidelityFamily::reduce)];
+  counts.count[int(FidelityEvent::reduce_sim_inf_device_saturates)] +=
+      overflows(*dtype.format, table, *static_cast<const uint8_t *>(acc),
+                *static_cast<const uint8_t *>(x));
+}
+
+uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
+                              const uint8_t *x, const uint8_t *result,
+                              size_t count) {
+  uint64_t overflows = 0;
+  for (size_t i = 0; i < count; ++i)
+    overflows += isFiniteCode(format, acc[i]) && isFiniteCode(format, x[i]) &&
+                 !isFiniteCode(format, result[i]);
+  return overflows;
 }
 
 //===-- cast: the cast engine (§4) ----------------------------------------===//
@@ -207,22 +226,68 @@ CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
   return in == out ? CastEvent::none : CastEvent::inexact;
 }
 
+FidelityEvent castEventOf(CastEvent event) {
+  static constexpr FidelityEvent kEventOf[] = {
+      FidelityEvent::cast_saturated, // none: unused
+      FidelityEvent::cast_saturated,      FidelityEvent::cast_overflow_to_inf,
+      FidelityEvent::cast_overflow_to_nan, FidelityEvent::cast_nan_suppressed,
+      FidelityEvent::cast_inexact,        FidelityEvent::cast_underflow_to_zero};
+  return kEventOf[int(event)];
+}
+
 void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
                size_t begin, size_t end, unsigned fp8Config,
                FidelityTally &tally) {
-  static constexpr FidelityEvent kEventOf[] = {
-      FidelityEvent::cast_saturated,      FidelityEvent::cast_saturated,
-      FidelityEvent::cast_overflow_to_inf, FidelityEvent::cast_overflow_to_nan,
-      FidelityEvent::cast_nan_suppressed, FidelityEvent::cast_inexact,
-      FidelityEvent::cast_underflow_to_zero};
   auto *in = static_cast<const unsigned char *>(src);
   tally.elements[int(FidelityFamily::cast)] += end - begin;
   for (size_t i = begin; i < end; ++i) {
     CastEvent event = classifyCast(
         from, to, loadBits(in + i * from.bytes, from.bytes), fp8Config);
     if (event != CastEvent::none)
-      tally.record(kEventOf[int(event)], i);
+      tally.record(castEventOf(event), i);
   }
+}
+
+NarrowCastClassifier::NarrowCastClassifier(const FloatFormat &format,
+                                           unsigned config)
+    : format(&format), clampFrom(0x7FFFFFFFu) {
+  if (format.totalBits() != 8 || !(config & kFp8Saturate))
+    return;
+  // Narrowing is monotonic in the magnitude's bit pattern: search for the
+  // first pattern whose unsaturated narrowing is not finite.
+  unsigned unsaturated = config & ~kFp8Saturate;
+  auto overflows = [&](uint32_t magnitude) {
+    uint32_t code = narrowFromF32(format, magnitude, unsaturated);
+    return !isFiniteF32(widenToF32(format, code));
+  };
+  uint32_t low = 0, high = 0x7F800000u; // overflows(high) holds
+  while (low < high) {
+    uint32_t mid = low + (high - low) / 2;
+    if (overflows(mid))
+      high = mid;
+    else
+      low = mid + 1;
+  }
+  clampFrom = low;
+}
+
+CastEvent NarrowCastClassifier::classify(uint32_t x, uint32_t code) const {
+  uint32_t w = widenToF32(*format, code);
+  uint32_t absX = x & ~kF32SignMask, absW = w & ~kF32SignMask;
+  if (absX > 0x7F800000u) // NaN in
+    return isNaNF32(w) ? CastEvent::none : CastEvent::nanSuppressed;
+  bool clamped = absX >= clampFrom;
+  if (absX == 0x7F800000u)
+    return clamped ? CastEvent::saturated : CastEvent::none;
+  if (absW == 0x7F800000u)
+    return CastEvent::overflowToInf;
+  if (absW > 0x7F800000u)
+    return CastEvent::overflowToNaN;
+  if (clamped)
+    return CastEvent::saturated;
+  if (absW == 0 && absX != 0)
+    return CastEvent::underflowToZero;
+  return w == x ? CastEvent::none : CastEvent::inexact;
 }
 
 //===-- bfp_pack: shared exponents (§5) -----------------------------------===//
@@ -231,7 +296,6 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
                   size_t end, FidelityTally &tally) {
   auto *in = static_cast<const char *>(tiles);
   tally.elements[int(FidelityFamily::bfp_pack)] += (end - begin) * kBfpTileValues;
-  uint32_t magnitudeMask = (1u << f.mantissaBits) - 1;
   for (size_t t = begin; t < end; ++t) {
     const char *tile = in + t * kBfpTileBytesF32;
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
@@ -243,9 +307,7 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
         uint64_t index = t * kBfpTileValues + bfpTileIndex(b, j);
         unsigned events = 0;
         uint8_t datum = bfpEncodeWithEvents(f, block[j], shared, events);
-        bool finiteNonZero = !isNaNF32(block[j]) && !isInfF32(block[j]) &&
-                             (block[j] & ~kF32SignMask);
-        if (finiteNonZero && (datum & magnitudeMask) == 0)
+        if (bfpFlushedToZero(f, block[j], datum))
           tally.record(FidelityEvent::bfp_pack_flushed_to_zero, index);
         if (events & kBfpTie)
           tally.record(FidelityEvent::bfp_pack_rounding_ties, index);

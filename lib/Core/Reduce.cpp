@@ -3,6 +3,7 @@
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <type_traits>
@@ -244,7 +245,7 @@ static Status resolveAndCheck(int op, int dtype, const void *dst,
 }
 
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
-                  FidelityTally *tally) {
+                  FidelityCounts *counts) {
   Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
@@ -262,29 +263,50 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
   bool narrow = info->reduction == Reduction::Fp8 ||
                 info->reduction == Reduction::Narrow16;
   unsigned bytes = info->bytes;
+  auto reduceRange = [&](char *d, const char *s, size_t n) {
+    if (vector && reducer.table)
+      vector->reduceByTable(reducer.table(), d, s, n);
+    else if (vector && info->reduction == Reduction::Float32)
+      vector->reduceF32(f32Op, d, s, n);
+    else if (vector && narrow)
+      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
+    else
+      reducer.bulk(d, s, n);
+  };
+  // Fidelity counts (docs/Fidelity.md): only fp8 add has events. Blocks keep
+  // their accumulator bytes, then count the (acc, x, sum) triples.
+  bool countFp8 = counts && reducer.table;
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *d = static_cast<char *>(dst) + begin * bytes;
     auto *s = static_cast<const char *>(src) + begin * bytes;
-    if (tally) { // before the reduction overwrites acc
-      FidelityTally chunk;
-      tallyReduce(op, *info, dst, src, begin, end, chunk);
-      tally->mergeLocked(chunk);
+    if (!countFp8)
+      return reduceRange(d, s, end - begin);
+    constexpr size_t kBlock = 4096;
+    uint8_t saved[kBlock];
+    FidelityCounts chunk;
+    chunk.elements[int(FidelityFamily::reduce)] = end - begin;
+    uint64_t &overflows =
+        chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
+    for (size_t b = 0; b < end - begin; b += kBlock) {
+      size_t n = std::min(kBlock, end - begin - b);
+      auto *acc = reinterpret_cast<uint8_t *>(d + b);
+      auto *x = reinterpret_cast<const uint8_t *>(s + b);
+      std::memcpy(saved, acc, n);
+      reduceRange(d + b, s + b, n);
+      const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
+      overflows +=
+          vector ? vector->countFp8AddOverflows(*info->format, saved, xBefore,
+                                                acc, n)
+                 : countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
     }
-    if (vector && reducer.table)
-      vector->reduceByTable(reducer.table(), d, s, end - begin);
-    else if (vector && info->reduction == Reduction::Float32)
-      vector->reduceF32(f32Op, d, s, end - begin);
-    else if (vector && narrow)
-      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, end - begin);
-    else
-      reducer.bulk(d, s, end - begin);
+    counts->addLocked(chunk);
   });
   return Status::success();
 }
 
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          const int64_t *indices, size_t count, int dtype,
-                         FidelityTally *tally) {
+                         FidelityCounts *counts) {
   Reducer reducer;
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
@@ -311,8 +333,8 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   auto *s = static_cast<const unsigned char *>(src);
   for (size_t i = 0; i < count; ++i, s += bytes) {
     unsigned char *target = d + size_t(indices[i]) * bytes;
-    if (tally) // element i meets dst[indices[i]] as it is now
-      tallyReducePair(op, *info, target, s, i, *tally);
+    if (counts) // element i meets dst[indices[i]] as it is now
+      tallyReducePair(op, *info, target, s, *counts);
     storeBits(target, bytes,
               reducer.element(loadBits(target, bytes), loadBits(s, bytes)));
   }

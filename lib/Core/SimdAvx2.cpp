@@ -184,6 +184,58 @@ struct Widen {
   bool ieee, sameExponentsAsF32;
 };
 
+/// Per-lane tallies of a counted narrowing (32-bit lanes; flushed before
+/// they could wrap), turned into the cast events of docs/Fidelity.md at the
+/// end: NarrowCastClassifier's rule, counted by lane class.
+struct NarrowLaneCounts {
+  NarrowLaneCounts()
+      : overflow(_mm256_setzero_si256()), nan(overflow), inf(overflow),
+        lost(overflow), exact(overflow) {}
+
+  __m256i overflow; ///< beyond max: NaN, Inf, finite
+  __m256i nan, inf;
+  __m256i lost;  ///< non-zero in, zero code
+  __m256i exact; ///< in range and unchanged
+  uint64_t total[5] = {};
+  unsigned steps = 0;
+
+  static void bump(__m256i &lanes, __m256i mask) {
+    lanes = _mm256_sub_epi32(lanes, mask);
+  }
+  void flush() {
+    __m256i *lanes[] = {&overflow, &nan, &inf, &lost, &exact};
+    for (int k = 0; k < 5; ++k) {
+      alignas(32) uint32_t v[8];
+      _mm256_store_si256((__m256i *)v, *lanes[k]);
+      for (uint32_t lane : v)
+        total[k] += lane;
+      *lanes[k] = _mm256_setzero_si256();
+    }
+    steps = 0;
+  }
+  /// The events of `elements` lanes narrowed under `config`.
+  void finish(const FloatFormat &f, unsigned config, size_t elements,
+              FidelityCounts &events) {
+    flush();
+    auto [overflows, nans, infs, losts, exacts] = total;
+    auto add = [&](CastEvent e, uint64_t n) {
+      events.count[int(castEventOf(e))] += n;
+    };
+    bool fp8 = f.totalBits() == 8;
+    events.elements[int(FidelityFamily::cast)] += elements;
+    if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
+      add(CastEvent::saturated, overflows - nans);
+    else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
+      add(f.nonFinite == NonFinite::IEEE ? CastEvent::overflowToInf
+                                         : CastEvent::overflowToNaN,
+          overflows - nans - infs);
+    if (fp8 && (config & kFp8NanSuppress))
+      add(CastEvent::nanSuppressed, nans);
+    add(CastEvent::underflowToZero, losts);
+    add(CastEvent::inexact, elements - overflows - exacts - losts);
+  }
+};
+
 /// Narrowing fp32 to a format: round to nearest even on the magnitude's bit
 /// pattern for normal results, by an exact float add of a magic constant for
 /// subnormal ones; overflow and NaN per the FP8 config (§4).
@@ -218,6 +270,13 @@ struct Narrow {
   }
 
   __m256i operator()(__m256i x) const {
+    NarrowLaneCounts unused;
+    return apply<false>(x, unused);
+  }
+
+  /// The codes of 8 lanes; with Count, their classes tallied into `lanes`.
+  template <bool Count>
+  __m256i apply(__m256i x, NarrowLaneCounts &lanes) const {
     __m256i magnitude = _mm256_and_si256(x, splat(0x7FFFFFFFu));
     __m256i sign =
         _mm256_srl_epi32(_mm256_and_si256(x, splat(kF32SignMask)), signToFormat);
@@ -231,9 +290,31 @@ struct Narrow {
     __m256i subnormal = _mm256_sub_epi32(
         asInt(_mm256_add_ps(asFloat(magnitude), asFloat(magicBits))),
         magicBits);
-    __m256i code = select(_mm256_cmpgt_epi32(minNormal, magnitude), subnormal,
-                          normal);
+    __m256i isSubnormal = _mm256_cmpgt_epi32(minNormal, magnitude);
+    __m256i code = select(isSubnormal, subnormal, normal);
     __m256i overflow = _mm256_cmpgt_epi32(code, maxFinite);
+    if constexpr (Count) {
+      // The code's value back as fp32 magnitude bits: exact when the lane
+      // kept its value.
+      __m256i back = select(
+          isSubnormal,
+          asInt(_mm256_sub_ps(asFloat(_mm256_add_epi32(code, magicBits)),
+                              asFloat(magicBits))),
+          _mm256_sub_epi32(_mm256_sll_epi32(code, dropShift), rebias));
+      __m256i zero = _mm256_setzero_si256();
+      NarrowLaneCounts::bump(lanes.overflow, overflow);
+      NarrowLaneCounts::bump(lanes.nan, isNaN);
+      NarrowLaneCounts::bump(lanes.inf,
+                             _mm256_cmpeq_epi32(magnitude, splat(0x7F800000u)));
+      NarrowLaneCounts::bump(
+          lanes.lost, _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
+                                          _mm256_cmpeq_epi32(code, zero)));
+      NarrowLaneCounts::bump(
+          lanes.exact,
+          _mm256_andnot_si256(overflow, _mm256_cmpeq_epi32(back, magnitude)));
+      if (++lanes.steps == (1u << 24))
+        lanes.flush();
+    }
     __m256i value = select(
         overflow,
         _mm256_or_si256(overflowBase, _mm256_and_si256(sign, overflowSign)),
@@ -477,13 +558,27 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
   }
 }
 
-__attribute__((noinline)) void narrowLoop(const FloatFormat &f, unsigned bytes,
-                                          const char *src, char *dst,
-                                          size_t count, unsigned config) {
+template <bool Count>
+__attribute__((noinline)) void
+narrowLoop(const FloatFormat &f, unsigned bytes, const char *src, char *dst,
+           size_t count, unsigned config, FidelityCounts *events) {
   Narrow narrow(f, config);
+  NarrowLaneCounts lanes;
   size_t i = 0;
   for (; i + 8 <= count; i += 8)
-    store8(dst + i * bytes, bytes, narrow(load8(src + 4 * i, 4)));
+    store8(dst + i * bytes, bytes,
+           narrow.apply<Count>(load8(src + 4 * i, 4), lanes));
+  if constexpr (Count) {
+    lanes.finish(f, config, i, *events);
+    NarrowCastClassifier classifier(f, config);
+    events->elements[int(FidelityFamily::cast)] += count - i;
+    for (; i < count; ++i) {
+      uint32_t x = load1(src + 4 * i, 4), code = narrowFromF32(f, x, config);
+      store1(dst + i * bytes, bytes, code);
+      if (CastEvent e = classifier.classify(x, code); e != CastEvent::none)
+        ++events->count[int(castEventOf(e))];
+    }
+  }
   for (; i < count; ++i)
     store1(dst + i * bytes, bytes,
            narrowFromF32(f, load1(src + 4 * i, 4), config));
@@ -491,10 +586,14 @@ __attribute__((noinline)) void narrowLoop(const FloatFormat &f, unsigned bytes,
 
 void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
                          const void *src, void *dst, size_t count,
-                         unsigned config) {
+                         unsigned config, FidelityCounts *events) {
   KernelEntry entry(src, 4 * count, dst, bytes * count);
-  narrowLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
-             count, config);
+  auto *in = static_cast<const char *>(src);
+  auto *out = static_cast<char *>(dst);
+  if (events)
+    narrowLoop<true>(f, bytes, in, out, count, config, events);
+  else
+    narrowLoop<false>(f, bytes, in, out, count, config, nullptr);
 }
 
 __attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
@@ -539,9 +638,15 @@ __m256i blockExponent(__m256i bits, bool fp16Exponent) {
       splat(kMaxE5));
 }
 
-/// Steps 1-5 on 8 values under shared exponent `shared`.
+unsigned lanesOf(__m256i mask) {
+  return unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(mask)))));
+}
+
+/// Steps 1-5 on 8 values under shared exponent `shared`; with CountEvents,
+/// the events of docs/Fidelity.md into `tally` as bfpEncodeWithEvents gives.
+template <bool CountEvents>
 __m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
-                BfpTies &ties) {
+                BfpTally &ties) {
   unsigned m = f.mantissaBits, dropped = 24 - m;
   __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
   __m256i zero = _mm256_cmpeq_epi32(e, _mm256_setzero_si256());
@@ -549,11 +654,13 @@ __m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
                                         splat(0x800000));
   if (f.fp16Exponent) {
     __m256i e5 = _mm256_sub_epi32(e, splat(kFp16Rebias));
-    significand = select(_mm256_cmpgt_epi32(_mm256_setzero_si256(), e5),
-                         splat(0x800000), significand);
-    significand =
-        select(_mm256_cmpgt_epi32(e5, splat(kMaxE5)), splat(0xFFFFFF),
-               significand);
+    __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
+    __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
+    if constexpr (CountEvents)
+      ties.exponentClamped +=
+          lanesOf(_mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
+    significand = select(below, splat(0x800000), significand);
+    significand = select(above, splat(0xFFFFFF), significand);
     e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
                          splat(kMaxE5));
   }
@@ -569,11 +676,22 @@ __m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
                                    splat(1));
   __m256i tieUp = _mm256_and_si256(tie, odd);
   __m256i up = _mm256_or_si256(_mm256_cmpgt_epi32(remainder, half), tieUp);
-  ties.seen += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(tie)))));
-  ties.roundedUp +=
-      unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(tieUp)))));
-  magnitude = _mm256_min_epu32(_mm256_sub_epi32(magnitude, up),
-                               splat((1u << m) - 1));
+  ties.seen += lanesOf(tie);
+  ties.roundedUp += lanesOf(tieUp);
+  __m256i rounded = _mm256_sub_epi32(magnitude, up);
+  magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
+  if constexpr (CountEvents) {
+    ties.saturated += lanesOf(_mm256_andnot_si256(
+        zero, _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1))));
+    // Finite non-zero inputs (denormals included) whose datum is 0.
+    __m256i absBits = _mm256_and_si256(bits, splat(0x7FFFFFFFu));
+    __m256i finiteNonZero = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(absBits, _mm256_setzero_si256()),
+        _mm256_cmpgt_epi32(splat(0x7F800000u), absBits));
+    __m256i datumZero = _mm256_or_si256(
+        zero, _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()));
+    ties.flushedToZero += lanesOf(_mm256_and_si256(finiteNonZero, datumZero));
+  }
   __m256i nonZero = _mm256_xor_si256(
       _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()), splat(~0u));
   __m256i sign = _mm256_sll_epi32(
@@ -591,9 +709,10 @@ __m128i toBytes(__m256i lo, __m256i hi) {
   return _mm_packus_epi16(a, b);
 }
 
+template <bool CountEvents>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
-                                           char *out, BfpTies &ties) {
+                                           char *out, BfpTally &ties) {
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = tiles + t * kBfpTileBytesF32;
     char *packed = out + t * f.tileBytes;
@@ -607,7 +726,8 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
       __m128i datums =
-          toBytes(encode8(f, lo, s, ties), encode8(f, hi, s, ties));
+          toBytes(encode8<CountEvents>(f, lo, s, ties),
+                  encode8<CountEvents>(f, hi, s, ties));
       if (f.mantissaBits == 7) {
         _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
                          datums);
@@ -621,11 +741,40 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
 }
 
 void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
-             void *out, BfpTies &ties) {
+             void *out, BfpTally &tally, bool countEvents) {
   KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
                     f.tileBytes * tileCount);
-  bfpPackLoop(f, static_cast<const char *>(tiles), tileCount,
-              static_cast<char *>(out), ties);
+  auto *in = static_cast<const char *>(tiles);
+  auto *bytes = static_cast<char *>(out);
+  if (countEvents)
+    bfpPackLoop<true>(f, in, tileCount, bytes, tally);
+  else
+    bfpPackLoop<false>(f, in, tileCount, bytes, tally);
+}
+
+//===-- fp8 add overflows (docs/Fidelity.md) ------------------------------===//
+
+uint64_t countFp8AddOverflowsKernel(const FloatFormat &f, const uint8_t *acc,
+                                    const uint8_t *x, const uint8_t *result,
+                                    size_t count) {
+  KernelEntry entry(acc, count, nullptr, 0);
+  // A code is finite when its magnitude is below the Inf code (IEEE fp8).
+  __m256i magnitude = _mm256_set1_epi8(char(f.magnitudeMask()));
+  __m256i largestFinite = _mm256_set1_epi8(char(f.infCode() - 1));
+  auto finite = [&](const uint8_t *p) {
+    __m256i m = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p),
+                                 magnitude);
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(m, largestFinite), m);
+  };
+  uint64_t overflows = 0;
+  size_t i = 0;
+  for (; i + 32 <= count; i += 32) {
+    __m256i both = _mm256_and_si256(finite(acc + i), finite(x + i));
+    overflows += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_epi8(
+        _mm256_andnot_si256(finite(result + i), both)))));
+  }
+  return overflows +
+         countFp8AddOverflows(f, acc + i, x + i, result + i, count - i);
 }
 
 /// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
@@ -693,7 +842,7 @@ void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
 
 const VectorKernels kAvx2Kernels = {
     reduceF32,        reduceNarrow, reduceByTable, narrowFromF32Kernel,
-    widenToF32Kernel, bfpPack,      bfpUnpack};
+    widenToF32Kernel, bfpPack,      bfpUnpack,   countFp8AddOverflowsKernel};
 
 } // namespace
 

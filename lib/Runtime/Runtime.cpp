@@ -36,8 +36,8 @@ namespace {
 struct FidelityCounters {
   std::atomic<bool> enabled{false};
   std::mutex mutex; // guards the rest
-  FidelityTally total;
-  std::vector<std::pair<std::string, FidelityTally>> sites; // first-seen order
+  FidelityCounts total;
+  std::vector<std::pair<std::string, FidelityCounts>> sites; // first-seen order
   std::map<std::string, size_t> siteIndex;
   bool reportAtExit = false;
 };
@@ -55,41 +55,41 @@ void printFidelitySites() {
   FidelityCounters &c = fidelityCounters();
   std::lock_guard<std::mutex> lock(c.mutex);
   std::fflush(stdout);
-  for (const auto &[site, tally] : c.sites)
+  for (const auto &[site, counts] : c.sites)
     for (int family = 0; family < kNumFidelityFamilies; ++family) {
-      if (!tally.elements[family])
+      if (!counts.elements[family])
         continue;
       std::fprintf(stderr, "birsim-fidelity %s %s elements=%llu",
                    site.c_str(),
                    fidelityFamilyInfo(FidelityFamily(family)).name,
-                   (unsigned long long)tally.elements[family]);
+                   (unsigned long long)counts.elements[family]);
       for (int e = 0; e < kNumFidelityEvents; ++e)
         if (int(fidelityEventInfo(FidelityEvent(e)).family) == family)
           std::fprintf(stderr, " %s=%llu",
                        fidelityEventInfo(FidelityEvent(e)).key,
-                       (unsigned long long)tally.count[e]);
+                       (unsigned long long)counts.count[e]);
       std::fprintf(stderr, "\n");
     }
   std::fflush(stderr);
 }
 } // namespace
 
-/// Runs `call` (a core bulk call taking a FidelityTally *), counting when
+/// Runs `call` (a core bulk call taking a FidelityCounts *), counting when
 /// the counters are on; a failed call counts nothing.
 template <typename Call> static int counted(Call call) {
   FidelityCounters &c = fidelityCounters();
   if (!c.enabled.load(std::memory_order_relaxed))
     return report(call(nullptr));
-  FidelityTally tally;
-  Status status = call(&tally);
+  FidelityCounts counts;
+  Status status = call(&counts);
   if (status.ok()) {
     std::lock_guard<std::mutex> lock(c.mutex);
-    c.total.mergeLocked(tally);
+    c.total.addLocked(counts);
     if (const char *site = tFidelitySite) {
       auto [it, added] = c.siteIndex.emplace(site, c.sites.size());
       if (added)
-        c.sites.emplace_back(site, FidelityTally());
-      c.sites[it->second].second.mergeLocked(tally);
+        c.sites.emplace_back(site, FidelityCounts());
+      c.sites[it->second].second.addLocked(counts);
     }
   }
   return report(status);
@@ -117,7 +117,7 @@ int birsim_fidelity_counters(struct birsim_fidelity_counts *out) {
 void birsim_fidelity_reset(void) {
   FidelityCounters &c = fidelityCounters();
   std::lock_guard<std::mutex> lock(c.mutex);
-  c.total = FidelityTally();
+  c.total = FidelityCounts();
   c.sites.clear();
   c.siteIndex.clear();
 }
@@ -135,24 +135,24 @@ void birsim_fidelity_site(const char *site) {
 
 int birsim_cast_copy_or_accumulate(int op, void *dst, const void *src,
                                    int dtype) {
-  return counted([&](FidelityTally *tally) {
-    return accumulate(op, dst, src, dtype, 1, tally);
+  return counted([&](FidelityCounts *counts) {
+    return accumulate(op, dst, src, dtype, 1, counts);
   });
 }
 
 int birsim_accumulate(int op, void *dst, const void *src, int dtype,
                       size_t count) {
-  return counted([&](FidelityTally *tally) {
-    return accumulate(op, dst, src, dtype, count, tally);
+  return counted([&](FidelityCounts *counts) {
+    return accumulate(op, dst, src, dtype, count, counts);
   });
 }
 
 int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
                               const void *src, const int64_t *indices,
                               size_t count, int dtype) {
-  return counted([&](FidelityTally *tally) {
+  return counted([&](FidelityCounts *counts) {
     return scatterAccumulate(op, dst, dst_count, src, indices, count, dtype,
-                             tally);
+                             counts);
   });
 }
 
@@ -175,9 +175,9 @@ int birsim_collective_reduce(int alu_op, float *acc, const float *x,
 
 int birsim_cast(int src_dtype, const void *src, int dst_dtype, void *dst,
                 size_t count, unsigned fp8_config) {
-  return counted([&](FidelityTally *tally) {
+  return counted([&](FidelityCounts *counts) {
     return castBuffer(src_dtype, src, dst_dtype, dst, count, fp8_config,
-                      tally);
+                      counts);
   });
 }
 
@@ -207,8 +207,8 @@ uint32_t birsim_bfp_mantissa_bits(int format) {
 
 int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,
                           void *out) {
-  return counted([&](FidelityTally *tally) {
-    return bfpPackTiles(format, tiles, tile_count, out, tally);
+  return counted([&](FidelityCounts *counts) {
+    return bfpPackTiles(format, tiles, tile_count, out, counts);
   });
 }
 
@@ -232,7 +232,7 @@ uint8_t birsim_bfp_convert_float_bits(int format, uint32_t input_bits,
   const BfpFormatInfo *f = valueFormat(format);
   if (!f)
     return 0;
-  BfpTies ties;
+  BfpTally ties;
   uint8_t datum = bfpEncode(*f, input_bits, shared_exp, ties);
   bfpAddTies(ties);
   return datum;

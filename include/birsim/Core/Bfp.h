@@ -14,7 +14,7 @@
 
 namespace birsim::core {
 
-struct FidelityTally; // birsim/Core/Fidelity.h
+struct FidelityCounts; // birsim/Core/Fidelity.h
 
 enum class BfpFormat : int { bfp8_b = 0, bfp4_b = 1, bfp8_a = 2, bfp4_a = 3 };
 constexpr int kNumBfpFormats = 4;
@@ -43,9 +43,12 @@ inline unsigned bfpTileIndex(unsigned block, unsigned j) {
   return ((face / 2) * 16 + row) * kBfpTileSide + (face % 2) * 16 + j;
 }
 
-/// Local tie tally, flushed into the global counters once.
-struct BfpTies {
+/// Local tally of a packing call: ties (flushed into the global tie
+/// counters once) and, when the fidelity counters ask, the other events of
+/// docs/Fidelity.md.
+struct BfpTally {
   uint64_t seen = 0, roundedUp = 0;
+  uint64_t flushedToZero = 0, saturated = 0, exponentClamped = 0;
 };
 
 /// What encoding one value did (§5 steps 2-4), for the fidelity counts.
@@ -59,13 +62,29 @@ enum BfpDatumEvent : unsigned {
 /// BfpDatumEvents into `events`.
 uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
                             uint32_t sharedExp, unsigned &events);
-/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), tallying ties.
+/// Encoding `bits` gave `datum` 0 although the value was finite and non-zero
+/// (denormals included).
+inline bool bfpFlushedToZero(const BfpFormatInfo &f, uint32_t bits,
+                             uint8_t datum) {
+  uint32_t magnitude = bits & 0x7FFFFFFFu;
+  return magnitude != 0 && magnitude < 0x7F800000u &&
+         (datum & ((1u << f.mantissaBits) - 1)) == 0;
+}
+
+/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), tallying ties and,
+/// with `countEvents`, the other events of docs/Fidelity.md.
 inline uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits,
-                         uint32_t sharedExp, BfpTies &ties) {
+                         uint32_t sharedExp, BfpTally &tally,
+                         bool countEvents = false) {
   unsigned events = 0;
   uint8_t datum = bfpEncodeWithEvents(f, bits, sharedExp, events);
-  ties.seen += events & kBfpTie;
-  ties.roundedUp += (events & kBfpTieRoundedUp) >> 1;
+  tally.seen += (events & kBfpTie) != 0;
+  tally.roundedUp += (events & kBfpTieRoundedUp) != 0;
+  if (countEvents) {
+    tally.flushedToZero += bfpFlushedToZero(f, bits, datum);
+    tally.saturated += (events & kBfpSaturated) != 0;
+    tally.exponentClamped += (events & kBfpExponentClamped) != 0;
+  }
   return datum;
 }
 /// Decodes a datum under `sharedExp` to fp32 bits (§5).
@@ -74,14 +93,15 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 
 /// Packs/unpacks row-major 32x32 fp32 tiles (raw little-endian bits, any
-/// alignment); nothing is written on error.
+/// alignment); nothing is written on error. A non-null `counts` receives the
+/// pack's fidelity counts (docs/Fidelity.md).
 Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                    void *out, FidelityTally *tally = nullptr);
+                    void *out, FidelityCounts *counts = nullptr);
 Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
                       void *tiles);
 
 /// Process-wide tie counters (thread-safe, §5).
-void bfpAddTies(const BfpTies &ties);
+void bfpAddTies(const BfpTally &ties);
 void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp);
 void bfpTieCountersReset();
 

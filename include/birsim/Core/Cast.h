@@ -35,10 +35,11 @@ Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config);
 /// The FP8ConversionConfig word admits bit 0 and byte 1 only (§4; D4).
 Status checkFp8Config(uint64_t fp8Config);
 
-/// `count` elements from `src` to `dst`; nothing is written on error.
+/// `count` elements from `src` to `dst`; nothing is written on error. A
+/// non-null `counts` receives the fidelity counts (docs/Fidelity.md).
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config,
-                  FidelityTally *tally = nullptr);
+                  FidelityCounts *counts = nullptr);
 
 } // namespace birsim::core
 

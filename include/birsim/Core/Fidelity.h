@@ -46,11 +46,19 @@ struct FidelityEventInfo {
 const FidelityFamilyInfo &fidelityFamilyInfo(FidelityFamily family);
 const FidelityEventInfo &fidelityEventInfo(FidelityEvent event);
 
-/// Counts of one op or call: values examined per family, occurrences and the
-/// first flat (row-major) index of each event (-1 while it has none).
-struct FidelityTally {
+/// What the runtime's counters keep: values examined per family and
+/// occurrences of each event.
+struct FidelityCounts {
   uint64_t elements[kNumFidelityFamilies] = {};
   uint64_t count[kNumFidelityEvents] = {};
+
+  /// Adds `other`; thread-safe when every writer of `*this` adds through it.
+  void addLocked(const FidelityCounts &other);
+};
+
+/// The counts of one op plus the first flat (row-major) index of each event
+/// (-1 while it has none): what `--birsim-fidelity` reports.
+struct FidelityTally : FidelityCounts {
   int64_t first[kNumFidelityEvents];
 
   FidelityTally();
@@ -59,8 +67,7 @@ struct FidelityTally {
     if (count[e]++ == 0 || int64_t(index) < first[e])
       first[e] = int64_t(index);
   }
-  /// Adds `other`, keeping the smaller first index; thread-safe when every
-  /// writer of `*this` merges through it.
+  /// Adds `other`, keeping the smaller first index; thread-safe as addLocked.
   void mergeLocked(const FidelityTally &other);
 };
 
@@ -75,14 +82,14 @@ void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
                  const void *x, size_t begin, size_t end,
                  FidelityTally &tally);
 
-/// The same for one pair at flat index `index` (the scatter's element i).
+/// Counts one (acc, x) pair (the scatter's element i, in order).
 void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
-                     const void *x, uint64_t index, FidelityTally &tally);
+                     const void *x, FidelityCounts &counts);
 
 /// The one event (if any) the cast engine's write of `srcBits` as `to`
 /// shows, under `fp8Config` (§4); `none` when the value is kept.
 enum class CastEvent : uint8_t {
-  none,
+  none, ///< the value is kept
   saturated,
   overflowToInf,
   overflowToNaN,
@@ -96,6 +103,31 @@ CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
 void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
                size_t begin, size_t end, unsigned fp8Config,
                FidelityTally &tally);
+
+//===-- Counts only, for the runtime's bulk calls -------------------------===//
+
+/// The fp8 add overflows among `count` (acc, x, result) code triples, where
+/// result is the add's output: finite operands, non-finite result (§3).
+uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
+                              const uint8_t *x, const uint8_t *result,
+                              size_t count);
+
+/// classifyCast for fp32 -> a narrow float format from the input and output
+/// bits alone (the output widened back exactly, and the smallest magnitude
+/// whose unsaturated narrowing overflows); the vector kernels use the same
+/// rule lane by lane.
+struct NarrowCastClassifier {
+  NarrowCastClassifier(const FloatFormat &format, unsigned config);
+  CastEvent classify(uint32_t f32, uint32_t code) const;
+
+  const FloatFormat *format;
+  /// |x| bit patterns at or above this clamp to ±max (saturating fp8
+  /// configs); 0x7FFFFFFF (above every non-NaN) when nothing clamps.
+  uint32_t clampFrom;
+};
+
+/// The FidelityEvent a CastEvent counts as (none: no event).
+FidelityEvent castEventOf(CastEvent event);
 
 /// Tallies tiles [begin, end) of a BFP pack of `tiles` (§5); indices are
 /// flat row-major indices of the input floats.

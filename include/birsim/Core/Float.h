@@ -28,6 +28,7 @@ constexpr uint32_t kX86DefaultNaN = 0xFFC00000u; ///< §2: +Inf + -Inf
 
 inline bool isNaNF32(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
 inline bool isInfF32(uint32_t x) { return (x & 0x7FFFFFFFu) == 0x7F800000u; }
+inline bool isFiniteF32(uint32_t x) { return (x & 0x7FFFFFFFu) < 0x7F800000u; }
 
 /// A finite fp32 value as `(-1)^negative * significand * 2^exp2`, the
 /// significand holding the hidden bit (none for zero and subnormals).

@@ -87,15 +87,15 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
 Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype);
 
 /// `count` contiguous elements; validates before writing anything. A
-/// non-null `tally` receives the fidelity counts (docs/Fidelity.md).
+/// non-null `counts` receives the fidelity counts (docs/Fidelity.md).
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
-                  FidelityTally *tally = nullptr);
+                  FidelityCounts *counts = nullptr);
 
 /// dst[indices[i]] = reduce(dst[indices[i]], src[i]) in order; every index
 /// is checked against dstCount before any write.
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          const int64_t *indices, size_t count, int dtype,
-                         FidelityTally *tally = nullptr);
+                         FidelityCounts *counts = nullptr);
 
 /// The collective doReduction on fp32 bits [page]: add = ADDSS(x, acc),
 /// max = MAXSS(x, acc), min = MINSS(x, acc); any other AluOpType is an

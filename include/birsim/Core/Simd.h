@@ -13,6 +13,7 @@
 
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
+#include "birsim/Core/Fidelity.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -47,18 +48,26 @@ struct VectorKernels {
   /// acc[i] = table[acc[i] << 8 | x[i]] on bytes (the tabulated fp8 add).
   void (*reduceByTable)(const uint8_t *table, void *acc, const void *x,
                         size_t count);
-  /// fp32 -> narrow float (RNE, `config` as the cast engine applies it).
+  /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
+  /// with `events`, each element's CastEvent counted too
+  /// (NarrowCastClassifier's rule, docs/Fidelity.md).
   void (*narrowFromF32)(const FloatFormat &format, unsigned bytes,
                         const void *src, void *dst, size_t count,
-                        unsigned config);
+                        unsigned config, FidelityCounts *events);
   /// narrow float -> fp32 (exact; NaN payloads kept, not quieted).
   void (*widenToF32)(const FloatFormat &format, unsigned bytes,
                      const void *src, void *dst, size_t count);
-  /// BFP tiles (§5); ties tallied into `ties`.
+  /// BFP tiles (§5); ties tallied into `tally`, and with `countEvents` the
+  /// other events of docs/Fidelity.md too.
   void (*bfpPack)(const BfpFormatInfo &format, const void *tiles,
-                  size_t tileCount, void *out, BfpTies &ties);
+                  size_t tileCount, void *out, BfpTally &tally,
+                  bool countEvents);
   void (*bfpUnpack)(const BfpFormatInfo &format, const void *packed,
                     size_t tileCount, void *tiles);
+  /// countFp8AddOverflows (birsim/Core/Fidelity.h).
+  uint64_t (*countFp8AddOverflows)(const FloatFormat &format,
+                                   const uint8_t *acc, const uint8_t *x,
+                                   const uint8_t *result, size_t count);
 };
 
 /// The kernels of the active path; null on the portable path.

@@ -28,7 +28,7 @@ float floatOf(uint32_t b) {
 const BfpFormatInfo &fmt(BfpFormat f) { return *lookupBfpFormat(int(f)); }
 
 uint8_t encode(BfpFormat f, uint32_t bits, uint32_t shared) {
-  BfpTies ties;
+  BfpTally ties;
   return bfpEncode(fmt(f), bits, shared, ties);
 }
 
@@ -268,7 +268,7 @@ TEST(Bfp, TieCountersAcrossThreads) {
   for (int t = 0; t < threads; ++t)
     pool.emplace_back([] {
       for (int i = 0; i < perThread; ++i) {
-        BfpTies ties;
+        BfpTally ties;
         // 64.5 is a tie rounded down, 65.5 a tie rounded up; 64.75 no tie.
         bfpEncode(fmt(BfpFormat::bfp8_b), bitsOf(64.5f), 133, ties);
         bfpEncode(fmt(BfpFormat::bfp8_b), bitsOf(65.5f), 133, ties);

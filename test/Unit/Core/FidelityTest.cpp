@@ -12,6 +12,7 @@
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Simd.h"
 
 #include "llvm/ADT/APSInt.h"
 
@@ -19,6 +20,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <string>
 #include <vector>
 
 using namespace birsim::core;
@@ -290,42 +293,120 @@ TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
   }
 }
 
-// The bulk calls tally before they write: an in-place call counts its input.
-TEST(Fidelity, BulkCallsTallyTheirInputs) {
+// The bulk calls count before they write: an in-place call counts its input.
+TEST(Fidelity, BulkCallsCountTheirInputs) {
   std::vector<uint8_t> acc(1000, 0x77), x(1000, 0x77); // E4M3 240 + 240
-  FidelityTally tally;
+  FidelityCounts counts;
   ASSERT_TRUE(accumulate(int(MemoryReductionOp::add), acc.data(), x.data(),
-                         int(Dtype::float8e4), acc.size(), &tally)
+                         int(Dtype::float8e4), acc.size(), &counts)
                   .ok());
   EXPECT_EQ(acc[0], 0x78); // +Inf
-  EXPECT_EQ(tally.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
+  EXPECT_EQ(counts.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
             1000u);
+  // In place: x is acc.
+  std::vector<uint8_t> same(100, 0x77);
+  FidelityCounts inPlace;
+  ASSERT_TRUE(accumulate(int(MemoryReductionOp::add), same.data(), same.data(),
+                         int(Dtype::float8e4), same.size(), &inPlace)
+                  .ok());
+  EXPECT_EQ(inPlace.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
+            100u);
   std::vector<int64_t> indices = {3, 3};
-  FidelityTally scatter;
-  std::vector<uint8_t> dst(4, 0x70); // 128: 128 + 128 overflows, Inf + x not
+  FidelityCounts scatter;
+  std::vector<uint8_t> dst(4, 0x70); // 128: 128 + 240 overflows, Inf + x not
   ASSERT_TRUE(scatterAccumulate(int(MemoryReductionOp::add), dst.data(), 4,
                                 x.data(), indices.data(), 2,
                                 int(Dtype::float8e4), &scatter)
                   .ok());
   EXPECT_EQ(scatter.count[int(FidelityEvent::reduce_sim_inf_device_saturates)],
             1u);
-  EXPECT_EQ(scatter.first[int(FidelityEvent::reduce_sim_inf_device_saturates)],
-            0);
   EXPECT_EQ(scatter.elements[int(FidelityFamily::reduce)], 2u);
   // In-place f32 -> i32: classified from the input.
   std::vector<uint32_t> buf = {0x3FC00000u /*1.5*/, 0x7F800000u /*Inf*/};
-  FidelityTally cast;
+  FidelityCounts cast;
   ASSERT_TRUE(castBuffer(int(Dtype::float32), buf.data(), int(Dtype::int32),
                          buf.data(), 2, 1, &cast)
                   .ok());
   EXPECT_EQ(cast.count[int(FidelityEvent::cast_inexact)], 1u);
   EXPECT_EQ(cast.count[int(FidelityEvent::cast_saturated)], 1u);
-  // A failed call tallies nothing.
-  FidelityTally failed;
+  // A failed call counts nothing.
+  FidelityCounts failed;
   EXPECT_FALSE(accumulate(int(MemoryReductionOp::add), acc.data(), x.data(),
                           int(Dtype::uint8), acc.size(), &failed)
                    .ok());
   EXPECT_EQ(failed.elements[int(FidelityFamily::reduce)], 0u);
+}
+
+void expectSameCounts(const FidelityCounts &got, const FidelityCounts &want,
+                      const std::string &what) {
+  for (int f = 0; f < kNumFidelityFamilies; ++f)
+    EXPECT_EQ(got.elements[f], want.elements[f]) << what << " family " << f;
+  for (int e = 0; e < kNumFidelityEvents; ++e)
+    EXPECT_EQ(got.count[e], want.count[e])
+        << what << " " << fidelityEventInfo(FidelityEvent(e)).key;
+}
+
+/// Every path's counting bulk calls (the fused vector kernels included)
+/// count what the per-element tallies count, on specials and random values,
+/// for every narrow float, FP8 config and BFP format, with odd lengths.
+TEST(Fidelity, BulkCountsEqualTalliesOnEveryPath) {
+  oracle::F32Generator gen(99);
+  std::vector<uint32_t> f32(3 * 1024 + 5);
+  for (size_t i = 0; i < f32.size(); ++i)
+    f32[i] = i % 4 ? gen.next() : gen.near(f32[i - 1 + (i == 0)]);
+  static const uint32_t kSpecials[] = {
+      0,           0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+      0xFFC00001u, 0x7F800001u, 0x00000001u, 0x807FFFFFu, 0x00800000u,
+      0x43700000u /*240*/, 0x43780000u /*248*/, 0x47600000u /*57344*/,
+      0x47700000u /*61440*/, 0x41780000u /*15.5*/, 0x43E00000u /*448*/,
+      0x43E80000u /*464*/, 0x7F7FFFFFu, 0x3B800000u, 0x3B000000u};
+  for (size_t i = 0; i < std::size(kSpecials); ++i) {
+    f32[i] = kSpecials[i];
+    f32[f32.size() - 1 - i] = kSpecials[i] ^ 0x80000000u;
+  }
+  Isa saved = activeIsa();
+  for (Isa isa : {Isa::portable, bestIsa()}) {
+    selectIsa(isa);
+    std::string path = isaName(isa);
+    const DtypeInfo &from = dtypeInfo(Dtype::float32);
+    for (const DtypeInfo *to : castableDtypes())
+      for (unsigned config : kConfigs) {
+        FidelityTally want;
+        tallyCast(from, *to, f32.data(), 0, f32.size(), config, want);
+        FidelityCounts got;
+        std::vector<uint8_t> out(f32.size() * to->bytes);
+        ASSERT_TRUE(castBuffer(int(Dtype::float32), f32.data(), int(to->dtype),
+                               out.data(), f32.size(), config, &got)
+                        .ok());
+        expectSameCounts(got, want,
+                         path + " f32 -> " + to->name + " config " +
+                             std::to_string(config));
+      }
+    for (int format = 0; format < kNumBfpFormats; ++format) {
+      FidelityTally want;
+      tallyBfpPack(*lookupBfpFormat(format), f32.data(), 0, 3, want);
+      FidelityCounts got;
+      std::vector<uint8_t> out(3 * lookupBfpFormat(format)->tileBytes);
+      ASSERT_TRUE(bfpPackTiles(format, f32.data(), 3, out.data(), &got).ok());
+      expectSameCounts(got, want, path + " bfp format " + std::to_string(format));
+    }
+    for (Dtype d : {Dtype::float8e3, Dtype::float8e4, Dtype::float8e5}) {
+      std::vector<uint8_t> acc(10007), x(10007);
+      for (size_t i = 0; i < acc.size(); ++i) {
+        acc[i] = uint8_t(gen.bits());
+        x[i] = uint8_t(gen.bits());
+      }
+      FidelityTally want;
+      tallyReduce(int(MemoryReductionOp::add), dtypeInfo(d), acc.data(),
+                  x.data(), 0, acc.size(), want);
+      FidelityCounts got;
+      ASSERT_TRUE(accumulate(int(MemoryReductionOp::add), acc.data(), x.data(),
+                             int(d), acc.size(), &got)
+                      .ok());
+      expectSameCounts(got, want, path + " " + dtypeInfo(d).name);
+    }
+  }
+  selectIsa(saved);
 }
 
 } // namespace
