@@ -199,6 +199,11 @@ void fidelityCounters() {
        [&] { birsim_cast(16, f32.data(), 12, out.data(), n, 1); }},
       {"bfp pack bfp8_b",
        [&] { birsim_bfp_pack_tiles(0, tiles.data(), n / 1024, out.data()); }},
+      // The scalar cast engine (no vector kernel on any path).
+      {"cast f32 -> i32",
+       [&] { birsim_cast(16, f32.data(), 15, out.data(), n, 1); }},
+      {"cast i32 -> f32",
+       [&] { birsim_cast(15, f32.data(), 16, out.data(), n, 1); }},
   };
   std::printf("%-34s %13s %11s %9s   %s\n", "call", "on", "off", "ratio",
               "target");

@@ -138,27 +138,23 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
     } else if (vector && toF32) { // exact widening: no event
       vector->widenToF32(*from.format, from.bytes, in, out, n);
       chunk.elements[int(FidelityFamily::cast)] = n;
-    } else if (events && fromF32) {
-      NarrowCastClassifier classifier(*to.format, config);
-      chunk.elements[int(FidelityFamily::cast)] = n;
-      for (size_t i = 0; i < n; ++i, in += 4, out += to.bytes) {
-        uint32_t x = uint32_t(loadBits(in, 4));
-        uint32_t code = narrowFromF32(*to.format, x, config);
-        storeBits(out, to.bytes, code);
-        if (CastEvent e = classifier.classify(x, code); e != CastEvent::none)
-          ++chunk.count[int(castEventOf(e))];
-      }
-    } else {
+    } else if (events) {
+      CastClassifier classifier(from, to, fp8Config);
       chunk.elements[int(FidelityFamily::cast)] = n;
       for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes) {
         uint64_t bits = loadBits(in, from.bytes);
-        if (events) // before an in-place write replaces the input
-          if (CastEvent e = classifyCast(from, to, bits, fp8Config);
-              e != CastEvent::none)
-            ++chunk.count[int(castEventOf(e))];
-        storeBits(out, to.bytes,
-                  writeFromF32(to, readAsF32(from, bits), fp8Config));
+        uint32_t hub = readAsF32(from, bits);
+        uint64_t written = writeFromF32(to, hub, fp8Config);
+        storeBits(out, to.bytes, written);
+        if (CastEvent e = classifier.classify(bits, hub, written);
+            e != CastEvent::none)
+          ++chunk.count[int(castEventOf(e))];
       }
+    } else {
+      for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes)
+        storeBits(out, to.bytes,
+                  writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
+                               fp8Config));
     }
     if (counts)
       counts->addLocked(chunk);

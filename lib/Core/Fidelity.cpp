@@ -4,6 +4,7 @@
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 
@@ -113,10 +114,20 @@ void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
 uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
                               const uint8_t *x, const uint8_t *result,
                               size_t count) {
+  // Branch-free byte arithmetic with 32-bit partial sums, so that the
+  // compiler vectorizes it (random data would mispredict branches).
+  auto magnitude = uint8_t(format.magnitudeMask());
+  auto inf = uint8_t(format.infCode());
   uint64_t overflows = 0;
-  for (size_t i = 0; i < count; ++i)
-    overflows += isFiniteCode(format, acc[i]) && isFiniteCode(format, x[i]) &&
-                 !isFiniteCode(format, result[i]);
+  for (size_t i = 0; i < count;) {
+    size_t end = std::min(count, i + (size_t(1) << 20));
+    uint32_t partial = 0;
+    for (; i < end; ++i)
+      partial += uint8_t(uint8_t(acc[i] & magnitude) < inf) &
+                 uint8_t(uint8_t(x[i] & magnitude) < inf) &
+                 uint8_t(uint8_t(result[i] & magnitude) >= inf);
+    overflows += partial;
+  }
   return overflows;
 }
 
@@ -202,13 +213,14 @@ static bool writeClamps(const DtypeInfo &to, uint32_t f32, unsigned config) {
   return exactOf(to, unsaturated).cls != ExactValue::finite;
 }
 
-CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
-                       uint64_t srcBits, unsigned fp8Config) {
+/// classifyCast given the engine's fp32 value and the bits it wrote.
+static CastEvent classifyWrite(const DtypeInfo &from, const DtypeInfo &to,
+                               uint64_t srcBits, uint32_t hub,
+                               uint64_t outBits, unsigned fp8Config) {
   if (&from == &to) // bits unchanged (§4)
     return CastEvent::none;
-  uint32_t hub = readAsF32(from, srcBits);
   ExactValue in = exactOf(from, srcBits);
-  ExactValue out = exactOf(to, writeFromF32(to, hub, fp8Config));
+  ExactValue out = exactOf(to, outBits);
   if (in.cls == ExactValue::nan)
     return out.cls == ExactValue::nan ? CastEvent::none
                                       : CastEvent::nanSuppressed;
@@ -224,6 +236,90 @@ CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
   if (out.isZero() && !in.isZero())
     return CastEvent::underflowToZero;
   return in == out ? CastEvent::none : CastEvent::inexact;
+}
+
+CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
+                       uint64_t srcBits, unsigned fp8Config) {
+  uint32_t hub = readAsF32(from, srcBits);
+  return classifyWrite(from, to, srcBits, hub,
+                       writeFromF32(to, hub, fp8Config), fp8Config);
+}
+
+static bool isIntegerKind(const DtypeInfo &d) {
+  return d.kind == DtypeKind::SignedInt || d.kind == DtypeKind::UnsignedInt;
+}
+
+/// A finite fp32 value as a sign and an integer magnitude, when it is an
+/// integer below 2^64.
+static bool integerValue(uint32_t f32, bool &negative, uint64_t &magnitude) {
+  UnpackedF32 v = unpackFiniteF32(f32);
+  negative = v.negative;
+  if (v.exp2 >= 0) {
+    magnitude = v.significand << std::min(v.exp2, 63);
+    return v.exp2 <= 40; // significand < 2^24
+  }
+  unsigned dropped = unsigned(-v.exp2);
+  if (dropped >= 64)
+    return magnitude = 0, v.significand == 0;
+  magnitude = v.significand >> dropped;
+  return (v.significand & ((uint64_t(1) << dropped) - 1)) == 0;
+}
+
+static bool isFloatKind(const DtypeInfo &d) {
+  return d.kind == DtypeKind::Float || d.kind == DtypeKind::Float32 ||
+         d.kind == DtypeKind::Float32r;
+}
+
+CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
+                               unsigned config)
+    : from(from), to(to), config(config),
+      betweenFloats(isFloatKind(from) && isFloatKind(to)),
+      floatToInteger(isFloatKind(from) && isIntegerKind(to)),
+      integerToFloat(isIntegerKind(from) && isFloatKind(to)),
+      floats(to.format ? *to.format : kFloat32Format,
+             to.isFp8() ? config : 0) {}
+
+CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
+                                   uint64_t outBits) const {
+  if (&from == &to)
+    return CastEvent::none;
+  if (floatToInteger) { // the fp32 value is the input's, exactly
+    if (isNaNF32(hub))
+      return CastEvent::nanSuppressed;
+    bool clamped;
+    f32ToInteger(to, hub, clamped);
+    if (clamped) // Inf included
+      return CastEvent::saturated;
+    bool negative;
+    uint64_t magnitude;
+    if (integerValue(hub, negative, magnitude))
+      return CastEvent::none;
+    return outBits == 0 ? CastEvent::underflowToZero : CastEvent::inexact;
+  }
+  if (integerToFloat) { // the input is an integer, the output a float
+    uint32_t widened = to.kind == DtypeKind::Float
+                           ? widenToF32(*to.format, uint32_t(outBits))
+                           : uint32_t(outBits);
+    if (CastEvent e = floats.classifyWidened(hub, widened);
+        e != CastEvent::inexact && e != CastEvent::none)
+      return e; // clamped or overflowed: the rule sees it on the fp32 value
+    unsigned shift = 64 - 8u * from.bytes;
+    bool inNegative = from.kind == DtypeKind::SignedInt &&
+                      (int64_t(srcBits << shift) < 0);
+    uint64_t in = inNegative ? 0 - uint64_t(int64_t(srcBits << shift) >> shift)
+                             : srcBits;
+    bool outNegative;
+    uint64_t out;
+    bool same = integerValue(widened, outNegative, out) && out == in &&
+                (in == 0 || outNegative == inNegative);
+    return same ? CastEvent::none : CastEvent::inexact;
+  }
+  if (!betweenFloats)
+    return classifyWrite(from, to, srcBits, hub, outBits, config);
+  uint32_t widened = to.kind == DtypeKind::Float
+                         ? widenToF32(*to.format, uint32_t(outBits))
+                         : uint32_t(outBits);
+  return floats.classifyWidened(hub, widened);
 }
 
 FidelityEvent castEventOf(CastEvent event) {
@@ -271,8 +367,7 @@ NarrowCastClassifier::NarrowCastClassifier(const FloatFormat &format,
   clampFrom = low;
 }
 
-CastEvent NarrowCastClassifier::classify(uint32_t x, uint32_t code) const {
-  uint32_t w = widenToF32(*format, code);
+CastEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) const {
   uint32_t absX = x & ~kF32SignMask, absW = w & ~kF32SignMask;
   if (absX > 0x7F800000u) // NaN in
     return isNaNF32(w) ? CastEvent::none : CastEvent::nanSuppressed;

@@ -11,6 +11,7 @@
 
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
+#include "birsim/Core/Float.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -118,12 +119,33 @@ uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
 /// rule lane by lane.
 struct NarrowCastClassifier {
   NarrowCastClassifier(const FloatFormat &format, unsigned config);
-  CastEvent classify(uint32_t f32, uint32_t code) const;
+  CastEvent classify(uint32_t f32, uint32_t code) const {
+    return classifyWidened(f32, widenToF32(*format, code));
+  }
+  /// The same with the output already widened to fp32 bits.
+  CastEvent classifyWidened(uint32_t f32, uint32_t widened) const;
 
   const FloatFormat *format;
   /// |x| bit patterns at or above this clamp to ±max (saturating fp8
   /// configs); 0x7FFFFFFF (above every non-NaN) when nothing clamps.
   uint32_t clampFrom;
+};
+
+/// classifyCast inside a cast loop, prepared once per call: from the
+/// element's bits, the engine's fp32 value and the bits it wrote. Between
+/// float dtypes (fp32 is then exact both ways) NarrowCastClassifier's rule;
+/// between a float and an integer, an integer comparison of the exact
+/// values; otherwise classifyCast's exact comparison.
+class CastClassifier {
+public:
+  CastClassifier(const DtypeInfo &from, const DtypeInfo &to, unsigned config);
+  CastEvent classify(uint64_t srcBits, uint32_t hub, uint64_t outBits) const;
+
+private:
+  const DtypeInfo &from, &to;
+  unsigned config;
+  bool betweenFloats, floatToInteger, integerToFloat;
+  NarrowCastClassifier floats;
 };
 
 /// The FidelityEvent a CastEvent counts as (none: no event).

@@ -109,11 +109,17 @@ TEST(Fidelity, CastClassificationMatchesOracle) {
   for (const DtypeInfo *from : castableDtypes())
     for (const DtypeInfo *to : castableDtypes())
       for (unsigned config : kConfigs) {
+        CastClassifier inLoop(*from, *to, config);
         auto check = [&](uint64_t bits) {
           CastEvent want = oracleCast(*from, *to, bits, config);
           ASSERT_EQ(classifyCast(*from, *to, bits, config), want)
               << from->name << " -> " << to->name << " config " << config
               << " bits 0x" << std::hex << bits;
+          uint32_t hub = readAsF32(*from, bits);
+          ASSERT_EQ(inLoop.classify(bits, hub, writeFromF32(*to, hub, config)),
+                    want)
+              << "CastClassifier " << from->name << " -> " << to->name
+              << " config " << config << " bits 0x" << std::hex << bits;
           ++seen[int(want)];
         };
         if (from->bytes == 1) {
