@@ -42,3 +42,20 @@ What the simulator does here, and the output shows:
 == 3. The same kernels through the C runtime (examples/runtime-demo.c) =====
 TEXT
 ./build/bin/birsim-runtime-demo
+cat <<'TEXT'
+
+== 4. Where values are lost (docs/Fidelity.md) ============================
+At compile time, --birsim-fidelity counts on constant operands what the
+simulator's numerics do to each value, and says where it cannot count:
+TEXT
+"$OPT" "$EXAMPLE" --birsim-fidelity -mlir-print-op-on-diagnostic=false \
+  -o /dev/null 2>&1 | grep remark
+cat <<'TEXT'
+At run time, --birsim-to-llvm=fidelity-counters=true makes the program count
+the same events in every counted call and print one line per call site at
+exit (the fp8 bag sum that became +Inf is the reduce line):
+TEXT
+"$OPT" "$EXAMPLE" --birsim-to-llvm=fidelity-counters=true |
+  "$P/bin/mlir-runner" -e main --entry-point-result=void \
+    --shared-libs=build/lib/libbirsim_runtime.so,$P/lib/libmlir_runner_utils.so,$P/lib/libmlir_c_runner_utils.so \
+    2>&1 >/dev/null | grep '^birsim-fidelity'

@@ -183,12 +183,16 @@ private:
     OpCounts counts{op, FidelityFamily::cast, {}};
     core::tallyCast(*from, *to, in, 0, count, unsigned(op.getFp8Config()),
                     counts.tally);
-    if (anyEvent(counts.tally, counts.family))
-      op.emitRemark() << "cast " << getElementTypeOrSelf(op.getInput())
-                      << " to " << getElementTypeOrSelf(op.getType())
-                      << " (fp8_config<" << stringifyFp8Config(op.getFp8Config())
-                      << ">): of " << count << " values, "
-                      << describeEvents(counts.tally, counts.family);
+    if (anyEvent(counts.tally, counts.family)) {
+      InFlightDiagnostic remark = op.emitRemark();
+      remark << "cast " << getElementTypeOrSelf(op.getInput()) << " to "
+             << getElementTypeOrSelf(op.getType());
+      if (to->isFp8()) // the config applies to fp8 results only (§4)
+        remark << " (fp8_config<" << stringifyFp8Config(op.getFp8Config())
+               << ">)";
+      remark << ": of " << count << " values, "
+             << describeEvents(counts.tally, counts.family);
+    }
     return counts;
   }
 

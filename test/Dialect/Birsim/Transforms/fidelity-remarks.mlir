@@ -69,7 +69,7 @@ func.func @casts() -> (tensor<8xf8E4M3>, tensor<8xf8E4M3>, tensor<8xf8E4M3FN>, t
   %e = birsim.cast %c fp8_config<none> : tensor<8xf32> to tensor<8xf8E4M3FN>
   // Integer targets clamp out-of-range values and write NaN as an integer.
   %i = arith.constant dense<[300.0, 0x7FC00000, -2.5]> : tensor<3xf32>
-  // expected-remark @+1 {{cast 'f32' to 'i8' (fp8_config<saturate>): of 3 values, 1 saturated (first at index 0), 1 nan_suppressed (first at index 1), 1 inexact (first at index 2)}}
+  // expected-remark @+1 {{cast 'f32' to 'i8': of 3 values, 1 saturated (first at index 0), 1 nan_suppressed (first at index 1), 1 inexact (first at index 2)}}
   %j = birsim.cast %i : tensor<3xf32> to tensor<3xi8>
   return %a, %b, %e, %j : tensor<8xf8E4M3>, tensor<8xf8E4M3>, tensor<8xf8E4M3FN>, tensor<3xi8>
 }
