@@ -70,12 +70,17 @@ uint32_t widenToF32(const FloatFormat &f, uint32_t bits) {
     if (isNaN)
       return sign | 0x7F800000u | (mantissa << (23 - f.mantissaBits));
   }
-  if (exponent == 0)
-    return roundToFormat(kFloat32Format, negative, mantissa,
-                         1 - f.bias - f.mantissaBits, 0);
-  return roundToFormat(kFloat32Format, negative,
-                       mantissa | (1u << f.mantissaBits),
-                       int(exponent) - f.bias - f.mantissaBits, 0);
+  // Exact: every format's normals are fp32 normals, and its subnormals
+  // fp32 normals too unless it has fp32's exponent field (bf16).
+  unsigned toF32 = 23 - f.mantissaBits;
+  if (exponent != 0)
+    return sign | uint32_t(int(exponent) - f.bias + 127) << 23 |
+           mantissa << toF32;
+  if (mantissa == 0 || (f.exponentBits == 8 && f.bias == 127))
+    return sign | mantissa << toF32;
+  int lead = 31 - __builtin_clz(mantissa); // value = 1.f * 2^(lead+1-bias-m)
+  uint32_t biased = uint32_t(lead + 1 - f.bias - int(f.mantissaBits) + 127);
+  return sign | biased << 23 | ((mantissa << (23 - lead)) & 0x7FFFFFu);
 }
 
 uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
