@@ -277,7 +277,26 @@ CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
       floatToInteger(isFloatKind(from) && isIntegerKind(to)),
       integerToFloat(isIntegerKind(from) && isFloatKind(to)),
       floats(to.format ? *to.format : kFloat32Format,
-             to.isFp8() ? config : 0) {}
+             to.isFp8() ? config : 0) {
+  if (!floatToInteger)
+    return;
+  // f32ToInteger clamps from a magnitude on, monotonically on each side.
+  auto clampsFrom = [&](uint32_t sign) {
+    uint32_t low = 0, high = 0x7F800000u; // Inf clamps
+    while (low < high) {
+      uint32_t mid = low + (high - low) / 2;
+      bool clamped;
+      f32ToInteger(to, sign | mid, clamped);
+      if (clamped)
+        high = mid;
+      else
+        low = mid + 1;
+    }
+    return low;
+  };
+  clampPositiveFrom = clampsFrom(0);
+  clampNegativeFrom = clampsFrom(kF32SignMask);
+}
 
 CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
                                    uint64_t outBits) const {
@@ -286,13 +305,13 @@ CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
   if (floatToInteger) { // the fp32 value is the input's, exactly
     if (isNaNF32(hub))
       return CastEvent::nanSuppressed;
-    bool clamped;
-    f32ToInteger(to, hub, clamped);
-    if (clamped) // Inf included
+    uint32_t magnitude = hub & ~kF32SignMask;
+    if (magnitude >= ((hub & kF32SignMask) ? clampNegativeFrom
+                                           : clampPositiveFrom)) // Inf too
       return CastEvent::saturated;
     bool negative;
-    uint64_t magnitude;
-    if (integerValue(hub, negative, magnitude))
+    uint64_t value;
+    if (integerValue(hub, negative, value))
       return CastEvent::none;
     return outBits == 0 ? CastEvent::underflowToZero : CastEvent::inexact;
   }

@@ -146,6 +146,9 @@ private:
   unsigned config;
   bool betweenFloats, floatToInteger, integerToFloat;
   NarrowCastClassifier floats;
+  /// Integer targets: the smallest |fp32| bit patterns that clamp, for
+  /// positive and negative values.
+  uint32_t clampPositiveFrom = 0, clampNegativeFrom = 0;
 };
 
 /// The FidelityEvent a CastEvent counts as (none: no event).

@@ -127,6 +127,18 @@ TEST(Fidelity, CastClassificationMatchesOracle) {
             check(b);
           continue;
         }
+        if (from->dtype == Dtype::float32) // integer range edges, both sides
+          for (float edge : {0.5f, 1.0f, 127.5f, 128.0f, 255.5f, 256.0f,
+                             32767.5f, 32768.0f, 65535.5f, 65536.0f, 2147483648.0f,
+                             4294967296.0f, 9223372036854775808.0f,
+                             18446744073709551616.0f})
+            for (float v : {edge, std::nextafter(edge, 0.0f),
+                            std::nextafter(edge, 1e30f)})
+              for (float s : {v, -v}) {
+                uint32_t bits;
+                std::memcpy(&bits, &s, 4);
+                check(bits);
+              }
         uint64_t mask =
             from->bytes == 8 ? ~uint64_t(0) : (uint64_t(1) << 8 * from->bytes) - 1;
         for (int i = 0; i < 600; ++i)
