@@ -8,6 +8,10 @@
 #include <cstring>
 #include <mutex>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace birsim::core {
 
 static const FidelityFamilyInfo kFamilies[] = {
@@ -114,20 +118,31 @@ void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
 uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
                               const uint8_t *x, const uint8_t *result,
                               size_t count) {
-  // Branch-free byte arithmetic with 32-bit partial sums, so that the
-  // compiler vectorizes it (random data would mispredict branches).
   auto magnitude = uint8_t(format.magnitudeMask());
   auto inf = uint8_t(format.infCode());
   uint64_t overflows = 0;
-  for (size_t i = 0; i < count;) {
-    size_t end = std::min(count, i + (size_t(1) << 20));
-    uint32_t partial = 0;
-    for (; i < end; ++i)
-      partial += uint8_t(uint8_t(acc[i] & magnitude) < inf) &
-                 uint8_t(uint8_t(x[i] & magnitude) < inf) &
-                 uint8_t(uint8_t(result[i] & magnitude) >= inf);
-    overflows += partial;
+  size_t i = 0;
+#if defined(__SSE2__) // x86-64's baseline: 16 bytes at a time
+  __m128i mask = _mm_set1_epi8(char(magnitude));
+  __m128i largestFinite = _mm_set1_epi8(char(inf - 1));
+  auto finite = [&](const uint8_t *p) {
+    __m128i m = _mm_and_si128(_mm_loadu_si128((const __m128i *)p), mask);
+    return _mm_cmpeq_epi8(_mm_min_epu8(m, largestFinite), m);
+  };
+  __m128i sums = _mm_setzero_si128(); // two 64-bit lane sums
+  for (; i + 16 <= count; i += 16) {
+    __m128i hit = _mm_andnot_si128(
+        finite(result + i), _mm_and_si128(finite(acc + i), finite(x + i)));
+    sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(hit, _mm_set1_epi8(1)),
+                                            _mm_setzero_si128()));
   }
+  overflows = uint64_t(_mm_cvtsi128_si64(sums)) +
+              uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+#endif
+  for (; i < count; ++i) // branch-free: random data would mispredict
+    overflows += unsigned(uint8_t(acc[i] & magnitude) < inf) &
+                 unsigned(uint8_t(x[i] & magnitude) < inf) &
+                 unsigned(uint8_t(result[i] & magnitude) >= inf);
   return overflows;
 }
 
