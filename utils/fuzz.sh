@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang-22, -fsanitize=fuzzer,address,undefined)
 # in build-fuzz/ and runs each for SECONDS (default 60):
-#   parse       arbitrary text: parse, verify, canonicalize, birsim-to-llvm
-#   runtime     structure-aware C ABI calls against the portable core
+#   parse       arbitrary text: parse, verify, --birsim-fidelity, canonicalize,
+#               birsim-to-llvm
+#   runtime     structure-aware C ABI calls against the portable core, with
+#               the fidelity counters on for half the inputs
 #   bfp-unpack  BFP unpack of arbitrary bytes, vector path = portable path
 # Corpora live in build-fuzz/corpus/<target>, seeded with every .mlir under
 # test/ (parse) and test/Fuzz/regressions/<target>. A crash is written to

@@ -1,7 +1,8 @@
 //===- FuzzParse.cpp - parse, verify, fold and lower arbitrary text -------===//
 //
 // libFuzzer target (utils/fuzz.sh): arbitrary text through the parser, the
-// verifier, -canonicalize and the birsim-to-llvm pipeline must never crash.
+// verifier, --birsim-fidelity, -canonicalize and the birsim-to-llvm pipeline
+// must never crash.
 // Inputs without a birsim op are skipped, and so are inputs that reach an
 // upstream parser crash recorded in docs/Errors.md.
 //
@@ -48,6 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
   if (!module || failed(verify(*module)))
     return 0;
+  PassManager analyse(&ctx); // the fidelity analysis reads the constants
+  if (succeeded(parsePassPipeline("birsim-fidelity", analyse)))
+    (void)analyse.run(*module);
   PassManager fold(&ctx);
   fold.addPass(createCanonicalizerPass());
   if (failed(fold.run(*module)))

@@ -4,7 +4,9 @@
 // dtype, FP8 config, BFP format, counts, indices) over bounded buffers into
 // libbirsim_runtime.so (the best vector path this CPU has). A success must
 // equal the portable core's answer on the same inputs; a failure must leave
-// the destination byte-identical and give the core's status.
+// the destination byte-identical and give the core's status. With the
+// fidelity counters on (half the inputs), the runtime's counts must equal
+// the portable core's for the same call, and a failed call counts nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
@@ -66,6 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool portable = (selectIsa(Isa::portable), true);
   (void)portable;
   Input in(data, size);
+  bool counting = in.take(1) & 1;
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(counting);
+  FidelityCounts ref;
+  FidelityCounts *refCounts = counting ? &ref : nullptr;
   unsigned call = unsigned(in.take(1)) % 6;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
@@ -77,8 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   switch (call) {
   case 0: // birsim_accumulate
     compare(birsim_accumulate(op, got.data(), src.data(), dtype, count),
-            accumulate(op, want.data(), src.data(), dtype, count), got, want,
-            before);
+            accumulate(op, want.data(), src.data(), dtype, count, refCounts),
+            got, want, before);
     break;
   case 1: { // birsim_scatter_accumulate, indices possibly out of range
     size_t dstCount = size_t(in.take(2) % 1025);
@@ -88,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     compare(birsim_scatter_accumulate(op, got.data(), dstCount, src.data(),
                                       indices.data(), count, dtype),
             scatterAccumulate(op, want.data(), dstCount, src.data(),
-                              indices.data(), count, dtype),
+                              indices.data(), count, dtype, refCounts),
             got, want, before);
     break;
   }
@@ -107,8 +114,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (in.take(1) & 1)
       config &= 0xFF01;
     compare(birsim_cast(dtype, src.data(), to, got.data(), count, config),
-            castBuffer(dtype, src.data(), to, want.data(), count, config), got,
-            want, before);
+            castBuffer(dtype, src.data(), to, want.data(), count, config,
+                       refCounts),
+            got, want, before);
     break;
   }
   case 4:
@@ -129,7 +137,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                       reinterpret_cast<float *>(out1.data()));
     birsim_bfp_tie_counters(&seen1, &up1);
     Status reference = call == 4
-                           ? bfpPackTiles(format, input.data(), tiles, out2.data())
+                           ? bfpPackTiles(format, input.data(), tiles, out2.data(),
+                                          refCounts)
                            : bfpUnpackTiles(format, input.data(), tiles,
                                             out2.data());
     compare(status, reference, out1, out2, out0);
@@ -138,5 +147,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     break;
   }
   }
+  // The runtime counted what the portable core counted (nothing on error:
+  // `ref` then stays zero too, as the core counts only valid calls).
+  birsim_fidelity_counts counts;
+  check(birsim_fidelity_counters(&counts) == BIRSIM_OK);
+  uint64_t fields[sizeof counts / sizeof(uint64_t)];
+  std::memcpy(fields, &counts, sizeof counts);
+  size_t k = 0;
+#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+  check(fields[k++] == ref.elements[int(FidelityFamily::Family)]);
+#define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
+  check(fields[k++] == ref.count[int(FidelityEvent::Family##_##Key)]);
+#include "birsim/Core/Fidelity.def"
+  birsim_fidelity_enable(0);
   return 0;
 }
