@@ -21,8 +21,7 @@ uint32_t readAsF32(const DtypeInfo &src, uint64_t bits) {
   case DtypeKind::UnsignedInt:
     return roundToFormat(kFloat32Format, false, bits, 0, 0);
   case DtypeKind::SignedInt: {
-    unsigned shift = 64 - bitWidth(src);
-    int64_t value = int64_t(bits << shift) >> shift;
+    int64_t value = signedValue(src, bits);
     uint64_t magnitude = value < 0 ? 0 - uint64_t(value) : uint64_t(value);
     return roundToFormat(kFloat32Format, value < 0, magnitude, 0, 0);
   }

@@ -37,16 +37,16 @@ FidelityTally::FidelityTally() {
 
 static std::mutex gMergeMutex;
 
-static void addCounts(FidelityCounts &into, const FidelityCounts &from) {
+void FidelityCounts::add(const FidelityCounts &other) {
   for (int i = 0; i < kNumFidelityFamilies; ++i)
-    into.elements[i] += from.elements[i];
+    elements[i] += other.elements[i];
   for (int e = 0; e < kNumFidelityEvents; ++e)
-    into.count[e] += from.count[e];
+    count[e] += other.count[e];
 }
 
 void FidelityCounts::addLocked(const FidelityCounts &other) {
   std::lock_guard<std::mutex> lock(gMergeMutex);
-  addCounts(*this, other);
+  add(other);
 }
 
 void FidelityTally::mergeLocked(const FidelityTally &other) {
@@ -54,23 +54,16 @@ void FidelityTally::mergeLocked(const FidelityTally &other) {
   for (int e = 0; e < kNumFidelityEvents; ++e)
     if (other.count[e] && (!count[e] || other.first[e] < first[e]))
       first[e] = other.first[e];
-  addCounts(*this, other);
+  add(other);
 }
 
 //===-- reduce: fp8 add narrows with FP8 config 0 (§3) --------------------===//
 
-/// Finite code of an IEEE-style fp8 format (every fp8 reducing dtype is).
-static bool isFiniteCode(const FloatFormat &f, uint32_t code) {
-  return (code & f.magnitudeMask()) < f.infCode();
-}
-
 /// The tabulated fp8 add: finite + finite never overflows fp32, so a
 /// non-finite result from finite operands is the narrow's overflow.
-static bool overflows(const FloatFormat &f, const uint8_t *table,
-                      uint32_t acc, uint32_t x) {
-  return countFp8AddOverflows(f, reinterpret_cast<const uint8_t *>(&acc),
-                              reinterpret_cast<const uint8_t *>(&x),
-                              &table[acc << 8 | x], 1);
+static bool overflows(const FloatFormat &f, const uint8_t *table, uint8_t acc,
+                      uint8_t x) {
+  return countFp8AddOverflows(f, &acc, &x, &table[acc << 8 | x], 1);
 }
 
 static const uint8_t *fp8AddTable(const DtypeInfo &dtype) {
@@ -87,7 +80,7 @@ static const uint8_t *fp8AddTable(const DtypeInfo &dtype) {
 
 bool fp8AddOverflows(const DtypeInfo &dtype, uint32_t acc, uint32_t x) {
   const uint8_t *table = fp8AddTable(dtype);
-  return table && overflows(*dtype.format, table, acc & 0xFF, x & 0xFF);
+  return table && overflows(*dtype.format, table, uint8_t(acc), uint8_t(x));
 }
 
 void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
@@ -102,17 +95,6 @@ void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
   for (size_t i = begin; i < end; ++i)
     if (overflows(*dtype.format, table, a[i], b[i]))
       tally.record(FidelityEvent::reduce_sim_inf_device_saturates, i);
-}
-
-void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
-                     const void *x, FidelityCounts &counts) {
-  const uint8_t *table = fp8AddTable(dtype);
-  if (op != int(MemoryReductionOp::add) || !table)
-    return;
-  ++counts.elements[int(FidelityFamily::reduce)];
-  counts.count[int(FidelityEvent::reduce_sim_inf_device_saturates)] +=
-      overflows(*dtype.format, table, *static_cast<const uint8_t *>(acc),
-                *static_cast<const uint8_t *>(x));
 }
 
 uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
@@ -204,8 +186,7 @@ static ExactValue exactOf(const DtypeInfo &d, uint64_t bits) {
   case DtypeKind::UnsignedInt:
     return normalized(false, bits, 0);
   case DtypeKind::SignedInt: {
-    unsigned shift = 64 - 8u * d.bytes;
-    int64_t value = int64_t(bits << shift) >> shift;
+    int64_t value = signedValue(d, bits);
     return normalized(value < 0, value < 0 ? 0 - uint64_t(value) : value, 0);
   }
   case DtypeKind::Packed:
@@ -260,6 +241,21 @@ CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
                        writeFromF32(to, hub, fp8Config), fp8Config);
 }
 
+/// The smallest fp32 magnitude pattern in [0, Inf] for which `holds` is true,
+/// `holds` being monotonic in the pattern and true for Inf.
+template <typename Predicate>
+static uint32_t firstMagnitudeWhere(Predicate holds) {
+  uint32_t low = 0, high = 0x7F800000u;
+  while (low < high) {
+    uint32_t mid = low + (high - low) / 2;
+    if (holds(mid))
+      high = mid;
+    else
+      low = mid + 1;
+  }
+  return low;
+}
+
 static bool isIntegerKind(const DtypeInfo &d) {
   return d.kind == DtypeKind::SignedInt || d.kind == DtypeKind::UnsignedInt;
 }
@@ -297,17 +293,11 @@ CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
     return;
   // f32ToInteger clamps from a magnitude on, monotonically on each side.
   auto clampsFrom = [&](uint32_t sign) {
-    uint32_t low = 0, high = 0x7F800000u; // Inf clamps
-    while (low < high) {
-      uint32_t mid = low + (high - low) / 2;
+    return firstMagnitudeWhere([&](uint32_t magnitude) {
       bool clamped;
-      f32ToInteger(to, sign | mid, clamped);
-      if (clamped)
-        high = mid;
-      else
-        low = mid + 1;
-    }
-    return low;
+      f32ToInteger(to, sign | magnitude, clamped);
+      return clamped;
+    });
   };
   clampPositiveFrom = clampsFrom(0);
   clampNegativeFrom = clampsFrom(kF32SignMask);
@@ -330,30 +320,28 @@ CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
       return CastEvent::none;
     return outBits == 0 ? CastEvent::underflowToZero : CastEvent::inexact;
   }
-  if (integerToFloat) { // the input is an integer, the output a float
-    uint32_t widened = to.kind == DtypeKind::Float
-                           ? widenToF32(*to.format, uint32_t(outBits))
-                           : uint32_t(outBits);
+  if (!betweenFloats && !integerToFloat)
+    return classifyWrite(from, to, srcBits, hub, outBits, config);
+  // A float result, widened exactly to fp32.
+  uint32_t widened = to.kind == DtypeKind::Float
+                         ? widenToF32(*to.format, uint32_t(outBits))
+                         : uint32_t(outBits);
+  if (integerToFloat) { // the input is an integer
     if (CastEvent e = floats.classifyWidened(hub, widened);
         e != CastEvent::inexact && e != CastEvent::none)
       return e; // clamped or overflowed: the rule sees it on the fp32 value
-    unsigned shift = 64 - 8u * from.bytes;
-    bool inNegative = from.kind == DtypeKind::SignedInt &&
-                      (int64_t(srcBits << shift) < 0);
-    uint64_t in = inNegative ? 0 - uint64_t(int64_t(srcBits << shift) >> shift)
-                             : srcBits;
+    int64_t value = from.kind == DtypeKind::SignedInt
+                        ? signedValue(from, srcBits)
+                        : int64_t(0);
+    bool inNegative = value < 0;
+    uint64_t in = inNegative ? 0 - uint64_t(value) : srcBits;
     bool outNegative;
     uint64_t out;
     bool same = integerValue(widened, outNegative, out) && out == in &&
                 (in == 0 || outNegative == inNegative);
     return same ? CastEvent::none : CastEvent::inexact;
   }
-  if (!betweenFloats)
-    return classifyWrite(from, to, srcBits, hub, outBits, config);
-  uint32_t widened = to.kind == DtypeKind::Float
-                         ? widenToF32(*to.format, uint32_t(outBits))
-                         : uint32_t(outBits);
-  return floats.classifyWidened(hub, widened);
+  return floats.classifyWidened(hub, widened); // fp32 holds both exactly
 }
 
 FidelityEvent castEventOf(CastEvent event) {
@@ -386,19 +374,10 @@ NarrowCastClassifier::NarrowCastClassifier(const FloatFormat &format,
   // Narrowing is monotonic in the magnitude's bit pattern: search for the
   // first pattern whose unsaturated narrowing is not finite.
   unsigned unsaturated = config & ~kFp8Saturate;
-  auto overflows = [&](uint32_t magnitude) {
+  clampFrom = firstMagnitudeWhere([&](uint32_t magnitude) {
     uint32_t code = narrowFromF32(format, magnitude, unsaturated);
     return !isFiniteF32(widenToF32(format, code));
-  };
-  uint32_t low = 0, high = 0x7F800000u; // overflows(high) holds
-  while (low < high) {
-    uint32_t mid = low + (high - low) / 2;
-    if (overflows(mid))
-      high = mid;
-    else
-      low = mid + 1;
-  }
-  clampFrom = low;
+  });
 }
 
 CastEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) const {

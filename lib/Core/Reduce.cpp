@@ -228,8 +228,9 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
   return Status::success();
 }
 
-Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype) {
-  return accumulate(op, dst, src, dtype, 1);
+Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype,
+                            FidelityCounts *counts) {
+  return accumulate(op, dst, src, dtype, 1, counts);
 }
 
 /// The kernel's checks, in its order, then the buffers' (§3).
@@ -331,12 +332,24 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   unsigned bytes = info->bytes;
   auto *d = static_cast<unsigned char *>(dst);
   auto *s = static_cast<const unsigned char *>(src);
+  // Fidelity counts: fp8 add only, element i against dst[indices[i]] as it
+  // is then (docs/Fidelity.md).
+  bool countFp8 = counts && reducer.table;
+  uint64_t overflows = 0;
   for (size_t i = 0; i < count; ++i, s += bytes) {
     unsigned char *target = d + size_t(indices[i]) * bytes;
-    if (counts) // element i meets dst[indices[i]] as it is now
-      tallyReducePair(op, *info, target, s, *counts);
-    storeBits(target, bytes,
-              reducer.element(loadBits(target, bytes), loadBits(s, bytes)));
+    uint64_t before = loadBits(target, bytes);
+    uint64_t after = reducer.element(before, loadBits(s, bytes));
+    storeBits(target, bytes, after);
+    if (countFp8) {
+      uint8_t acc = uint8_t(before), sum = uint8_t(after);
+      overflows += countFp8AddOverflows(*info->format, &acc, s, &sum, 1);
+    }
+  }
+  if (countFp8) {
+    counts->elements[int(FidelityFamily::reduce)] += count;
+    counts->count[int(FidelityEvent::reduce_sim_inf_device_saturates)] +=
+        overflows;
   }
   return Status::success();
 }

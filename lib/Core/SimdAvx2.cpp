@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("avx2,f16c,popcnt"))),     \
@@ -269,14 +270,11 @@ struct Narrow {
     }
   }
 
-  __m256i operator()(__m256i x) const {
-    NarrowLaneCounts unused;
-    return apply<false>(x, unused);
-  }
+  __m256i operator()(__m256i x) const { return apply<false>(x, nullptr); }
 
-  /// The codes of 8 lanes; with Count, their classes tallied into `lanes`.
+  /// The codes of 8 lanes; with Count, their classes tallied into `*lanes`.
   template <bool Count>
-  __m256i apply(__m256i x, NarrowLaneCounts &lanes) const {
+  __m256i apply(__m256i x, NarrowLaneCounts *lanes) const {
     __m256i magnitude = _mm256_and_si256(x, splat(0x7FFFFFFFu));
     __m256i sign =
         _mm256_srl_epi32(_mm256_and_si256(x, splat(kF32SignMask)), signToFormat);
@@ -302,18 +300,18 @@ struct Narrow {
                               asFloat(magicBits))),
           _mm256_sub_epi32(_mm256_sll_epi32(code, dropShift), rebias));
       __m256i zero = _mm256_setzero_si256();
-      NarrowLaneCounts::bump(lanes.overflow, overflow);
-      NarrowLaneCounts::bump(lanes.nan, isNaN);
-      NarrowLaneCounts::bump(lanes.inf,
+      NarrowLaneCounts::bump(lanes->overflow, overflow);
+      NarrowLaneCounts::bump(lanes->nan, isNaN);
+      NarrowLaneCounts::bump(lanes->inf,
                              _mm256_cmpeq_epi32(magnitude, splat(0x7F800000u)));
       NarrowLaneCounts::bump(
-          lanes.lost, _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
+          lanes->lost, _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
                                           _mm256_cmpeq_epi32(code, zero)));
       NarrowLaneCounts::bump(
-          lanes.exact,
+          lanes->exact,
           _mm256_andnot_si256(overflow, _mm256_cmpeq_epi32(back, magnitude)));
-      if (++lanes.steps == (1u << 24))
-        lanes.flush();
+      if (++lanes->steps == (1u << 24))
+        lanes->flush();
     }
     __m256i value = select(
         overflow,
@@ -567,21 +565,20 @@ narrowLoop(const FloatFormat &f, unsigned bytes, const char *src, char *dst,
   size_t i = 0;
   for (; i + 8 <= count; i += 8)
     store8(dst + i * bytes, bytes,
-           narrow.apply<Count>(load8(src + 4 * i, 4), lanes));
+           narrow.apply<Count>(load8(src + 4 * i, 4), &lanes));
+  std::optional<NarrowCastClassifier> tail; // the scalar elements' rule
   if constexpr (Count) {
     lanes.finish(f, config, i, *events);
-    NarrowCastClassifier classifier(f, config);
     events->elements[int(FidelityFamily::cast)] += count - i;
-    for (; i < count; ++i) {
-      uint32_t x = load1(src + 4 * i, 4), code = narrowFromF32(f, x, config);
-      store1(dst + i * bytes, bytes, code);
-      if (CastEvent e = classifier.classify(x, code); e != CastEvent::none)
-        ++events->count[int(castEventOf(e))];
-    }
+    tail.emplace(f, config);
   }
-  for (; i < count; ++i)
-    store1(dst + i * bytes, bytes,
-           narrowFromF32(f, load1(src + 4 * i, 4), config));
+  for (; i < count; ++i) {
+    uint32_t x = load1(src + 4 * i, 4), code = narrowFromF32(f, x, config);
+    store1(dst + i * bytes, bytes, code);
+    if constexpr (Count)
+      if (CastEvent e = tail->classify(x, code); e != CastEvent::none)
+        ++events->count[int(castEventOf(e))];
+  }
 }
 
 void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,

@@ -84,12 +84,12 @@ template <typename Call> static int counted(Call call) {
   Status status = call(&counts);
   if (status.ok()) {
     std::lock_guard<std::mutex> lock(c.mutex);
-    c.total.addLocked(counts);
+    c.total.add(counts);
     if (const char *site = tFidelitySite) {
       auto [it, added] = c.siteIndex.emplace(site, c.sites.size());
       if (added)
         c.sites.emplace_back(site, FidelityCounts());
-      c.sites[it->second].second.addLocked(counts);
+      c.sites[it->second].second.add(counts);
     }
   }
   return report(status);
@@ -136,7 +136,7 @@ void birsim_fidelity_site(const char *site) {
 int birsim_cast_copy_or_accumulate(int op, void *dst, const void *src,
                                    int dtype) {
   return counted([&](FidelityCounts *counts) {
-    return accumulate(op, dst, src, dtype, 1, counts);
+    return castCopyOrAccumulate(op, dst, src, dtype, counts);
   });
 }
 

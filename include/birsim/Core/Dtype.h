@@ -93,6 +93,13 @@ extern const FloatFormat &kFloat32Format;
 const DtypeInfo *lookupDtype(int dtype);
 inline const DtypeInfo &dtypeInfo(Dtype d) { return *lookupDtype(int(d)); }
 
+/// The value of a SignedInt dtype's raw bits (two's complement, sign
+/// extended from its width).
+inline int64_t signedValue(const DtypeInfo &d, uint64_t bits) {
+  unsigned shift = 64 - 8u * d.bytes;
+  return int64_t(bits << shift) >> shift;
+}
+
 /// Copy every dtype; cast the non-packed ones (§4).
 inline bool isCastable(const DtypeInfo &d) {
   return d.kind != DtypeKind::Packed;

@@ -53,7 +53,8 @@ struct FidelityCounts {
   uint64_t elements[kNumFidelityFamilies] = {};
   uint64_t count[kNumFidelityEvents] = {};
 
-  /// Adds `other`; thread-safe when every writer of `*this` adds through it.
+  void add(const FidelityCounts &other);
+  /// add() under a lock shared by every addLocked/mergeLocked caller.
   void addLocked(const FidelityCounts &other);
 };
 
@@ -82,10 +83,6 @@ bool fp8AddOverflows(const DtypeInfo &dtype, uint32_t acc, uint32_t x);
 void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
                  const void *x, size_t begin, size_t end,
                  FidelityTally &tally);
-
-/// Counts one (acc, x) pair (the scatter's element i, in order).
-void tallyReducePair(int op, const DtypeInfo &dtype, const void *acc,
-                     const void *x, FidelityCounts &counts);
 
 /// The one event (if any) the cast engine's write of `srcBits` as `to`
 /// shows, under `fp8Config` (§4); `none` when the value is kept.

@@ -84,7 +84,8 @@ Status resolveReducer(int op, int dtype, Reducer &reducer,
 
 /// birsim::cast_copy_or_accumulate(op, dst, src, dtype) (§3). On error dst
 /// is untouched.
-Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype);
+Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype,
+                            FidelityCounts *counts = nullptr);
 
 /// `count` contiguous elements; validates before writing anything. A
 /// non-null `counts` receives the fidelity counts (docs/Fidelity.md).
