@@ -52,6 +52,12 @@ std::vector<char> randomBytes(size_t n, uint32_t seed) {
   return v;
 }
 
+/// BIRSIM_BENCH_ROWS=<text> keeps the ratio rows whose name contains it.
+bool wanted(const char *what) {
+  const char *only = std::getenv("BIRSIM_BENCH_ROWS");
+  return !only || !*only || std::strstr(what, only);
+}
+
 void row(const char *what, double seconds, double memcpySeconds,
          double target) {
   double ratio = seconds / memcpySeconds;
@@ -80,12 +86,14 @@ void ratios(size_t n) {
     double copy =
         bestSeconds([&] { std::memcpy(dst.data(), src.data(), n * bytes); });
     for (int op = 1; op <= 3; ++op) {
+      char what[64];
+      std::snprintf(what, sizeof what, "accumulate %s %s", kOpNames[op], name);
+      if (!wanted(what))
+        continue;
       std::vector<char> fresh = randomBytes(n * bytes, 3);
       double t = bestSeconds([&] {
         birsim_accumulate(op, fresh.data(), src.data(), dtype, n);
       });
-      char what[64];
-      std::snprintf(what, sizeof what, "accumulate %s %s", kOpNames[op], name);
       bool fp8Add = op == 1 && bytes == 1;
       row(what, t, copy, fp8Add ? 4.0 : 1.2);
     }
@@ -95,11 +103,13 @@ void ratios(size_t n) {
       bestSeconds([&] { std::memcpy(copyOut.data(), f32.data(), n * 4); });
   for (auto [dtype, name] :
        {std::pair{12, "bf16"}, {13, "f16"}, {4, "f8E4M3"}, {7, "f8E5M2"}}) {
+    char what[64];
+    std::snprintf(what, sizeof what, "cast f32 -> %s", name);
+    if (!wanted(what))
+      continue;
     std::vector<char> out(n * birsim_dtype_size(dtype), 1);
     double t = bestSeconds(
         [&] { birsim_cast(16, f32.data(), dtype, out.data(), n, 1); });
-    char what[64];
-    std::snprintf(what, sizeof what, "cast f32 -> %s", name);
     row(what, t, copyF32, 1.2);
   }
   // BFP on Gaussian data (realistic exponents).
@@ -109,12 +119,14 @@ void ratios(size_t n) {
   for (float &x : tiles)
     x = dist(rng);
   for (auto [format, name] : {std::pair{0, "bfp8_b"}, {1, "bfp4_b"}}) {
+    char what[64];
+    std::snprintf(what, sizeof what, "bfp pack %s", name);
+    if (!wanted(what))
+      continue;
     std::vector<char> out(n / 1024 * birsim_bfp_tile_bytes(format), 1);
     double t = bestSeconds([&] {
       birsim_bfp_pack_tiles(format, tiles.data(), n / 1024, out.data());
     });
-    char what[64];
-    std::snprintf(what, sizeof what, "bfp pack %s", name);
     row(what, t, copyF32, 1.2);
   }
 }
@@ -226,6 +238,9 @@ int main() {
   std::printf("path: %s (BIRSIM_ISA)\n", isa && *isa ? isa : "best");
   ratios(size_t(1) << 24);
   ratios(size_t(1) << 16);
+  const char *only = std::getenv("BIRSIM_BENCH_ROWS");
+  if (only && *only)
+    return 0;
   threads();
   folding();
   fidelityCounters();

@@ -450,35 +450,31 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
   addTail(*dtypeInfo(Dtype::bfloat16).format, acc, x, i, count);
 }
 
-/// fp16 add with F16C: VCVTPH2PS quiets signalling NaNs, so NaN lanes are
-/// widened by hand (payload kept, §4); VCVTPS2PH rounds to nearest even,
-/// and its NaNs become 0x7E00 with the sign (§4).
+/// fp16 add with F16C: every fp16 value is exact in fp32, and a NaN sum
+/// narrows to 0x7E00 with the sign of the NaN ADDSS returns (§4): `acc`'s
+/// when it is NaN, else the sum's. So neither VCVTPH2PS quieting a
+/// signalling NaN nor the adder's source order changes a result; VCVTPS2PH
+/// rounds the others to nearest even.
 __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                           size_t count) {
-  auto widen = [](__m128i h) {
-    __m256i code = _mm256_cvtepu16_epi32(h);
-    __m256i isNaN = _mm256_cmpgt_epi32(_mm256_and_si256(code, splat(0x7FFF)),
-                                       splat(0x7C00));
-    __m256i nan = _mm256_or_si256(
-        _mm256_slli_epi32(_mm256_and_si256(code, splat(0x8000)), 16),
-        _mm256_or_si256(splat(0x7F800000),
-                        _mm256_slli_epi32(_mm256_and_si256(code, splat(0x3FF)),
-                                          13)));
-    return select(isNaN, nan, asInt(_mm256_cvtph_ps(h)));
+  __m256i magnitude = _mm256_set1_epi16(0x7FFF), inf = _mm256_set1_epi16(0x7C00);
+  __m256i nanCode = _mm256_set1_epi16(0x7E00);
+  auto sum8 = [](__m128i a, const char *b) {
+    __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(a),
+                               _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)b)));
+    return _mm256_cvtps_ph(sum, _MM_FROUND_TO_NEAREST_INT);
   };
   size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    __m128i a = _mm_loadu_si128((const __m128i *)(acc + 2 * i));
-    __m128i b = _mm_loadu_si128((const __m128i *)(x + 2 * i));
-    __m256i sum = addss8(widen(a), widen(b));
-    __m128i h = _mm256_cvtps_ph(asFloat(sum), _MM_FROUND_TO_NEAREST_INT);
-    __m256i isNaN = _mm256_cmpgt_epi32(
-        _mm256_and_si256(sum, splat(0x7FFFFFFF)), splat(0x7F800000));
-    __m128i nan16 = _mm_packs_epi32(_mm256_castsi256_si128(isNaN),
-                                    _mm256_extracti128_si256(isNaN, 1));
-    __m128i fixed = _mm_or_si128(_mm_and_si128(h, _mm_set1_epi16(short(0x8000))),
-                                 _mm_set1_epi16(0x7E00));
-    _mm_storeu_si128((__m128i *)(acc + 2 * i), _mm_blendv_epi8(h, fixed, nan16));
+  for (; i + 16 <= count; i += 16) {
+    char *p = acc + 2 * i;
+    __m256i a = _mm256_loadu_si256((const __m256i *)p);
+    __m256i h = _mm256_set_m128i(sum8(_mm256_extracti128_si256(a, 1), x + 2 * i + 16),
+                                 sum8(_mm256_castsi256_si128(a), x + 2 * i));
+    __m256i aNaN = _mm256_cmpgt_epi16(_mm256_and_si256(a, magnitude), inf);
+    __m256i isNaN = _mm256_cmpgt_epi16(_mm256_and_si256(h, magnitude), inf);
+    __m256i nan = _mm256_or_si256(
+        _mm256_andnot_si256(magnitude, select(aNaN, a, h)), nanCode);
+    _mm256_storeu_si256((__m256i *)p, select(isNaN, nan, h));
   }
   addTail(*dtypeInfo(Dtype::float16).format, acc, x, i, count);
 }
