@@ -265,9 +265,7 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
                 info->reduction == Reduction::Narrow16;
   unsigned bytes = info->bytes;
   auto reduceRange = [&](char *d, const char *s, size_t n) {
-    if (vector && reducer.table)
-      vector->reduceByTable(reducer.table(), d, s, n);
-    else if (vector && info->reduction == Reduction::Float32)
+    if (vector && info->reduction == Reduction::Float32)
       vector->reduceF32(f32Op, d, s, n);
     else if (vector && narrow)
       vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);

@@ -423,8 +423,9 @@ void addTail(const FloatFormat &f, char *acc, const char *x, size_t i,
 }
 
 /// bf16 add: bf16 is fp32's top half, so widening is a shift and RNE
-/// narrowing adds 0x7FFF plus the kept lsb (a carry runs up to Inf); NaN
-/// results are 0x7FC0 (§4). 16 lanes per step, in unpack order.
+/// narrowing adds 0x7FFF plus the kept lsb (a carry runs up to Inf); every
+/// NaN result is 0x7FC0 (§4), so which NaN the adder returns does not
+/// matter. 16 lanes per step, in unpack order.
 __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
                                            size_t count) {
   __m256i zero = _mm256_setzero_si256();
@@ -440,10 +441,13 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
   for (; i + 16 <= count; i += 16) {
     __m256i a = _mm256_loadu_si256((const __m256i *)(acc + 2 * i));
     __m256i b = _mm256_loadu_si256((const __m256i *)(x + 2 * i));
-    __m256i lo = addss8(_mm256_unpacklo_epi16(zero, a),
-                        _mm256_unpacklo_epi16(zero, b));
-    __m256i hi = addss8(_mm256_unpackhi_epi16(zero, a),
-                        _mm256_unpackhi_epi16(zero, b));
+    auto add = [](__m256i a, __m256i b) {
+      return asInt(_mm256_add_ps(asFloat(a), asFloat(b)));
+    };
+    __m256i lo = add(_mm256_unpacklo_epi16(zero, a),
+                     _mm256_unpacklo_epi16(zero, b));
+    __m256i hi = add(_mm256_unpackhi_epi16(zero, a),
+                     _mm256_unpackhi_epi16(zero, b));
     _mm256_storeu_si256((__m256i *)(acc + 2 * i),
                         _mm256_packus_epi32(narrow(lo), narrow(hi)));
   }
@@ -479,26 +483,83 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
   addTail(*dtypeInfo(Dtype::float16).format, acc, x, i, count);
 }
 
-/// The tabulated fp8 add: one 32-bit gather per element, low byte kept.
-__attribute__((noinline)) void tableLoop(const uint8_t *table, char *acc,
-                                         const char *x, size_t count) {
+/// fp8 add (IEEE fp8 formats, config 0) with F16C. Every fp8 value times
+/// 2^(bias - 15) is an fp16 whose bits are the fp8's fields shifted (the
+/// exponent field kept, subnormals included), so VCVTPH2PS widens it
+/// exactly; scaling both operands by a power of two scales their fp32 sum
+/// exactly (no fp32 overflow or subnormal is reachable). The sum goes back
+/// to fp16 truncated: the sum of two values of m + 1 <= 5 significant bits
+/// has every bit that decides a round to nearest even onto m bits within
+/// fp16's 11, or none at all (the smaller operand lies wholly below, and
+/// the larger is the result), so that one rounding, integer work on the
+/// fp16 bits with the carry running up to Inf, gives the core's result
+/// (every pair of every format is tested). Every NaN result is the format's
+/// one NaN code (§4), so no NaN's payload, sign or source order matters.
+/// 32 lanes per step, in unpack order.
+__attribute__((noinline)) void fp8AddLoop(const FloatFormat &f, char *acc,
+                                          const char *x, size_t count) {
+  unsigned m = f.mantissaBits, toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
+  __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
+  __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
+  __m256i zero = _mm256_setzero_si256();
+  __m256i halfMask = _mm256_set1_epi16(short(0x8000 | (0x7F00 >> toHalf)));
+  __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
+  __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
+  __m256i halfTopExponent = _mm256_set1_epi8(0x7C); // fp16 exponent 31, high byte
+  __m256i magnitude = _mm256_set1_epi16(0x7FFF);
+  __m256i halfInf = _mm256_set1_epi16(0x7C00);
+  __m256i roundBias = _mm256_set1_epi16(short((1u << (9 - m)) - 1));
+  __m256i one = _mm256_set1_epi16(1);
+  __m256i infCode = _mm256_set1_epi16(short(f.infCode()));
+  __m256i nanCode = _mm256_set1_epi16(short(f.nanResult));
+  // 32 codes as two vectors of 16 fp16 codes (in unpack order).
+  auto toHalves = [&](__m256i codes, __m256i &lo, __m256i &hi) {
+    lo = _mm256_unpacklo_epi8(zero, codes);
+    hi = _mm256_unpackhi_epi8(zero, codes);
+    if (toHalf) { // not E5M2 (fp16's top byte): shift; Inf/NaN to exponent 31
+      lo = _mm256_and_si256(_mm256_sra_epi16(lo, toHalfShift), halfMask);
+      hi = _mm256_and_si256(_mm256_sra_epi16(hi, toHalfShift), halfMask);
+      __m256i special = _mm256_and_si256(
+          _mm256_cmpgt_epi8(_mm256_and_si256(codes, byteMagnitude), belowInf),
+          halfTopExponent);
+      lo = _mm256_or_si256(lo, _mm256_unpacklo_epi8(zero, special));
+      hi = _mm256_or_si256(hi, _mm256_unpackhi_epi8(zero, special));
+    }
+  };
+  // fp32 sum of 8 lanes -> fp16, truncated.
+  auto sum8 = [](__m128i a, __m128i b) {
+    __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(a), _mm256_cvtph_ps(b));
+    return _mm256_cvtps_ph(sum, _MM_FROUND_TO_ZERO);
+  };
+  // 16 truncated fp16 sums -> fp8 codes in 16-bit lanes.
+  auto toFp8 = [&](__m256i h) {
+    __m256i mag = _mm256_and_si256(h, magnitude);
+    __m256i isNaN = _mm256_cmpgt_epi16(mag, halfInf);
+    __m256i odd = _mm256_and_si256(_mm256_srl_epi16(mag, dropShift), one);
+    __m256i code = _mm256_srl_epi16(
+        _mm256_add_epi16(_mm256_add_epi16(mag, roundBias), odd), dropShift);
+    code = _mm256_or_si256(_mm256_min_epu16(code, infCode),
+                           _mm256_srli_epi16(_mm256_andnot_si256(magnitude, h), 8));
+    return select(isNaN, nanCode, code);
+  };
+  auto add16 = [&](__m256i a, __m256i b) {
+    return toFp8(_mm256_set_m128i(
+        sum8(_mm256_extracti128_si256(a, 1), _mm256_extracti128_si256(b, 1)),
+        sum8(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b))));
+  };
   size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    __m256i index = _mm256_or_si256(
-        _mm256_slli_epi32(load8(acc + i, 1), 8), load8(x + i, 1));
-    __m256i entry =
-        _mm256_i32gather_epi32((const int *)table, index, /*scale=*/1);
-    store8(acc + i, 1, _mm256_and_si256(entry, splat(0xFF)));
+  for (; i + 32 <= count; i += 32) {
+    __m256i aLo, aHi, bLo, bHi;
+    toHalves(_mm256_loadu_si256((const __m256i *)(acc + i)), aLo, aHi);
+    toHalves(_mm256_loadu_si256((const __m256i *)(x + i)), bLo, bHi);
+    _mm256_storeu_si256((__m256i *)(acc + i),
+                        _mm256_packus_epi16(add16(aLo, bLo), add16(aHi, bHi)));
   }
   for (; i < count; ++i)
-    acc[i] = char(table[unsigned(uint8_t(acc[i])) << 8 | uint8_t(x[i])]);
-}
-
-void reduceByTable(const uint8_t *table, void *acc, const void *x,
-                   size_t count) {
-  KernelEntry entry(x, count, acc, count);
-  tableLoop(table, static_cast<char *>(acc), static_cast<const char *>(x),
-            count);
+    store1(acc + i, 1,
+           narrowFromF32(f, addss(widenToF32(f, uint8_t(acc[i])),
+                                  widenToF32(f, uint8_t(x[i]))),
+                         0));
 }
 
 template <F32Op Op>
@@ -536,6 +597,8 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
     return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
                  : minMaxCodesLoop<false, 2>(f, a, b, count);
   }
+  if (op == F32Op::kernelAdd && bytes == 1 && f.nonFinite == NonFinite::IEEE)
+    return fp8AddLoop(f, a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::bfloat16).format)
     return bf16AddLoop(a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
@@ -834,8 +897,8 @@ void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
 }
 
 const VectorKernels kAvx2Kernels = {
-    reduceF32,        reduceNarrow, reduceByTable, narrowFromF32Kernel,
-    widenToF32Kernel, bfpPack,      bfpUnpack,   countFp8AddOverflowsKernel};
+    reduceF32, reduceNarrow, narrowFromF32Kernel, widenToF32Kernel,
+    bfpPack,   bfpUnpack,    countFp8AddOverflowsKernel};
 
 } // namespace
 

@@ -45,9 +45,6 @@ struct VectorKernels {
   /// widen both, fp32 op, narrow with FP8 config 0 (§3).
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
-  /// acc[i] = table[acc[i] << 8 | x[i]] on bytes (the tabulated fp8 add).
-  void (*reduceByTable)(const uint8_t *table, void *acc, const void *x,
-                        size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
   /// with `events`, each element's CastEvent counted too
   /// (NarrowCastClassifier's rule, docs/Fidelity.md).
