@@ -267,6 +267,9 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
   auto reduceRange = [&](char *d, const char *s, size_t n) {
     if (vector && info->reduction == Reduction::Float32)
       vector->reduceF32(f32Op, d, s, n);
+    else if (vector && (info->reduction == Reduction::Int32 ||
+                        info->reduction == Reduction::Int64))
+      vector->reduceInteger(bytes, op, d, s, n);
     else if (vector && narrow)
       vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
     else

@@ -45,6 +45,10 @@ struct VectorKernels {
   /// widen both, fp32 op, narrow with FP8 config 0 (§3).
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
+  /// acc[i] = acc[i] op x[i] on int32 (`bytes` 4) or int64 (8): wrapping
+  /// add, signed min/max (§3); `op` is 1, 2, 3 = add, min, max.
+  void (*reduceInteger)(unsigned bytes, int op, void *acc, const void *x,
+                        size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
   /// with `events`, each element's CastEvent counted too
   /// (NarrowCastClassifier's rule, docs/Fidelity.md).

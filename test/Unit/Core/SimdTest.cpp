@@ -129,6 +129,40 @@ TEST(VectorPath, EveryFp8PairEveryOp) {
           std::string(lookupDtype(dtype)->name) + " op " + std::to_string(op));
 }
 
+/// int32 and int64 add/min/max: every pair of the edge values (the extremes,
+/// 0, ±1, values one step from a sign change of the difference), then 10^6
+/// random pairs; odd lengths reach the scalar tails.
+TEST(VectorPath, IntegerPairs) {
+  for (Dtype integer : {Dtype::int32, Dtype::int64}) {
+    int dtype = int(integer), bits = 8 * lookupDtype(dtype)->bytes;
+    uint64_t top = uint64_t(1) << (bits - 1), all = top | (top - 1);
+    std::vector<uint64_t> edges = {0,       1,         all,     top,
+                                   top - 1, top + 1,   all - 1, top >> 1,
+                                   (top >> 1) + 1, all - (top >> 1)};
+    std::vector<uint64_t> a, b;
+    for (uint64_t x : edges)
+      for (uint64_t y : edges) {
+        a.push_back(x);
+        b.push_back(y);
+      }
+    std::mt19937_64 rng(11);
+    for (int k = 0; k < 1000003; ++k) {
+      a.push_back(rng() & all);
+      b.push_back(rng() & all);
+    }
+    auto pack = [&](const std::vector<uint64_t> &v) {
+      Bytes out(v.size() * bits / 8);
+      for (size_t i = 0; i < v.size(); ++i)
+        std::memcpy(&out[i * bits / 8], &v[i], bits / 8);
+      return out;
+    };
+    for (int op = 1; op <= 3; ++op)
+      expectSameOnEveryPath(
+          [&] { return accumulated(op, dtype, pack(a), pack(b)); },
+          std::string(lookupDtype(dtype)->name) + " op " + std::to_string(op));
+  }
+}
+
 /// Every bf16/fp16 value against `partners` source values per chunk of
 /// 2^24 pairs; in long mode every pair (2^32).
 TEST(VectorPath, Bf16Fp16Pairs) {
