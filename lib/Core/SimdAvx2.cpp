@@ -752,12 +752,36 @@ unsigned lanesOf(__m256i mask) {
   return unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(mask)))));
 }
 
-/// Steps 1-5 on 8 values under shared exponent `shared`; with CountEvents,
-/// the events of docs/Fidelity.md into `tally` as bfpEncodeWithEvents gives.
+/// Tie tallies of one tile in 32-bit lanes (at most 128 per lane), added
+/// to a BfpTally after the tile.
+struct BfpTieLanes {
+  BfpTieLanes() : seen(_mm256_setzero_si256()), roundedUp(seen) {}
+
+  __m256i seen, roundedUp;
+
+  static uint64_t sum(__m256i v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v),
+                              _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return uint32_t(_mm_cvtsi128_si32(s));
+  }
+  void moveTo(BfpTally &tally) {
+    tally.seen += sum(seen);
+    tally.roundedUp += sum(roundedUp);
+    *this = BfpTieLanes();
+  }
+};
+
+/// Steps 1-5 on 8 values under shared exponent `shared` (the block's
+/// largest, so no lane shifts left); ties into `ties`, and with CountEvents
+/// the other events of docs/Fidelity.md into `tally` as bfpEncodeWithEvents
+/// gives.
 template <bool CountEvents>
 __m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
-                BfpTally &ties) {
+                BfpTieLanes &ties, BfpTally &tally) {
   unsigned m = f.mantissaBits, dropped = 24 - m;
+  __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
   __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
   __m256i zero = _mm256_cmpeq_epi32(e, _mm256_setzero_si256());
   __m256i significand = _mm256_or_si256(_mm256_and_si256(bits, splat(0x7FFFFF)),
@@ -767,47 +791,47 @@ __m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
     __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
     __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
     if constexpr (CountEvents)
-      ties.exponentClamped +=
+      tally.exponentClamped +=
           lanesOf(_mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
     significand = select(below, splat(0x800000), significand);
     significand = select(above, splat(0xFFFFFF), significand);
     e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
                          splat(kMaxE5));
   }
-  __m256i shift = _mm256_max_epi32(_mm256_sub_epi32(shared, e),
-                                   _mm256_setzero_si256());
-  __m256i aligned = _mm256_srlv_epi32(significand, shift); // >= 32 gives 0
-  __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
-  __m256i magnitude = _mm256_srl_epi32(aligned, droppedCount);
-  __m256i remainder = _mm256_and_si256(aligned, splat((1u << dropped) - 1));
-  __m256i half = splat(1u << (dropped - 1));
-  __m256i tie = _mm256_andnot_si256(zero, _mm256_cmpeq_epi32(remainder, half));
-  __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(magnitude, splat(1)),
-                                   splat(1));
-  __m256i tieUp = _mm256_and_si256(tie, odd);
-  __m256i up = _mm256_or_si256(_mm256_cmpgt_epi32(remainder, half), tieUp);
-  ties.seen += lanesOf(tie);
-  ties.roundedUp += lanesOf(tieUp);
-  __m256i rounded = _mm256_sub_epi32(magnitude, up);
-  magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
+  // Zeros and denormals are datum 0 (step 1): a zero significand.
+  significand = _mm256_andnot_si256(zero, significand);
+  __m256i aligned =
+      _mm256_srlv_epi32(significand, _mm256_sub_epi32(shared, e)); // >= 32: 0
+  // Round to nearest even: a carry out of the dropped bits.
+  __m256i oddBit =
+      _mm256_and_si256(_mm256_srl_epi32(aligned, droppedCount), splat(1));
+  __m256i rounded = _mm256_srl_epi32(
+      _mm256_add_epi32(_mm256_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)),
+                       oddBit),
+      droppedCount);
+  __m256i tie =
+      _mm256_cmpeq_epi32(_mm256_and_si256(aligned, splat((1u << dropped) - 1)),
+                         splat(1u << (dropped - 1)));
+  ties.seen = _mm256_sub_epi32(ties.seen, tie);
+  ties.roundedUp = _mm256_add_epi32(ties.roundedUp, _mm256_and_si256(tie, oddBit));
+  __m256i magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
   if constexpr (CountEvents) {
-    ties.saturated += lanesOf(_mm256_andnot_si256(
-        zero, _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1))));
+    tally.saturated +=
+        lanesOf(_mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
     // Finite non-zero inputs (denormals included) whose datum is 0.
     __m256i absBits = _mm256_and_si256(bits, splat(0x7FFFFFFFu));
     __m256i finiteNonZero = _mm256_andnot_si256(
         _mm256_cmpeq_epi32(absBits, _mm256_setzero_si256()),
         _mm256_cmpgt_epi32(splat(0x7F800000u), absBits));
-    __m256i datumZero = _mm256_or_si256(
-        zero, _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()));
-    ties.flushedToZero += lanesOf(_mm256_and_si256(finiteNonZero, datumZero));
+    tally.flushedToZero += lanesOf(_mm256_and_si256(
+        finiteNonZero, _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
   }
-  __m256i nonZero = _mm256_xor_si256(
-      _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()), splat(~0u));
-  __m256i sign = _mm256_sll_epi32(
-      _mm256_and_si256(_mm256_srli_epi32(bits, 31), nonZero),
-      _mm_cvtsi32_si128(int(m)));
-  return _mm256_andnot_si256(zero, _mm256_or_si256(sign, magnitude));
+  // The sign bit above the magnitude, dropped when the magnitude is 0.
+  __m256i sign = _mm256_min_epu32(
+      _mm256_and_si256(_mm256_srl_epi32(bits, _mm_cvtsi32_si128(int(31 - m))),
+                       splat(1u << m)),
+      _mm256_sll_epi32(magnitude, _mm_cvtsi32_si128(int(m))));
+  return _mm256_or_si256(sign, magnitude);
 }
 
 /// 16 datums (u32 lanes, each < 256) to 16 bytes.
@@ -822,7 +846,8 @@ __m128i toBytes(__m256i lo, __m256i hi) {
 template <bool CountEvents>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
-                                           char *out, BfpTally &ties) {
+                                           char *out, BfpTally &tally) {
+  BfpTieLanes ties;
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = tiles + t * kBfpTileBytesF32;
     char *packed = out + t * f.tileBytes;
@@ -836,8 +861,8 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
       __m128i datums =
-          toBytes(encode8<CountEvents>(f, lo, s, ties),
-                  encode8<CountEvents>(f, hi, s, ties));
+          toBytes(encode8<CountEvents>(f, lo, s, ties, tally),
+                  encode8<CountEvents>(f, hi, s, ties, tally));
       if (f.mantissaBits == 7) {
         _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
                          datums);
@@ -847,6 +872,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                          _mm_packus_epi16(pairs, _mm_setzero_si128()));
       }
     }
+    ties.moveTo(tally);
   }
 }
 
