@@ -367,35 +367,47 @@ static uint32_t collectiveMin(uint32_t acc, uint32_t x) {
   return minss(x, acc);
 }
 
+/// The ALU ops the collective reducer maps (add = ADDSS(x, acc), max =
+/// MAXSS(x, acc), min = MINSS(x, acc)): scalar and vector forms, one row.
+struct CollectiveReducer {
+  int aluOp;
+  uint32_t (*scalar)(uint32_t, uint32_t);
+  F32Op vector;
+};
+static const CollectiveReducer kCollectiveReducers[] = {
+    {int(AluOpType::add), collectiveAdd, F32Op::collectiveAdd},
+    {int(AluOpType::max), collectiveMax, F32Op::kernelMax},
+    {int(AluOpType::min), collectiveMin, F32Op::kernelMin},
+};
+
+static Status findCollectiveReducer(int aluOp, const CollectiveReducer *&row) {
+  for (const CollectiveReducer &r : kCollectiveReducers)
+    if (r.aluOp == aluOp) {
+      row = &r;
+      return Status::success();
+    }
+  return Status::error(ErrorCode::unsupportedCollectiveOp, aluOp);
+}
+
 Status resolveCollectiveReducer(int aluOp,
                                 uint32_t (*&reducer)(uint32_t, uint32_t)) {
-  switch (aluOp) {
-  case int(AluOpType::add):
-    reducer = collectiveAdd;
-    return Status::success();
-  case int(AluOpType::max):
-    reducer = collectiveMax;
-    return Status::success();
-  case int(AluOpType::min):
-    reducer = collectiveMin;
-    return Status::success();
-  default:
-    return Status::error(ErrorCode::unsupportedCollectiveOp, aluOp);
-  }
+  const CollectiveReducer *row;
+  if (Status s = findCollectiveReducer(aluOp, row))
+    return s;
+  reducer = row->scalar;
+  return Status::success();
 }
 
 Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
-  uint32_t (*reducer)(uint32_t, uint32_t);
-  if (Status s = resolveCollectiveReducer(aluOp, reducer))
+  const CollectiveReducer *row;
+  if (Status s = findCollectiveReducer(aluOp, row))
     return s;
   if (Status s = checkBuffers(acc, x, count, 4))
     return s;
   if (Status s = checkNoOverlap(acc, 4 * count, x, 4 * count, true))
     return s;
-  // add = ADDSS(x, acc); max = MAXSS(x, acc); min = MINSS(x, acc).
-  F32Op f32Op = aluOp == int(AluOpType::add)   ? F32Op::collectiveAdd
-                : aluOp == int(AluOpType::max) ? F32Op::kernelMax
-                                               : F32Op::kernelMin;
+  uint32_t (*reducer)(uint32_t, uint32_t) = row->scalar;
+  F32Op f32Op = row->vector;
   const VectorKernels *vector = activeKernels();
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *a = static_cast<unsigned char *>(acc) + 4 * begin;
