@@ -68,7 +68,8 @@ std::vector<char> randomBytes(size_t n, uint32_t seed) {
   return v;
 }
 
-/// BIRSIM_BENCH_ROWS=<text> keeps the ratio rows whose name contains it.
+/// BIRSIM_BENCH_ROWS=<text> keeps the rows whose name contains it ("threads"
+/// and "folding" name those two measures).
 bool wanted(const char *what) {
   const char *only = std::getenv("BIRSIM_BENCH_ROWS");
   return !only || !*only || std::strstr(what, only);
@@ -258,6 +259,8 @@ void fidelityCounters() {
   for (const auto &counted : calls) {
     const char *what = counted.first;
     const std::function<void()> &call = counted.second;
+    if (!wanted(what))
+      continue;
     auto [on, off] = bestSecondsSideBySide(
         [&] {
           birsim_fidelity_enable(1);
@@ -281,11 +284,10 @@ int main() {
   std::printf("path: %s (BIRSIM_ISA)\n", isa && *isa ? isa : "best");
   ratios(size_t(1) << 24);
   ratios(size_t(1) << 16);
-  const char *only = std::getenv("BIRSIM_BENCH_ROWS");
-  if (only && *only)
-    return 0;
-  threads();
-  folding();
+  if (wanted("threads"))
+    threads();
+  if (wanted("folding"))
+    folding();
   fidelityCounters();
   return 0;
 }

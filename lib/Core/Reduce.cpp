@@ -275,8 +275,9 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
     else
       reducer.bulk(d, s, n);
   };
-  // Fidelity counts (docs/Fidelity.md): only fp8 add has events. Blocks keep
-  // their accumulator bytes, then count the (acc, x, sum) triples.
+  // Fidelity counts (docs/Fidelity.md): only fp8 add has events. The vector
+  // kernel counts as it adds; the portable path keeps each block's
+  // accumulator bytes, then counts the (acc, x, sum) triples.
   bool countFp8 = counts && reducer.table;
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *d = static_cast<char *>(dst) + begin * bytes;
@@ -289,6 +290,11 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
     chunk.elements[int(FidelityFamily::reduce)] = end - begin;
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
+    if (vector) { // counted inside the kernel
+      overflows = vector->fp8AddCounted(*info->format, d, s, end - begin);
+      counts->addLocked(chunk);
+      return;
+    }
     for (size_t b = 0; b < end - begin; b += kBlock) {
       size_t n = std::min(kBlock, end - begin - b);
       auto *acc = reinterpret_cast<uint8_t *>(d + b);
@@ -296,10 +302,7 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
       std::memcpy(saved, acc, n);
       reduceRange(d + b, s + b, n);
       const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
-      overflows +=
-          vector ? vector->countFp8AddOverflows(*info->format, saved, xBefore,
-                                                acc, n)
-                 : countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
+      overflows += countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
     }
     counts->addLocked(chunk);
   });

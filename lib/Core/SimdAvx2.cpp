@@ -550,8 +550,9 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 /// (every pair of every format is tested). Every NaN result is the format's
 /// one NaN code (§4), so no NaN's payload, sign or source order matters.
 /// 32 lanes per step, in unpack order.
-__attribute__((noinline)) void fp8AddLoop(const FloatFormat &f, char *acc,
-                                          const char *x, size_t count) {
+template <bool Count>
+__attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
+                                              const char *x, size_t count) {
   unsigned m = f.mantissaBits, toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
   __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
@@ -601,19 +602,42 @@ __attribute__((noinline)) void fp8AddLoop(const FloatFormat &f, char *acc,
         sum8(_mm256_extracti128_si256(a, 1), _mm256_extracti128_si256(b, 1)),
         sum8(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b))));
   };
+  // With Count: finite + finite giving Inf (docs/Fidelity.md).
+  auto finite = [&](__m256i codes) {
+    __m256i m = _mm256_and_si256(codes, byteMagnitude);
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(m, belowInf), m);
+  };
+  uint64_t overflows = 0;
   size_t i = 0;
   for (; i + 32 <= count; i += 32) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(acc + i));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(x + i));
     __m256i aLo, aHi, bLo, bHi;
-    toHalves(_mm256_loadu_si256((const __m256i *)(acc + i)), aLo, aHi);
-    toHalves(_mm256_loadu_si256((const __m256i *)(x + i)), bLo, bHi);
-    _mm256_storeu_si256((__m256i *)(acc + i),
-                        _mm256_packus_epi16(add16(aLo, bLo), add16(aHi, bHi)));
+    toHalves(a, aLo, aHi);
+    toHalves(b, bLo, bHi);
+    __m256i sum = _mm256_packus_epi16(add16(aLo, bLo), add16(aHi, bHi));
+    _mm256_storeu_si256((__m256i *)(acc + i), sum);
+    if constexpr (Count)
+      overflows += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_epi8(
+          _mm256_andnot_si256(finite(sum),
+                              _mm256_and_si256(finite(a), finite(b)))))));
   }
-  for (; i < count; ++i)
-    store1(acc + i, 1,
-           narrowFromF32(f, addss(widenToF32(f, uint8_t(acc[i])),
-                                  widenToF32(f, uint8_t(x[i]))),
-                         0));
+  for (; i < count; ++i) {
+    uint8_t before = uint8_t(acc[i]), operand = uint8_t(x[i]);
+    uint8_t sum = uint8_t(narrowFromF32(
+        f, addss(widenToF32(f, before), widenToF32(f, operand)), 0));
+    acc[i] = char(sum);
+    if constexpr (Count)
+      overflows += countFp8AddOverflows(f, &before, &operand, &sum, 1);
+  }
+  return overflows;
+}
+
+uint64_t fp8AddCounted(const FloatFormat &f, void *acc, const void *x,
+                       size_t count) {
+  KernelEntry entry(x, count, acc, count);
+  return fp8AddLoop<true>(f, static_cast<char *>(acc),
+                          static_cast<const char *>(x), count);
 }
 
 template <F32Op Op>
@@ -652,7 +676,7 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
                  : minMaxCodesLoop<false, 2>(f, a, b, count);
   }
   if (op == F32Op::kernelAdd && bytes == 1 && f.nonFinite == NonFinite::IEEE)
-    return fp8AddLoop(f, a, b, count);
+    return (void)fp8AddLoop<false>(f, a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::bfloat16).format)
     return bf16AddLoop(a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
@@ -888,31 +912,6 @@ void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
     bfpPackLoop<false>(f, in, tileCount, bytes, tally);
 }
 
-//===-- fp8 add overflows (docs/Fidelity.md) ------------------------------===//
-
-uint64_t countFp8AddOverflowsKernel(const FloatFormat &f, const uint8_t *acc,
-                                    const uint8_t *x, const uint8_t *result,
-                                    size_t count) {
-  KernelEntry entry(acc, count, nullptr, 0);
-  // A code is finite when its magnitude is below the Inf code (IEEE fp8).
-  __m256i magnitude = _mm256_set1_epi8(char(f.magnitudeMask()));
-  __m256i largestFinite = _mm256_set1_epi8(char(f.infCode() - 1));
-  auto finite = [&](const uint8_t *p) {
-    __m256i m = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)p),
-                                 magnitude);
-    return _mm256_cmpeq_epi8(_mm256_min_epu8(m, largestFinite), m);
-  };
-  uint64_t overflows = 0;
-  size_t i = 0;
-  for (; i + 32 <= count; i += 32) {
-    __m256i both = _mm256_and_si256(finite(acc + i), finite(x + i));
-    overflows += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_epi8(
-        _mm256_andnot_si256(finite(result + i), both)))));
-  }
-  return overflows +
-         countFp8AddOverflows(f, acc + i, x + i, result + i, count - i);
-}
-
 /// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
 __m256i decode8(const BfpFormatInfo &f, __m256i datum, int shared) {
   unsigned m = f.mantissaBits;
@@ -979,7 +978,7 @@ void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
 const VectorKernels kAvx2Kernels = {
     reduceF32,        reduceNarrow, reduceInteger,
     narrowFromF32Kernel, widenToF32Kernel, bfpPack,
-    bfpUnpack,        countFp8AddOverflowsKernel};
+    bfpUnpack,        fp8AddCounted};
 
 } // namespace
 

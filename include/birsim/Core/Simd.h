@@ -65,10 +65,10 @@ struct VectorKernels {
                   bool countEvents);
   void (*bfpUnpack)(const BfpFormatInfo &format, const void *packed,
                     size_t tileCount, void *tiles);
-  /// countFp8AddOverflows (birsim/Core/Fidelity.h).
-  uint64_t (*countFp8AddOverflows)(const FloatFormat &format,
-                                   const uint8_t *acc, const uint8_t *x,
-                                   const uint8_t *result, size_t count);
+  /// The fp8 add of reduceNarrow (an IEEE fp8 format), returning
+  /// countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
+  uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,
+                            const void *x, size_t count);
 };
 
 /// The kernels of the active path; null on the portable path.
