@@ -801,16 +801,16 @@ struct BfpTieLanes {
 /// largest, so no lane shifts left); ties into `ties`, and with CountEvents
 /// the other events of docs/Fidelity.md into `tally` as bfpEncodeWithEvents
 /// gives.
-template <bool CountEvents>
-__m256i encode8(const BfpFormatInfo &f, __m256i bits, __m256i shared,
-                BfpTieLanes &ties, BfpTally &tally) {
-  unsigned m = f.mantissaBits, dropped = 24 - m;
+template <bool CountEvents, unsigned M, bool Fp16Exponent>
+__m256i encode8(__m256i bits, __m256i shared, BfpTieLanes &ties,
+                BfpTally &tally) {
+  constexpr unsigned m = M, dropped = 24 - m;
   __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
   __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
   __m256i zero = _mm256_cmpeq_epi32(e, _mm256_setzero_si256());
   __m256i significand = _mm256_or_si256(_mm256_and_si256(bits, splat(0x7FFFFF)),
                                         splat(0x800000));
-  if (f.fp16Exponent) {
+  if constexpr (Fp16Exponent) {
     __m256i e5 = _mm256_sub_epi32(e, splat(kFp16Rebias));
     __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
     __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
@@ -867,7 +867,9 @@ __m128i toBytes(__m256i lo, __m256i hi) {
   return _mm_packus_epi16(a, b);
 }
 
-template <bool CountEvents>
+/// The format's mantissa width and exponent kind are template arguments:
+/// every constant is then an immediate (4 formats x counted or not).
+template <bool CountEvents, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
                                            char *out, BfpTally &tally) {
@@ -879,15 +881,14 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       const char *block = tile + 4 * bfpTileIndex(b, 0);
       __m256i lo = _mm256_loadu_si256((const __m256i *)block);
       __m256i hi = _mm256_loadu_si256((const __m256i *)(block + 32));
-      int shared = horizontalMax(
-          _mm256_max_epi32(blockExponent(lo, f.fp16Exponent),
-                           blockExponent(hi, f.fp16Exponent)));
+      int shared = horizontalMax(_mm256_max_epi32(
+          blockExponent(lo, Fp16Exponent), blockExponent(hi, Fp16Exponent)));
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
-      __m128i datums =
-          toBytes(encode8<CountEvents>(f, lo, s, ties, tally),
-                  encode8<CountEvents>(f, hi, s, ties, tally));
-      if (f.mantissaBits == 7) {
+      __m128i datums = toBytes(
+          encode8<CountEvents, M, Fp16Exponent>(lo, s, ties, tally),
+          encode8<CountEvents, M, Fp16Exponent>(hi, s, ties, tally));
+      if constexpr (M == 7) {
         _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
                          datums);
       } else { // BFP4: low nibble first
@@ -900,6 +901,19 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
   }
 }
 
+template <bool CountEvents>
+void bfpPackFormat(const BfpFormatInfo &f, const char *in, size_t tileCount,
+                   char *bytes, BfpTally &tally) {
+  if (f.mantissaBits == 7)
+    return f.fp16Exponent
+               ? bfpPackLoop<CountEvents, 7, true>(f, in, tileCount, bytes, tally)
+               : bfpPackLoop<CountEvents, 7, false>(f, in, tileCount, bytes,
+                                                    tally);
+  return f.fp16Exponent
+             ? bfpPackLoop<CountEvents, 3, true>(f, in, tileCount, bytes, tally)
+             : bfpPackLoop<CountEvents, 3, false>(f, in, tileCount, bytes, tally);
+}
+
 void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
              void *out, BfpTally &tally, bool countEvents) {
   KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
@@ -907,9 +921,9 @@ void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
   auto *in = static_cast<const char *>(tiles);
   auto *bytes = static_cast<char *>(out);
   if (countEvents)
-    bfpPackLoop<true>(f, in, tileCount, bytes, tally);
+    bfpPackFormat<true>(f, in, tileCount, bytes, tally);
   else
-    bfpPackLoop<false>(f, in, tileCount, bytes, tally);
+    bfpPackFormat<false>(f, in, tileCount, bytes, tally);
 }
 
 /// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
