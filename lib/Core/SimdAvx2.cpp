@@ -57,6 +57,19 @@ private:
   unsigned saved;
 };
 
+/// Prefetches the stream at `p` this far ahead: on this AMD core the
+/// hardware prefetcher alone leaves the streaming loops 20-40% slower than
+/// memcpy (measured). A prefetch past a buffer's end is a hint that never
+/// faults.
+constexpr size_t kPrefetchBytes = 2048;
+void prefetchAhead(const void *p) {
+  _mm_prefetch(static_cast<const char *>(p) + kPrefetchBytes, _MM_HINT_T0);
+}
+void prefetchAhead(const void *a, const void *b) {
+  prefetchAhead(a);
+  prefetchAhead(b);
+}
+
 __m256i splat(uint32_t v) { return _mm256_set1_epi32(int(v)); }
 __m256 asFloat(__m256i v) { return _mm256_castsi256_ps(v); }
 __m256i asInt(__m256 v) { return _mm256_castps_si256(v); }
@@ -335,11 +348,13 @@ template <F32Op Op>
 __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
                                              size_t count) {
   size_t i = 0;
-  for (; i + 8 <= count; i += 8)
+  for (; i + 8 <= count; i += 8) {
+    prefetchAhead(acc + 4 * i, x + 4 * i);
     _mm256_storeu_si256(
         (__m256i *)(acc + 4 * i),
         apply8<Op>(_mm256_loadu_si256((const __m256i *)(acc + 4 * i)),
                    _mm256_loadu_si256((const __m256i *)(x + 4 * i))));
+  }
   for (; i < count; ++i)
     store1(acc + 4 * i, 4,
            apply1<Op>(load1(acc + 4 * i, 4), load1(x + 4 * i, 4)));
@@ -384,6 +399,7 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
   constexpr size_t lanes = 32 / Bytes;
   size_t i = 0;
   for (; i + lanes <= count; i += lanes) {
+    prefetchAhead(acc + i * Bytes, x + i * Bytes);
     __m256i *a = (__m256i *)(acc + i * Bytes);
     _mm256_storeu_si256(a, apply(_mm256_loadu_si256(a),
                                  _mm256_loadu_si256(
@@ -442,6 +458,7 @@ minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
   };
   size_t i = 0;
   for (; i + lanes <= count; i += lanes) {
+    prefetchAhead(acc + i * Bytes, x + i * Bytes);
     __m256i a = _mm256_loadu_si256((const __m256i *)(acc + i * Bytes));
     __m256i b = _mm256_loadu_si256((const __m256i *)(x + i * Bytes));
     __m256i aMagnitude = _mm256_and_si256(a, magnitudeMask);
@@ -493,6 +510,7 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
   };
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
+    prefetchAhead(acc + 2 * i, x + 2 * i);
     __m256i a = _mm256_loadu_si256((const __m256i *)(acc + 2 * i));
     __m256i b = _mm256_loadu_si256((const __m256i *)(x + 2 * i));
     auto add = [](__m256i a, __m256i b) {
@@ -525,6 +543,7 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
     char *p = acc + 2 * i;
+    prefetchAhead(p, x + 2 * i);
     __m256i a = _mm256_loadu_si256((const __m256i *)p);
     __m256i h = _mm256_set_m128i(sum8(_mm256_extracti128_si256(a, 1), x + 2 * i + 16),
                                  sum8(_mm256_castsi256_si128(a), x + 2 * i));
@@ -610,6 +629,7 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   uint64_t overflows = 0;
   size_t i = 0;
   for (; i + 32 <= count; i += 32) {
+    prefetchAhead(acc + i, x + i);
     __m256i a = _mm256_loadu_si256((const __m256i *)(acc + i));
     __m256i b = _mm256_loadu_si256((const __m256i *)(x + i));
     __m256i aLo, aHi, bLo, bHi;
@@ -649,6 +669,7 @@ reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
   size_t i = 0;
   for (; i + 8 <= count; i += 8) {
     char *a = acc + i * bytes;
+    prefetchAhead(a, x + i * bytes);
     __m256i sum = apply8<Op>(widen(load8(a, bytes)),
                              widen(load8(x + i * bytes, bytes)));
     store8(a, bytes, narrow(sum));
@@ -700,9 +721,11 @@ narrowLoop(const FloatFormat &f, unsigned bytes, const char *src, char *dst,
   Narrow narrow(f, config);
   NarrowLaneCounts lanes;
   size_t i = 0;
-  for (; i + 8 <= count; i += 8)
+  for (; i + 8 <= count; i += 8) {
+    prefetchAhead(src + 4 * i, dst + i * bytes);
     store8(dst + i * bytes, bytes,
            narrow.apply<Count>(load8(src + 4 * i, 4), &lanes));
+  }
   std::optional<NarrowCastClassifier> tail; // the scalar elements' rule
   if constexpr (Count) {
     lanes.finish(f, config, i, *events);
@@ -735,8 +758,10 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
                                          size_t count) {
   Widen widen(f);
   size_t i = 0;
-  for (; i + 8 <= count; i += 8)
+  for (; i + 8 <= count; i += 8) {
+    prefetchAhead(src + i * bytes, dst + 4 * i);
     store8(dst + 4 * i, 4, widen(load8(src + i * bytes, bytes)));
+  }
   for (; i < count; ++i)
     store1(dst + 4 * i, 4, widenToF32(f, load1(src + i * bytes, bytes)));
 }
@@ -879,6 +904,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
     char *packed = out + t * f.tileBytes;
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
       const char *block = tile + 4 * bfpTileIndex(b, 0);
+      prefetchAhead(block); // face order: every line of the next tile too
       __m256i lo = _mm256_loadu_si256((const __m256i *)block);
       __m256i hi = _mm256_loadu_si256((const __m256i *)(block + 32));
       int shared = horizontalMax(_mm256_max_epi32(
@@ -959,6 +985,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
   for (size_t t = 0; t < tileCount; ++t) {
     const unsigned char *in = packed + t * f.tileBytes;
     char *tile = tiles + t * kBfpTileBytesF32;
+    prefetchAhead(in); // the tile after next's first bytes (BFP8: 1088 each)
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
       __m128i bytes;
       if (f.mantissaBits == 7) {
