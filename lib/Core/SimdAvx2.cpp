@@ -200,9 +200,10 @@ struct Widen {
   bool ieee, sameExponentsAsF32;
 };
 
-/// Per-lane tallies of a counted narrowing (32-bit lanes; flushed before
-/// they could wrap), turned into the cast events of docs/Fidelity.md at the
-/// end: NarrowCastClassifier's rule, counted by lane class.
+/// Per-lane tallies of a counted narrowing (32-bit lanes; flushed every
+/// kMaxSteps steps, before they could wrap), turned into the cast events of
+/// docs/Fidelity.md at the end: NarrowCastClassifier's rule, counted by
+/// lane class.
 struct NarrowLaneCounts {
   NarrowLaneCounts()
       : overflow(_mm256_setzero_si256()), nan(overflow), inf(overflow),
@@ -213,7 +214,7 @@ struct NarrowLaneCounts {
   __m256i lost;  ///< non-zero in, zero code
   __m256i exact; ///< in range and unchanged
   uint64_t total[5] = {};
-  unsigned steps = 0;
+  static constexpr size_t kMaxSteps = size_t(1) << 24;
 
   static void bump(__m256i &lanes, __m256i mask) {
     lanes = _mm256_sub_epi32(lanes, mask);
@@ -227,7 +228,6 @@ struct NarrowLaneCounts {
         total[k] += lane;
       *lanes[k] = _mm256_setzero_si256();
     }
-    steps = 0;
   }
   /// The events of `elements` lanes narrowed under `config`.
   void finish(const FloatFormat &f, unsigned config, size_t elements,
@@ -263,6 +263,7 @@ struct Narrow {
     signToFormat = _mm_cvtsi32_si128(int(31 - (f.exponentBits + m)));
     rebias = splat(uint32_t(f.bias - 127) << 23);
     roundBias = splat((1u << (shift - 1)) - 1);
+    droppedBits = splat((1u << shift) - 1);
     // Adding 2^(24 - bias - m) rounds a smaller magnitude at the format's
     // subnormal quantum 2^(1 - bias - m).
     magicBits = splat(uint32_t(24 - f.bias - int(m) + 127) << 23);
@@ -300,9 +301,8 @@ struct Narrow {
     __m256i normal = _mm256_srl_epi32(
         _mm256_add_epi32(_mm256_add_epi32(rebiased, roundBias), odd),
         dropShift);
-    __m256i subnormal = _mm256_sub_epi32(
-        asInt(_mm256_add_ps(asFloat(magnitude), asFloat(magicBits))),
-        magicBits);
+    __m256 subnormalSum = _mm256_add_ps(asFloat(magnitude), asFloat(magicBits));
+    __m256i subnormal = _mm256_sub_epi32(asInt(subnormalSum), magicBits);
     __m256i isSubnormal = _mm256_cmpgt_epi32(minNormal, magnitude);
     __m256i code = select(isSubnormal, subnormal, normal);
     __m256i overflow = _mm256_cmpgt_epi32(code, maxFinite);
@@ -325,8 +325,6 @@ struct Narrow {
       NarrowLaneCounts::bump(
           lanes->exact,
           _mm256_andnot_si256(overflow, _mm256_cmpeq_epi32(back, magnitude)));
-      if (++lanes->steps == (1u << 24))
-        lanes->flush();
     }
     __m256i value = select(
         overflow,
@@ -338,7 +336,7 @@ struct Narrow {
   }
 
   __m128i dropShift, signToFormat;
-  __m256i rebias, roundBias, magicBits, minNormal, maxFinite;
+  __m256i rebias, roundBias, droppedBits, magicBits, minNormal, maxFinite;
   __m256i overflowBase, overflowSign, nanBase, nanSign;
 };
 
@@ -714,17 +712,23 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
   }
 }
 
-template <bool Count>
-__attribute__((noinline)) void
-narrowLoop(const FloatFormat &f, unsigned bytes, const char *src, char *dst,
-           size_t count, unsigned config, FidelityCounts *events) {
+template <bool Count, unsigned Bytes>
+__attribute__((noinline)) void narrowLoop(const FloatFormat &f, const char *src,
+                                          char *dst, size_t count,
+                                          unsigned config,
+                                          FidelityCounts *events) {
   Narrow narrow(f, config);
   NarrowLaneCounts lanes;
-  size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    prefetchAhead(src + 4 * i, dst + i * bytes);
-    store8(dst + i * bytes, bytes,
-           narrow.apply<Count>(load8(src + 4 * i, 4), &lanes));
+  size_t i = 0, whole = count & ~size_t(7);
+  while (i < whole) {
+    size_t end = std::min(whole, i + 8 * NarrowLaneCounts::kMaxSteps);
+    for (; i < end; i += 8) {
+      prefetchAhead(src + 4 * i, dst + i * Bytes);
+      store8(dst + i * Bytes, Bytes,
+             narrow.apply<Count>(load8(src + 4 * i, 4), &lanes));
+    }
+    if constexpr (Count)
+      lanes.flush();
   }
   std::optional<NarrowCastClassifier> tail; // the scalar elements' rule
   if constexpr (Count) {
@@ -734,7 +738,7 @@ narrowLoop(const FloatFormat &f, unsigned bytes, const char *src, char *dst,
   }
   for (; i < count; ++i) {
     uint32_t x = load1(src + 4 * i, 4), code = narrowFromF32(f, x, config);
-    store1(dst + i * bytes, bytes, code);
+    store1(dst + i * Bytes, Bytes, code);
     if constexpr (Count)
       if (CastEvent e = tail->classify(x, code); e != CastEvent::none)
         ++events->count[int(castEventOf(e))];
@@ -748,9 +752,11 @@ void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
   auto *in = static_cast<const char *>(src);
   auto *out = static_cast<char *>(dst);
   if (events)
-    narrowLoop<true>(f, bytes, in, out, count, config, events);
-  else
-    narrowLoop<false>(f, bytes, in, out, count, config, nullptr);
+    return bytes == 1
+               ? narrowLoop<true, 1>(f, in, out, count, config, events)
+               : narrowLoop<true, 2>(f, in, out, count, config, events);
+  return bytes == 1 ? narrowLoop<false, 1>(f, in, out, count, config, nullptr)
+                    : narrowLoop<false, 2>(f, in, out, count, config, nullptr);
 }
 
 __attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
