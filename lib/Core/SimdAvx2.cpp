@@ -803,17 +803,18 @@ __m256i blockExponent(__m256i bits, bool fp16Exponent) {
       splat(kMaxE5));
 }
 
-unsigned lanesOf(__m256i mask) {
-  return unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_ps(asFloat(mask)))));
-}
+/// A BfpTally of one tile in 32-bit lanes (at most 128 per lane), added to
+/// the call's BfpTally after the tile.
+struct BfpLaneTally {
+  BfpLaneTally()
+      : seen(_mm256_setzero_si256()), roundedUp(seen), flushedToZero(seen),
+        saturated(seen), exponentClamped(seen) {}
 
-/// Tie tallies of one tile in 32-bit lanes (at most 128 per lane), added
-/// to a BfpTally after the tile.
-struct BfpTieLanes {
-  BfpTieLanes() : seen(_mm256_setzero_si256()), roundedUp(seen) {}
+  __m256i seen, roundedUp, flushedToZero, saturated, exponentClamped;
 
-  __m256i seen, roundedUp;
-
+  static void bump(__m256i &lanes, __m256i mask) {
+    lanes = _mm256_sub_epi32(lanes, mask);
+  }
   static uint64_t sum(__m256i v) {
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v),
                               _mm256_extracti128_si256(v, 1));
@@ -824,17 +825,19 @@ struct BfpTieLanes {
   void moveTo(BfpTally &tally) {
     tally.seen += sum(seen);
     tally.roundedUp += sum(roundedUp);
-    *this = BfpTieLanes();
+    tally.flushedToZero += sum(flushedToZero);
+    tally.saturated += sum(saturated);
+    tally.exponentClamped += sum(exponentClamped);
+    *this = BfpLaneTally();
   }
 };
 
 /// Steps 1-5 on 8 values under shared exponent `shared` (the block's
-/// largest, so no lane shifts left); ties into `ties`, and with CountEvents
-/// the other events of docs/Fidelity.md into `tally` as bfpEncodeWithEvents
+/// largest, so no lane shifts left); ties into `tally`, and with
+/// CountEvents the other events of docs/Fidelity.md as bfpEncodeWithEvents
 /// gives.
 template <bool CountEvents, unsigned M, bool Fp16Exponent>
-__m256i encode8(__m256i bits, __m256i shared, BfpTieLanes &ties,
-                BfpTally &tally) {
+__m256i encode8(__m256i bits, __m256i shared, BfpLaneTally &tally) {
   constexpr unsigned m = M, dropped = 24 - m;
   __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
   __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
@@ -846,8 +849,9 @@ __m256i encode8(__m256i bits, __m256i shared, BfpTieLanes &ties,
     __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
     __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
     if constexpr (CountEvents)
-      tally.exponentClamped +=
-          lanesOf(_mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
+      BfpLaneTally::bump(
+          tally.exponentClamped,
+          _mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
     significand = select(below, splat(0x800000), significand);
     significand = select(above, splat(0xFFFFFF), significand);
     e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
@@ -867,19 +871,21 @@ __m256i encode8(__m256i bits, __m256i shared, BfpTieLanes &ties,
   __m256i tie =
       _mm256_cmpeq_epi32(_mm256_and_si256(aligned, splat((1u << dropped) - 1)),
                          splat(1u << (dropped - 1)));
-  ties.seen = _mm256_sub_epi32(ties.seen, tie);
-  ties.roundedUp = _mm256_add_epi32(ties.roundedUp, _mm256_and_si256(tie, oddBit));
+  BfpLaneTally::bump(tally.seen, tie);
+  tally.roundedUp = _mm256_add_epi32(tally.roundedUp, _mm256_and_si256(tie, oddBit));
   __m256i magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
   if constexpr (CountEvents) {
-    tally.saturated +=
-        lanesOf(_mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
+    BfpLaneTally::bump(tally.saturated,
+                       _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
     // Finite non-zero inputs (denormals included) whose datum is 0.
     __m256i absBits = _mm256_and_si256(bits, splat(0x7FFFFFFFu));
     __m256i finiteNonZero = _mm256_andnot_si256(
         _mm256_cmpeq_epi32(absBits, _mm256_setzero_si256()),
         _mm256_cmpgt_epi32(splat(0x7F800000u), absBits));
-    tally.flushedToZero += lanesOf(_mm256_and_si256(
-        finiteNonZero, _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
+    BfpLaneTally::bump(
+        tally.flushedToZero,
+        _mm256_and_si256(finiteNonZero,
+                         _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
   }
   // The sign bit above the magnitude, dropped when the magnitude is 0.
   __m256i sign = _mm256_min_epu32(
@@ -904,7 +910,7 @@ template <bool CountEvents, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
                                            char *out, BfpTally &tally) {
-  BfpTieLanes ties;
+  BfpLaneTally lanes;
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = tiles + t * kBfpTileBytesF32;
     char *packed = out + t * f.tileBytes;
@@ -918,8 +924,8 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
       __m128i datums = toBytes(
-          encode8<CountEvents, M, Fp16Exponent>(lo, s, ties, tally),
-          encode8<CountEvents, M, Fp16Exponent>(hi, s, ties, tally));
+          encode8<CountEvents, M, Fp16Exponent>(lo, s, lanes),
+          encode8<CountEvents, M, Fp16Exponent>(hi, s, lanes));
       if constexpr (M == 7) {
         _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
                          datums);
@@ -929,7 +935,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                          _mm_packus_epi16(pairs, _mm_setzero_si128()));
       }
     }
-    ties.moveTo(tally);
+    lanes.moveTo(tally);
   }
 }
 
