@@ -327,14 +327,18 @@ CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
                          ? widenToF32(*to.format, uint32_t(outBits))
                          : uint32_t(outBits);
   if (integerToFloat) { // the input is an integer
-    if (CastEvent e = floats.classifyWidened(hub, widened);
-        e != CastEvent::inexact && e != CastEvent::none)
-      return e; // clamped or overflowed: the rule sees it on the fp32 value
     int64_t value = from.kind == DtypeKind::SignedInt
                         ? signedValue(from, srcBits)
                         : int64_t(0);
     bool inNegative = value < 0;
     uint64_t in = inNegative ? 0 - uint64_t(value) : srcBits;
+    if (to.kind == DtypeKind::Float32) // exact iff its odd part fits 24 bits
+      return in == 0 || (in >> __builtin_ctzll(in)) < (uint64_t(1) << 24)
+                 ? CastEvent::none
+                 : CastEvent::inexact;
+    if (CastEvent e = floats.classifyWidened(hub, widened);
+        e != CastEvent::inexact && e != CastEvent::none)
+      return e; // clamped or overflowed: the rule sees it on the fp32 value
     bool outNegative;
     uint64_t out;
     bool same = integerValue(widened, outNegative, out) && out == in &&

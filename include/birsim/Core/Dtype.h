@@ -26,7 +26,8 @@ constexpr int kNumDtypes = 0
 /// How cast_copy_or_accumulate reduces a dtype with add/min/max (§3).
 enum class Reduction : uint8_t {
   None,     ///< "cast_accumulate: unsupported dtype"
-  Fp8,      ///< widen, fp32 core, narrow with FP8 config 0 (tabulated)
+  Fp8,      ///< widen, fp32 core, narrow with FP8 config 0 (the portable
+            ///< path tabulates it)
   Narrow16, ///< bf16/fp16: widen, fp32 core, narrow
   Int32,    ///< wrapping add, signed min/max
   Int64,
