@@ -71,9 +71,13 @@ struct RuntimeArg {
   Type (*type)(MLIRContext *);
 };
 
+/// Whether the fidelity counters examine a runtime function's values.
+enum class RuntimeCounts { Counted, NotCounted };
+
 struct RuntimeFunction {
   StringLiteral name;
   Type (*result)(MLIRContext *);
+  RuntimeCounts counts;
   ArrayRef<RuntimeArg> args;
 
   LLVM::LLVMFunctionType type(MLIRContext *ctx) const {
@@ -91,14 +95,14 @@ enum class RuntimeFn {
 };
 
 #define BIRSIM_ARG(CType, Role) RuntimeArg{ArgRole::Role, llvmTypeOf<CType>},
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, ...)                             \
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Counts, ...)                     \
   constexpr RuntimeArg Name##Args[] = {__VA_ARGS__};
 #include "birsim/Runtime/RuntimeFunctions.def"
 
 const RuntimeFunction kRuntimeFunctions[] = {
 #define BIRSIM_ARG(CType, Role)
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, ...)                             \
-  {#Name, llvmTypeOf<Result>, Name##Args},
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Counts, ...)                     \
+  {#Name, llvmTypeOf<Result>, RuntimeCounts::Counts, Name##Args},
 #include "birsim/Runtime/RuntimeFunctions.def"
 };
 
@@ -247,10 +251,7 @@ private:
 
   /// The calls whose values the fidelity counters examine.
   static bool isCounted(RuntimeFn fn) {
-    return fn == RuntimeFn::birsim_accumulate ||
-           fn == RuntimeFn::birsim_scatter_accumulate ||
-           fn == RuntimeFn::birsim_cast ||
-           fn == RuntimeFn::birsim_bfp_pack_tiles;
+    return kRuntimeFunctions[int(fn)].counts == RuntimeCounts::Counted;
   }
 
   /// A private global `symbol` holding `text`.

@@ -21,7 +21,7 @@ using FunctionType = Result(Params...);
 
 // `FunctionType<Result , P1 , P2 ...>`: each BIRSIM_ARG supplies its comma.
 #define BIRSIM_ARG(CType, Role) , CType
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, ...)                             \
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Counts, ...)                     \
   static_assert(std::is_same_v<decltype(Name),                                 \
                                FunctionType<Result __VA_ARGS__>>,              \
                 "RuntimeFunctions.def row " #Name " differs from Runtime.h");
