@@ -2,9 +2,9 @@
 //
 // Each row times a runtime call and a memcpy of the bytes named, in this
 // process on the same (allocated and touched) buffers, alternately, best of
-// 9 each, single thread unless stated; the ratio is call / memcpy. The path is the one
-// BIRSIM_ISA selects (bench/run.sh runs the portable and the best path).
-// Also: bf16 add on 2 threads against 1, folding a 2^20-element bf16
+// 9 each, single thread unless stated; the ratio is call / memcpy. The path is
+// the one BIRSIM_ISA selects (bench/run.sh runs the portable and the best
+// path). Also: bf16 add on 2 threads against 1, folding a 2^20-element bf16
 // birsim.reduce against arith.addf folding the same constants, and each
 // counted call with the fidelity counters on against off.
 //
@@ -127,8 +127,7 @@ void ratios(size_t n) {
       continue;
     std::vector<char> out(n * birsim_dtype_size(dtype), 1);
     auto [t, copied] = bestSecondsSideBySide(
-        [&] { birsim_cast(16, f32.data(), dtype, out.data(), n, 1); },
-        copyF32);
+        [&] { birsim_cast(16, f32.data(), dtype, out.data(), n, 1); }, copyF32);
     row(what, t, copied, 1.2);
   }
   // BFP on Gaussian data (realistic exponents).
@@ -179,8 +178,8 @@ void threads() {
       25);
   std::printf("\nbf16 add 2^24: 1 thread %.3f ms, 2 threads %.3f ms: "
               "%.2fx   >= 1.6 %s (memcpy on 2 threads: %.2fx)\n",
-              one * 1e3, two * 1e3, one / two, one / two >= 1.6 ? "ok" : "MISSED",
-              copyOne / copyTwo);
+              one * 1e3, two * 1e3, one / two,
+              one / two >= 1.6 ? "ok" : "MISSED", copyOne / copyTwo);
 }
 
 /// Folding birsim.reduce add and arith.addf on the same two 2^20-element

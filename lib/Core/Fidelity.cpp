@@ -115,8 +115,9 @@ uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
   for (; i + 16 <= count; i += 16) {
     __m128i hit = _mm_andnot_si128(
         finite(result + i), _mm_and_si128(finite(acc + i), finite(x + i)));
-    sums = _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(hit, _mm_set1_epi8(1)),
-                                            _mm_setzero_si128()));
+    sums =
+        _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(hit, _mm_set1_epi8(1)),
+                                         _mm_setzero_si128()));
   }
   overflows = uint64_t(_mm_cvtsi128_si64(sums)) +
               uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
@@ -287,8 +288,7 @@ CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
       betweenFloats(isFloatKind(from) && isFloatKind(to)),
       floatToInteger(isFloatKind(from) && isIntegerKind(to)),
       integerToFloat(isIntegerKind(from) && isFloatKind(to)),
-      floats(to.format ? *to.format : kFloat32Format,
-             to.isFp8() ? config : 0) {
+      floats(to.format ? *to.format : kFloat32Format, to.isFp8() ? config : 0) {
   if (!floatToInteger)
     return;
   // f32ToInteger clamps from a magnitude on, monotonically on each side.

@@ -77,6 +77,19 @@ __m256i select(__m256i mask, __m256i whenSet, __m256i otherwise) {
   return _mm256_blendv_epi8(otherwise, whenSet, mask);
 }
 
+/// Per-lane tallies in 32-bit lanes: adds 1 to each lane of `lanes` where
+/// `mask` is set (all ones), and sums the 8 lanes.
+void countLanes(__m256i &lanes, __m256i mask) {
+  lanes = _mm256_sub_epi32(lanes, mask);
+}
+uint64_t laneSum(__m256i lanes) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(lanes),
+                            _mm256_extracti128_si256(lanes, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+  return uint32_t(_mm_cvtsi128_si32(s));
+}
+
 //===-- fp32 core (§2): the operand order is explicit in each lane --------===//
 
 /// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used (the
@@ -216,16 +229,10 @@ struct NarrowLaneCounts {
   uint64_t total[5] = {};
   static constexpr size_t kMaxSteps = size_t(1) << 24;
 
-  static void bump(__m256i &lanes, __m256i mask) {
-    lanes = _mm256_sub_epi32(lanes, mask);
-  }
   void flush() {
     __m256i *lanes[] = {&overflow, &nan, &inf, &lost, &exact};
     for (int k = 0; k < 5; ++k) {
-      alignas(32) uint32_t v[8];
-      _mm256_store_si256((__m256i *)v, *lanes[k]);
-      for (uint32_t lane : v)
-        total[k] += lane;
+      total[k] += laneSum(*lanes[k]);
       *lanes[k] = _mm256_setzero_si256();
     }
   }
@@ -315,14 +322,13 @@ struct Narrow {
                               asFloat(magicBits))),
           _mm256_sub_epi32(_mm256_sll_epi32(code, dropShift), rebias));
       __m256i zero = _mm256_setzero_si256();
-      NarrowLaneCounts::bump(lanes->overflow, overflow);
-      NarrowLaneCounts::bump(lanes->nan, isNaN);
-      NarrowLaneCounts::bump(lanes->inf,
-                             _mm256_cmpeq_epi32(magnitude, splat(0x7F800000u)));
-      NarrowLaneCounts::bump(
-          lanes->lost, _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
-                                          _mm256_cmpeq_epi32(code, zero)));
-      NarrowLaneCounts::bump(
+      countLanes(lanes->overflow, overflow);
+      countLanes(lanes->nan, isNaN);
+      countLanes(lanes->inf, _mm256_cmpeq_epi32(magnitude, splat(0x7F800000u)));
+      countLanes(lanes->lost,
+                 _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
+                                     _mm256_cmpeq_epi32(code, zero)));
+      countLanes(
           lanes->exact,
           _mm256_andnot_si256(overflow, _mm256_cmpeq_epi32(back, magnitude)));
     }
@@ -399,17 +405,17 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
   for (; i + lanes <= count; i += lanes) {
     prefetchAhead(acc + i * Bytes, x + i * Bytes);
     __m256i *a = (__m256i *)(acc + i * Bytes);
-    _mm256_storeu_si256(a, apply(_mm256_loadu_si256(a),
-                                 _mm256_loadu_si256(
-                                     (const __m256i *)(x + i * Bytes))));
+    _mm256_storeu_si256(
+        a, apply(_mm256_loadu_si256(a),
+                 _mm256_loadu_si256((const __m256i *)(x + i * Bytes))));
   }
 #pragma clang loop vectorize(disable) // at most 3 elements
   for (; i < count; ++i) {
     Bits a, b;
     std::memcpy(&a, acc + i * Bytes, Bytes);
     std::memcpy(&b, x + i * Bytes, Bytes);
-    Bits r = Op == 1 ? Bits(std::make_unsigned_t<Bits>(a) +
-                            std::make_unsigned_t<Bits>(b))
+    Bits r = Op == 1   ? Bits(std::make_unsigned_t<Bits>(a) +
+                              std::make_unsigned_t<Bits>(b))
              : Op == 2 ? std::min(a, b)
                        : std::max(a, b);
     std::memcpy(acc + i * Bytes, &r, Bytes);
@@ -514,10 +520,10 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
     auto add = [](__m256i a, __m256i b) {
       return asInt(_mm256_add_ps(asFloat(a), asFloat(b)));
     };
-    __m256i lo = add(_mm256_unpacklo_epi16(zero, a),
-                     _mm256_unpacklo_epi16(zero, b));
-    __m256i hi = add(_mm256_unpackhi_epi16(zero, a),
-                     _mm256_unpackhi_epi16(zero, b));
+    __m256i lo =
+        add(_mm256_unpacklo_epi16(zero, a), _mm256_unpacklo_epi16(zero, b));
+    __m256i hi =
+        add(_mm256_unpackhi_epi16(zero, a), _mm256_unpackhi_epi16(zero, b));
     _mm256_storeu_si256((__m256i *)(acc + 2 * i),
                         _mm256_packus_epi32(narrow(lo), narrow(hi)));
   }
@@ -531,11 +537,13 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
 /// rounds the others to nearest even.
 __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                           size_t count) {
-  __m256i magnitude = _mm256_set1_epi16(0x7FFF), inf = _mm256_set1_epi16(0x7C00);
+  __m256i magnitude = _mm256_set1_epi16(0x7FFF),
+          inf = _mm256_set1_epi16(0x7C00);
   __m256i nanCode = _mm256_set1_epi16(0x7E00);
   auto sum8 = [](__m128i a, const char *b) {
-    __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(a),
-                               _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)b)));
+    __m256 sum =
+        _mm256_add_ps(_mm256_cvtph_ps(a),
+                      _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)b)));
     return _mm256_cvtps_ph(sum, _MM_FROUND_TO_NEAREST_INT);
   };
   size_t i = 0;
@@ -543,8 +551,9 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
     char *p = acc + 2 * i;
     prefetchAhead(p, x + 2 * i);
     __m256i a = _mm256_loadu_si256((const __m256i *)p);
-    __m256i h = _mm256_set_m128i(sum8(_mm256_extracti128_si256(a, 1), x + 2 * i + 16),
-                                 sum8(_mm256_castsi256_si128(a), x + 2 * i));
+    __m256i h =
+        _mm256_set_m128i(sum8(_mm256_extracti128_si256(a, 1), x + 2 * i + 16),
+                         sum8(_mm256_castsi256_si128(a), x + 2 * i));
     __m256i aNaN = _mm256_cmpgt_epi16(_mm256_and_si256(a, magnitude), inf);
     __m256i isNaN = _mm256_cmpgt_epi16(_mm256_and_si256(h, magnitude), inf);
     __m256i nan = _mm256_or_si256(
@@ -570,14 +579,16 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 template <bool Count>
 __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
                                               const char *x, size_t count) {
-  unsigned m = f.mantissaBits, toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
+  unsigned m = f.mantissaBits,
+           toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
   __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
   __m256i zero = _mm256_setzero_si256();
   __m256i halfMask = _mm256_set1_epi16(short(0x8000 | (0x7F00 >> toHalf)));
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
-  __m256i halfTopExponent = _mm256_set1_epi8(0x7C); // fp16 exponent 31, high byte
+  __m256i halfTopExponent =
+      _mm256_set1_epi8(0x7C); // fp16 exponent 31, high byte
   __m256i magnitude = _mm256_set1_epi16(0x7FFF);
   __m256i halfInf = _mm256_set1_epi16(0x7C00);
   __m256i roundBias = _mm256_set1_epi16(short((1u << (9 - m)) - 1));
@@ -610,8 +621,9 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
     __m256i odd = _mm256_and_si256(_mm256_srl_epi16(mag, dropShift), one);
     __m256i code = _mm256_srl_epi16(
         _mm256_add_epi16(_mm256_add_epi16(mag, roundBias), odd), dropShift);
-    code = _mm256_or_si256(_mm256_min_epu16(code, infCode),
-                           _mm256_srli_epi16(_mm256_andnot_si256(magnitude, h), 8));
+    code = _mm256_or_si256(
+        _mm256_min_epu16(code, infCode),
+        _mm256_srli_epi16(_mm256_andnot_si256(magnitude, h), 8));
     return select(isNaN, nanCode, code);
   };
   auto add16 = [&](__m256i a, __m256i b) {
@@ -636,9 +648,9 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
     __m256i sum = _mm256_packus_epi16(add16(aLo, bLo), add16(aHi, bHi));
     _mm256_storeu_si256((__m256i *)(acc + i), sum);
     if constexpr (Count)
-      overflows += unsigned(_mm_popcnt_u32(unsigned(_mm256_movemask_epi8(
-          _mm256_andnot_si256(finite(sum),
-                              _mm256_and_si256(finite(a), finite(b)))))));
+      overflows += unsigned(
+          _mm_popcnt_u32(unsigned(_mm256_movemask_epi8(_mm256_andnot_si256(
+              finite(sum), _mm256_and_si256(finite(a), finite(b)))))));
   }
   for (; i < count; ++i) {
     uint8_t before = uint8_t(acc[i]), operand = uint8_t(x[i]);
@@ -713,10 +725,9 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
 }
 
 template <bool Count, unsigned Bytes>
-__attribute__((noinline)) void narrowLoop(const FloatFormat &f, const char *src,
-                                          char *dst, size_t count,
-                                          unsigned config,
-                                          FidelityCounts *events) {
+__attribute__((noinline)) void
+narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
+           unsigned config, FidelityCounts *events) {
   Narrow narrow(f, config);
   NarrowLaneCounts lanes;
   size_t i = 0, whole = count & ~size_t(7);
@@ -752,9 +763,8 @@ void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
   auto *in = static_cast<const char *>(src);
   auto *out = static_cast<char *>(dst);
   if (events)
-    return bytes == 1
-               ? narrowLoop<true, 1>(f, in, out, count, config, events)
-               : narrowLoop<true, 2>(f, in, out, count, config, events);
+    return bytes == 1 ? narrowLoop<true, 1>(f, in, out, count, config, events)
+                      : narrowLoop<true, 2>(f, in, out, count, config, events);
   return bytes == 1 ? narrowLoop<false, 1>(f, in, out, count, config, nullptr)
                     : narrowLoop<false, 2>(f, in, out, count, config, nullptr);
 }
@@ -812,22 +822,12 @@ struct BfpLaneTally {
 
   __m256i seen, roundedUp, flushedToZero, saturated, exponentClamped;
 
-  static void bump(__m256i &lanes, __m256i mask) {
-    lanes = _mm256_sub_epi32(lanes, mask);
-  }
-  static uint64_t sum(__m256i v) {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v),
-                              _mm256_extracti128_si256(v, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return uint32_t(_mm_cvtsi128_si32(s));
-  }
   void moveTo(BfpTally &tally) {
-    tally.seen += sum(seen);
-    tally.roundedUp += sum(roundedUp);
-    tally.flushedToZero += sum(flushedToZero);
-    tally.saturated += sum(saturated);
-    tally.exponentClamped += sum(exponentClamped);
+    tally.seen += laneSum(seen);
+    tally.roundedUp += laneSum(roundedUp);
+    tally.flushedToZero += laneSum(flushedToZero);
+    tally.saturated += laneSum(saturated);
+    tally.exponentClamped += laneSum(exponentClamped);
     *this = BfpLaneTally();
   }
 };
@@ -849,9 +849,8 @@ __m256i encode8(__m256i bits, __m256i shared, BfpLaneTally &tally) {
     __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
     __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
     if constexpr (CountEvents)
-      BfpLaneTally::bump(
-          tally.exponentClamped,
-          _mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
+      countLanes(tally.exponentClamped,
+                 _mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
     significand = select(below, splat(0x800000), significand);
     significand = select(above, splat(0xFFFFFF), significand);
     e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
@@ -865,27 +864,28 @@ __m256i encode8(__m256i bits, __m256i shared, BfpLaneTally &tally) {
   __m256i oddBit =
       _mm256_and_si256(_mm256_srl_epi32(aligned, droppedCount), splat(1));
   __m256i rounded = _mm256_srl_epi32(
-      _mm256_add_epi32(_mm256_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)),
-                       oddBit),
+      _mm256_add_epi32(
+          _mm256_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)), oddBit),
       droppedCount);
   __m256i tie =
       _mm256_cmpeq_epi32(_mm256_and_si256(aligned, splat((1u << dropped) - 1)),
                          splat(1u << (dropped - 1)));
-  BfpLaneTally::bump(tally.seen, tie);
-  tally.roundedUp = _mm256_add_epi32(tally.roundedUp, _mm256_and_si256(tie, oddBit));
+  countLanes(tally.seen, tie);
+  tally.roundedUp =
+      _mm256_add_epi32(tally.roundedUp, _mm256_and_si256(tie, oddBit));
   __m256i magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
   if constexpr (CountEvents) {
-    BfpLaneTally::bump(tally.saturated,
-                       _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
+    countLanes(tally.saturated,
+               _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
     // Finite non-zero inputs (denormals included) whose datum is 0.
     __m256i absBits = _mm256_and_si256(bits, splat(0x7FFFFFFFu));
     __m256i finiteNonZero = _mm256_andnot_si256(
         _mm256_cmpeq_epi32(absBits, _mm256_setzero_si256()),
         _mm256_cmpgt_epi32(splat(0x7F800000u), absBits));
-    BfpLaneTally::bump(
-        tally.flushedToZero,
-        _mm256_and_si256(finiteNonZero,
-                         _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
+    countLanes(tally.flushedToZero,
+               _mm256_and_si256(
+                   finiteNonZero,
+                   _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
   }
   // The sign bit above the magnitude, dropped when the magnitude is 0.
   __m256i sign = _mm256_min_epu32(
@@ -923,9 +923,9 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
           blockExponent(lo, Fp16Exponent), blockExponent(hi, Fp16Exponent)));
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
-      __m128i datums = toBytes(
-          encode8<CountEvents, M, Fp16Exponent>(lo, s, lanes),
-          encode8<CountEvents, M, Fp16Exponent>(hi, s, lanes));
+      __m128i datums =
+          toBytes(encode8<CountEvents, M, Fp16Exponent>(lo, s, lanes),
+                  encode8<CountEvents, M, Fp16Exponent>(hi, s, lanes));
       if constexpr (M == 7) {
         _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
                          datums);
@@ -943,13 +943,14 @@ template <bool CountEvents>
 void bfpPackFormat(const BfpFormatInfo &f, const char *in, size_t tileCount,
                    char *bytes, BfpTally &tally) {
   if (f.mantissaBits == 7)
-    return f.fp16Exponent
-               ? bfpPackLoop<CountEvents, 7, true>(f, in, tileCount, bytes, tally)
-               : bfpPackLoop<CountEvents, 7, false>(f, in, tileCount, bytes,
-                                                    tally);
+    return f.fp16Exponent ? bfpPackLoop<CountEvents, 7, true>(f, in, tileCount,
+                                                              bytes, tally)
+                          : bfpPackLoop<CountEvents, 7, false>(f, in, tileCount,
+                                                               bytes, tally);
   return f.fp16Exponent
              ? bfpPackLoop<CountEvents, 3, true>(f, in, tileCount, bytes, tally)
-             : bfpPackLoop<CountEvents, 3, false>(f, in, tileCount, bytes, tally);
+             : bfpPackLoop<CountEvents, 3, false>(f, in, tileCount, bytes,
+                                                  tally);
 }
 
 void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
@@ -1029,9 +1030,8 @@ void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
 }
 
 const VectorKernels kAvx2Kernels = {
-    reduceF32,        reduceNarrow, reduceInteger,
-    narrowFromF32Kernel, widenToF32Kernel, bfpPack,
-    bfpUnpack,        fp8AddCounted};
+    reduceF32,        reduceNarrow, reduceInteger, narrowFromF32Kernel,
+    widenToF32Kernel, bfpPack,      bfpUnpack,     fp8AddCounted};
 
 } // namespace
 
