@@ -284,25 +284,25 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
     auto *s = static_cast<const char *>(src) + begin * bytes;
     if (!countFp8)
       return reduceRange(d, s, end - begin);
-    constexpr size_t kBlock = 4096;
-    uint8_t saved[kBlock];
     FidelityCounts chunk;
     chunk.elements[int(FidelityFamily::reduce)] = end - begin;
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
-    if (vector) { // counted inside the kernel
+    if (vector) {
       overflows = vector->fp8AddCounted(*info->format, d, s, end - begin);
-      counts->addLocked(chunk);
-      return;
-    }
-    for (size_t b = 0; b < end - begin; b += kBlock) {
-      size_t n = std::min(kBlock, end - begin - b);
-      auto *acc = reinterpret_cast<uint8_t *>(d + b);
-      auto *x = reinterpret_cast<const uint8_t *>(s + b);
-      std::memcpy(saved, acc, n);
-      reduceRange(d + b, s + b, n);
-      const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
-      overflows += countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
+    } else {
+      constexpr size_t kBlock = 4096;
+      uint8_t saved[kBlock];
+      for (size_t b = 0; b < end - begin; b += kBlock) {
+        size_t n = std::min(kBlock, end - begin - b);
+        auto *acc = reinterpret_cast<uint8_t *>(d + b);
+        auto *x = reinterpret_cast<const uint8_t *>(s + b);
+        std::memcpy(saved, acc, n);
+        reducer.bulk(acc, x, n);
+        const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
+        overflows +=
+            countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
+      }
     }
     counts->addLocked(chunk);
   });
