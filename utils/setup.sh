@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Installs every Debian package birsim needs; does nothing when all are present.
+#   --emulator  also the x86 emulator and boot tools of utils/avx512-emulated.sh
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev ninja-build cmake pkgconf libgtest-dev googletest
       libbenchmark-dev)
+case "${1:-}" in
+  "") ;;
+  --emulator)
+    PKGS+=(bochs bochsbios vgabios isolinux syslinux-common xorriso
+           busybox-static cpio) ;;
+  *) echo "usage: $0 [--emulator]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

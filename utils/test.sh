@@ -7,15 +7,20 @@
 #               suite there (any report fails its test).
 #   --tsan      builds build-tsan/ with ThreadSanitizer and runs the threaded
 #               tests there (any report fails its test).
+#   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
+#               CPU (utils/avx512-emulated.sh; about 15 minutes), counted as
+#               one more test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
+emulated=0
 build=build
 build_args=()
 lit_args=()
 for arg in "$@"; do
   case "$arg" in
     --long) long=1 ;;
+    --avx512-emulated) emulated=1 ;;
     --sanitize) build=build-sanitize; build_args=(--sanitize) ;;
     --tsan)
       build=build-tsan; build_args=(--tsan)
@@ -23,7 +28,8 @@ for arg in "$@"; do
       # with MLIR's threaded pass manager, and the negative control.
       # (GTEST_FILTER picks the unit tests: test/lit_sanitizer.py.)
       lit_args=(--filter 'BIRSIM-Unit|fold-multithreaded|tsan-') ;;
-    *) echo "usage: $0 [--long] [--sanitize|--tsan]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--long] [--avx512-emulated] [--sanitize|--tsan]" >&2
+       exit 2 ;;
   esac
 done
 ./utils/setup.sh || exit 1
@@ -40,7 +46,15 @@ passed=${passed:-0}
 rm -f "$log"
 if [ "$long" -eq 1 ]; then
   echo "== long: every bf16/fp16 pair, 10^8 random fp32 values, on every path =="
-  if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimCoreTests" --gtest_filter='VectorPath.*'; then
+  if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimSimdTests" --gtest_filter='VectorPath.*'; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); rc=1
+  fi
+fi
+if [ "$emulated" -eq 1 ]; then
+  echo "== avx512-emulated: the vector paths on an emulated AVX-512 CPU =="
+  if ./utils/avx512-emulated.sh; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); rc=1

@@ -24,10 +24,14 @@ const char *isaName(Isa isa) {
 
 Isa bestIsa() {
 #if defined(__x86_64__)
-  // No AVX-512 kernels exist yet: such a CPU runs the AVX2 + F16C ones.
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
-      __builtin_cpu_supports("popcnt"))
-    return Isa::avx2;
+  // __builtin_cpu_supports also checks that the OS saves the registers.
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("f16c") ||
+      !__builtin_cpu_supports("popcnt"))
+    return Isa::portable;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl"))
+    return Isa::avx512;
+  return Isa::avx2;
 #endif
   return Isa::portable;
 }
@@ -66,8 +70,14 @@ Isa selectIsa(Isa requested) {
 
 const VectorKernels *activeKernels() {
 #if defined(__x86_64__)
-  if (activeIsa() >= Isa::avx2)
+  switch (activeIsa()) {
+  case Isa::avx512:
+    return &avx512Kernels();
+  case Isa::avx2:
     return &avx2Kernels();
+  case Isa::portable:
+    break;
+  }
 #endif
   return nullptr;
 }

@@ -7,6 +7,7 @@
 // computes (docs/Semantics.md sections 2-5); the tests compare the two.
 //
 //===----------------------------------------------------------------------===//
+#include "KernelSupport.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
@@ -25,50 +26,7 @@
 namespace birsim::core {
 namespace {
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define BIRSIM_TSAN 1
-// Exported by TSan's runtime, not declared by <sanitizer/tsan_interface.h>.
-extern "C" void __tsan_read_range(void *address, unsigned long size);
-extern "C" void __tsan_write_range(void *address, unsigned long size);
-#endif
-#endif
-
-/// Entered by every kernel. Sets the default MXCSR (round to nearest even,
-/// no FTZ/DAZ, exceptions masked) for the kernel's duration, whatever the
-/// caller set (§2). ThreadSanitizer does not instrument 256-bit accesses, so
-/// in TSan builds the kernel's whole source and destination ranges are
-/// reported to it here.
-class KernelEntry {
-public:
-  KernelEntry(const void *src, size_t srcBytes, void *dst, size_t dstBytes)
-      : saved(_mm_getcsr()) {
-#ifdef BIRSIM_TSAN
-    __tsan_read_range(const_cast<void *>(src), srcBytes);
-    __tsan_write_range(dst, dstBytes);
-#else
-    (void)src, (void)srcBytes, (void)dst, (void)dstBytes;
-#endif
-    _mm_setcsr(0x1F80);
-  }
-  ~KernelEntry() { _mm_setcsr(saved); }
-
-private:
-  unsigned saved;
-};
-
-/// Prefetches the stream at `p` this far ahead: on this AMD core the
-/// hardware prefetcher alone leaves the streaming loops 20-40% slower than
-/// memcpy (measured). A prefetch past a buffer's end is a hint that never
-/// faults.
-constexpr size_t kPrefetchBytes = 2048;
-void prefetchAhead(const void *p) {
-  _mm_prefetch(static_cast<const char *>(p) + kPrefetchBytes, _MM_HINT_T0);
-}
-void prefetchAhead(const void *a, const void *b) {
-  prefetchAhead(a);
-  prefetchAhead(b);
-}
+using namespace kernel;
 
 __m256i splat(uint32_t v) { return _mm256_set1_epi32(int(v)); }
 __m256 asFloat(__m256i v) { return _mm256_castsi256_ps(v); }
@@ -111,20 +69,16 @@ __m256i maxss8(__m256i a, __m256i b) {
   return asInt(_mm256_max_ps(asFloat(a), asFloat(b)));
 }
 
-/// The operation `Op` with its operand order (§2, §3), on lanes or scalars.
+/// The operation `Op` with its operand order, on lanes or scalars.
 template <F32Op Op, typename T, T (*Add)(T, T), T (*Min)(T, T),
           T (*Max)(T, T)>
 T applyOp(T acc, T x) {
-  if constexpr (Op == F32Op::kernelAdd)
-    return Add(acc, x);
-  else if constexpr (Op == F32Op::kernelMin)
-    return Min(x, acc);
-  else if constexpr (Op == F32Op::kernelMax)
-    return Max(x, acc);
-  else
-    return Add(x, acc);
+  T a = accumulatorFirst(Op) ? acc : x, b = accumulatorFirst(Op) ? x : acc;
+  constexpr F32Instruction instruction = instructionOf(Op);
+  return instruction == F32Instruction::addss   ? Add(a, b)
+         : instruction == F32Instruction::minss ? Min(a, b)
+                                                : Max(a, b);
 }
-
 template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
   return applyOp<Op, __m256i, addss8, minss8, maxss8>(acc, x);
 }

@@ -4,7 +4,9 @@
 // each bulk entry point runs on every path this CPU has, on whole buffers so
 // that the vector loops (not only their scalar tails) are exercised, and
 // must give the same bytes. BIRSIM_LONG_TESTS=1 (./utils/test.sh --long)
-// widens the sweeps to every bf16/fp16 pair and 10^8 random fp32 values.
+// widens the sweeps to every bf16/fp16 pair and 10^8 random fp32 values;
+// BIRSIM_EMULATED_SWEEPS=1 narrows the random and bf16/fp16 sweeps for a run
+// under an instruction-set emulator (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
@@ -14,6 +16,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -26,9 +29,18 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-bool longMode() {
-  const char *v = std::getenv("BIRSIM_LONG_TESTS");
+bool flagSet(const char *name) {
+  const char *v = std::getenv(name);
   return v && *v && *v != '0';
+}
+bool longMode() { return flagSet("BIRSIM_LONG_TESTS"); }
+
+/// A sweep's size: the default suite's, the long mode's, or the emulated
+/// run's (an emulator runs each instruction some 50-500x slower).
+size_t sweepSize(size_t normal, size_t longRun, size_t emulated) {
+  if (longMode())
+    return longRun;
+  return flagSet("BIRSIM_EMULATED_SWEEPS") ? emulated : normal;
 }
 
 /// The paths this CPU has, portable first.
@@ -50,14 +62,27 @@ struct PathGuard {
   }
 };
 
-/// `run()` on every path must equal its result on the portable path.
+/// The path every other is compared with: the portable one, or
+/// BIRSIM_REFERENCE_ISA's (the emulated run compares avx512 with avx2 there,
+/// since the emulator's VCVTPS2PH does not round ties to even).
+Isa referencePath() {
+  const char *name = std::getenv("BIRSIM_REFERENCE_ISA");
+  for (Isa isa : everyPath())
+    if (name && !std::strcmp(name, isaName(isa)))
+      return isa;
+  return Isa::portable;
+}
+
+/// `run()` on every path above the reference path must equal its result on
+/// the reference path (the portable one unless BIRSIM_REFERENCE_ISA says).
 template <typename Run>
 void expectSameOnEveryPath(Run run, const std::string &what) {
   PathGuard guard;
-  selectIsa(Isa::portable);
+  Isa referenceIsa = referencePath();
+  selectIsa(referenceIsa);
   auto reference = run();
   for (Isa isa : everyPath()) {
-    if (isa == Isa::portable)
+    if (isa <= referenceIsa)
       continue;
     selectIsa(isa);
     auto got = run();
@@ -65,7 +90,8 @@ void expectSameOnEveryPath(Run run, const std::string &what) {
     for (size_t i = 0; i < got.size(); ++i)
       if (got[i] != reference[i]) {
         ADD_FAILURE() << what << " on " << isaName(isa) << ": element " << i
-                      << " is " << uint64_t(got[i]) << ", portable gives "
+                      << " is " << uint64_t(got[i]) << ", "
+                      << isaName(referenceIsa) << " gives "
                       << uint64_t(reference[i]);
         return;
       }
@@ -116,6 +142,16 @@ const int kNarrowFloats[] = {int(Dtype::float8e3), int(Dtype::float8e4),
 const int kReducingFp8[] = {int(Dtype::float8e3), int(Dtype::float8e4),
                             int(Dtype::float8e5)};
 
+/// BIRSIM_EXPECT_ISA=<name> (set by utils/avx512-emulated.sh) fails the run
+/// unless this CPU's best path is that one, so that a run meant for a path
+/// cannot pass on a lesser one.
+TEST(VectorPath, BestPathIsTheExpectedOne) {
+  const char *expected = std::getenv("BIRSIM_EXPECT_ISA");
+  if (!expected || !*expected)
+    GTEST_SKIP() << "BIRSIM_EXPECT_ISA is not set";
+  EXPECT_STREQ(isaName(bestIsa()), expected);
+}
+
 /// Every fp8 pair, then 31 more so that the scalar tail after the last
 /// whole vector step runs too.
 TEST(VectorPath, EveryFp8PairEveryOp) {
@@ -148,7 +184,7 @@ TEST(VectorPath, IntegerPairs) {
         b.push_back(y);
       }
     std::mt19937_64 rng(11);
-    for (int k = 0; k < 1000003; ++k) {
+    for (size_t k = 0, n = sweepSize(1000003, 1000003, 20003); k < n; ++k) {
       a.push_back(rng() & all);
       b.push_back(rng() & all);
     }
@@ -168,15 +204,16 @@ TEST(VectorPath, IntegerPairs) {
 /// Every bf16/fp16 value against `partners` source values per chunk of
 /// 2^24 pairs; in long mode every pair (2^32).
 TEST(VectorPath, Bf16Fp16Pairs) {
-  const unsigned partnersPerChunk = 256;
-  unsigned partners = longMode() ? 65536 : 256;
+  unsigned partners = unsigned(sweepSize(256, 65536, 16));
+  const unsigned partnersPerChunk = std::min(256u, partners);
   for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
     for (int op = 1; op <= 3; ++op)
       for (unsigned first = 0; first < partners; first += partnersPerChunk) {
         std::vector<uint16_t> dst, src;
         for (unsigned p = first; p < first + partnersPerChunk; ++p) {
-          // In the short sweep, partners spread over all 65,536 values.
-          uint16_t partner = uint16_t(longMode() ? p : p * 257 + 91);
+          // In the shorter sweeps, partners spread over all 65,536 values.
+          uint16_t partner =
+              uint16_t(longMode() ? p : p * (65536 / partners + 1) + 91);
           for (uint32_t v = 0; v < 65536; ++v) {
             dst.push_back(uint16_t(v));
             src.push_back(partner);
@@ -199,16 +236,19 @@ Bytes collectiveReduced(int aluOp, Bytes acc, const Bytes &x) {
 
 /// fp32 reduce and the collective reducer: every pair of the special values
 /// (operand order matters for NaNs), then 10^7 (long: 10^8) random pairs.
+/// Emulated: each special value with every 16th, and 2 x 10^5 random pairs.
 TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
   std::vector<uint32_t> specials = specialF32();
   ASSERT_GE(specials.size(), 2000u);
   std::vector<uint32_t> a, b;
+  size_t stride = sweepSize(1, 1, 16); // emulated: every 16th partner
   for (uint32_t x : specials)
-    for (uint32_t y : specials) {
+    for (size_t j = 0; j < specials.size(); j += stride) {
+      uint32_t y = specials[j];
       a.push_back(x);
       b.push_back(y);
     }
-  size_t randomCount = longMode() ? 100000000 : 10000000;
+  size_t randomCount = sweepSize(10000000, 100000000, 200000);
   std::vector<uint32_t> ra = randomF32(randomCount, 1), rb = randomF32(randomCount, 2);
   for (auto *inputs : {&a, &ra}) {
     std::vector<uint32_t> &x = *inputs, &y = inputs == &a ? b : rb;
@@ -236,7 +276,7 @@ Bytes cast(int from, int to, const Bytes &in, unsigned config) {
 TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
   std::vector<uint32_t> values = specialF32();
   std::vector<uint32_t> random =
-      randomF32(longMode() ? 100000000 : 1000000, 3);
+      randomF32(sweepSize(1000000, 100000000, 100000), 3);
   values.insert(values.end(), random.begin(), random.end());
   Bytes in = asBytes(values);
   for (int to : kNarrowFloats)

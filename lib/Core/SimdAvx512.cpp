@@ -1,0 +1,401 @@
+//===- SimdAvx512.cpp - AVX-512 kernels --------------------------------------===//
+//
+// Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
+// SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). The
+// accumulate and collective kernels run 16 fp32 lanes (64 bytes) per step,
+// and the last step of each loop is the same vector step under a mask, so no
+// element leaves the vector path. Casts and BFP tiles, which already run at
+// memory speed with AVX2, use the AVX2 kernels (every AVX-512 CPU has AVX2).
+// Each lane computes exactly what the portable path computes
+// (docs/Semantics.md sections 2-4); the tests compare the two, on an
+// emulated AVX-512 CPU where the host has none (utils/avx512-emulated.sh).
+//
+//===----------------------------------------------------------------------===//
+#include "KernelSupport.h"
+#include "birsim/Core/Float.h"
+#include "birsim/Core/Simd.h"
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__x86_64__)
+#pragma clang attribute push(                                                  \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c,popcnt"))),    \
+    apply_to = function)
+
+namespace birsim::core {
+namespace {
+
+using namespace kernel;
+
+__m512i splat(uint32_t v) { return _mm512_set1_epi32(int(v)); }
+__m512i splat16(uint16_t v) { return _mm512_set1_epi16(short(v)); }
+__m512 asFloat(__m512i v) { return _mm512_castsi512_ps(v); }
+__m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
+
+/// Runs step(i, mask) for i = 0, Lanes, 2 Lanes, ... below `count`; `mask`
+/// has one bit per element of the step, all set but in the last step, which
+/// covers only the elements left.
+template <unsigned Lanes, typename Step>
+void forEachStep(size_t count, Step step) {
+  constexpr uint64_t all = Lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << Lanes) - 1;
+  size_t i = 0;
+  for (; i + Lanes <= count; i += Lanes)
+    step(i, all);
+  if (i < count)
+    step(i, (uint64_t(1) << (count - i)) - 1);
+}
+
+/// 64 bytes of elements of `Bytes` each, under a mask of one bit per element
+/// (masked-off elements read as zero, are not written, and never fault).
+template <unsigned Bytes> __m512i load(uint64_t mask, const char *p) {
+  if constexpr (Bytes == 1)
+    return _mm512_maskz_loadu_epi8(__mmask64(mask), p);
+  else if constexpr (Bytes == 2)
+    return _mm512_maskz_loadu_epi16(__mmask32(mask), p);
+  else if constexpr (Bytes == 4)
+    return _mm512_maskz_loadu_epi32(__mmask16(mask), p);
+  else
+    return _mm512_maskz_loadu_epi64(__mmask8(mask), p);
+}
+template <unsigned Bytes> void store(char *p, uint64_t mask, __m512i v) {
+  if constexpr (Bytes == 1)
+    _mm512_mask_storeu_epi8(p, __mmask64(mask), v);
+  else if constexpr (Bytes == 2)
+    _mm512_mask_storeu_epi16(p, __mmask32(mask), v);
+  else if constexpr (Bytes == 4)
+    _mm512_mask_storeu_epi32(p, __mmask16(mask), v);
+  else
+    _mm512_mask_storeu_epi64(p, __mmask8(mask), v);
+}
+
+//===-- fp32 (§2): the operand order is explicit in each lane -------------===//
+
+/// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used; a
+/// NaN `b` alone comes back quieted either way; Inf - Inf is the default NaN.
+__m512i addss16(__m512i a, __m512i b) {
+  __m512 sum = _mm512_add_ps(asFloat(a), asFloat(b));
+  __mmask16 aNaN = _mm512_cmp_ps_mask(asFloat(a), asFloat(a), _CMP_UNORD_Q);
+  return _mm512_mask_or_epi32(asInt(sum), aNaN, a, splat(kF32QuietBit));
+}
+/// MINSS(a, b) = a < b ? a : b, else b; VMINPS has exactly these lanes.
+__m512i minss16(__m512i a, __m512i b) {
+  return asInt(_mm512_min_ps(asFloat(a), asFloat(b)));
+}
+/// MAXSS(a, b) = a > b ? a : b, else b.
+__m512i maxss16(__m512i a, __m512i b) {
+  return asInt(_mm512_max_ps(asFloat(a), asFloat(b)));
+}
+
+/// The operation `Op` with its operand order, on 16 lanes.
+template <F32Op Op> __m512i apply16(__m512i acc, __m512i x) {
+  __m512i a = accumulatorFirst(Op) ? acc : x, b = accumulatorFirst(Op) ? x : acc;
+  constexpr F32Instruction instruction = instructionOf(Op);
+  return instruction == F32Instruction::addss   ? addss16(a, b)
+         : instruction == F32Instruction::minss ? minss16(a, b)
+                                                : maxss16(a, b);
+}
+
+template <F32Op Op>
+__attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
+                                             size_t count) {
+  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+    char *a = acc + 4 * i;
+    prefetchAhead(a, x + 4 * i);
+    store<4>(a, mask,
+             apply16<Op>(load<4>(mask, a), load<4>(mask, x + 4 * i)));
+  });
+}
+
+void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
+  KernelEntry entry(x, 4 * count, acc, 4 * count);
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  switch (op) {
+  case F32Op::kernelAdd:
+    return reduceF32Loop<F32Op::kernelAdd>(a, b, count);
+  case F32Op::kernelMin:
+    return reduceF32Loop<F32Op::kernelMin>(a, b, count);
+  case F32Op::kernelMax:
+    return reduceF32Loop<F32Op::kernelMax>(a, b, count);
+  case F32Op::collectiveAdd:
+    return reduceF32Loop<F32Op::collectiveAdd>(a, b, count);
+  }
+}
+
+//===-- int32/int64 (§3) --------------------------------------------------===//
+
+/// Wrapping add, signed min/max (equal values are the same bits, so the
+/// order of MIN/MAX's operands does not matter).
+template <unsigned Bytes, int Op>
+__attribute__((noinline)) void integerLoop(char *acc, const char *x,
+                                           size_t count) {
+  auto apply = [](__m512i a, __m512i b) {
+    if constexpr (Bytes == 4)
+      return Op == 1   ? _mm512_add_epi32(a, b)
+             : Op == 2 ? _mm512_min_epi32(a, b)
+                       : _mm512_max_epi32(a, b);
+    else
+      return Op == 1   ? _mm512_add_epi64(a, b)
+             : Op == 2 ? _mm512_min_epi64(a, b)
+                       : _mm512_max_epi64(a, b);
+  };
+  forEachStep<64 / Bytes>(count, [&](size_t i, uint64_t mask) {
+    char *a = acc + i * Bytes;
+    prefetchAhead(a, x + i * Bytes);
+    store<Bytes>(a, mask,
+                 apply(load<Bytes>(mask, a), load<Bytes>(mask, x + i * Bytes)));
+  });
+}
+
+void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
+                   size_t count) {
+  KernelEntry entry(x, bytes * count, acc, bytes * count);
+  using Loop = void (*)(char *, const char *, size_t);
+  static constexpr Loop loops[2][3] = {
+      {integerLoop<4, 1>, integerLoop<4, 2>, integerLoop<4, 3>},
+      {integerLoop<8, 1>, integerLoop<8, 2>, integerLoop<8, 3>}};
+  loops[bytes == 8][op - 1](static_cast<char *>(acc),
+                            static_cast<const char *>(x), count);
+}
+
+//===-- Narrow float formats (§3, §4) -------------------------------------===//
+
+/// min/max of a narrow IEEE format on its codes, as SimdAvx2.cpp's
+/// minMaxCodesLoop argues: MINSS(x, acc) / MAXSS(x, acc) narrowed back is
+/// `x` when neither is NaN and x orders before/after acc (sign-magnitude
+/// compared as integers, -0 == +0), else `acc`, or the format's NaN when
+/// `acc` is NaN. Lanes are 8 or 16 bits.
+template <bool IsMin, unsigned Bytes>
+__attribute__((noinline)) void
+minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
+                size_t count) {
+  using Mask = std::conditional_t<Bytes == 1, __mmask64, __mmask32>;
+  auto set1 = [](uint32_t v) {
+    return Bytes == 1 ? _mm512_set1_epi8(char(v)) : splat16(uint16_t(v));
+  };
+  auto gt = [](__m512i a, __m512i b) -> Mask {
+    if constexpr (Bytes == 1)
+      return _mm512_cmpgt_epi8_mask(a, b);
+    else
+      return _mm512_cmpgt_epi16_mask(a, b);
+  };
+  auto blend = [](Mask m, __m512i otherwise, __m512i whenSet) {
+    if constexpr (Bytes == 1)
+      return _mm512_mask_blend_epi8(m, otherwise, whenSet);
+    else
+      return _mm512_mask_blend_epi16(m, otherwise, whenSet);
+  };
+  // Negative codes' magnitudes negated: an integer key in value order.
+  auto key = [&](__m512i code, __m512i magnitude) {
+    __m512i zero = _mm512_setzero_si512();
+    Mask negative = gt(zero, code);
+    if constexpr (Bytes == 1)
+      return _mm512_mask_sub_epi8(magnitude, negative, zero, magnitude);
+    else
+      return _mm512_mask_sub_epi16(magnitude, negative, zero, magnitude);
+  };
+  __m512i magnitudeMask = set1(f.signMask() - 1), inf = set1(f.infCode());
+  __m512i nanResult = set1(f.nanResult);
+  forEachStep<64 / Bytes>(count, [&](size_t i, uint64_t mask) {
+    char *p = acc + i * Bytes;
+    prefetchAhead(p, x + i * Bytes);
+    __m512i a = load<Bytes>(mask, p), b = load<Bytes>(mask, x + i * Bytes);
+    __m512i aMagnitude = _mm512_and_si512(a, magnitudeMask);
+    __m512i bMagnitude = _mm512_and_si512(b, magnitudeMask);
+    Mask aNaN = gt(aMagnitude, inf), bNaN = gt(bMagnitude, inf);
+    __m512i aKey = key(a, aMagnitude), bKey = key(b, bMagnitude);
+    Mask takeX =
+        Mask(~(aNaN | bNaN) & (IsMin ? gt(aKey, bKey) : gt(bKey, aKey)));
+    __m512i nan = f.nanKeepsSign
+                      ? _mm512_or_si512(nanResult,
+                                        _mm512_andnot_si512(magnitudeMask, a))
+                      : nanResult;
+    store<Bytes>(p, mask, blend(aNaN, blend(takeX, a, b), nan));
+  });
+}
+
+/// bf16 add, as in SimdAvx2.cpp: widening is a shift, RNE narrowing adds
+/// 0x7FFF plus the kept lsb, every NaN result is 0x7FC0 (§4).
+__attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
+                                           size_t count) {
+  auto widen = [](uint64_t mask, const char *p) {
+    return _mm512_slli_epi32(
+        _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(__mmask16(mask), p)),
+        16);
+  };
+  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+    char *p = acc + 2 * i;
+    prefetchAhead(p, x + 2 * i);
+    __m512i sum = asInt(_mm512_add_ps(asFloat(widen(mask, p)),
+                                      asFloat(widen(mask, x + 2 * i))));
+    __mmask16 isNaN = _mm512_cmpgt_epi32_mask(
+        _mm512_and_si512(sum, splat(0x7FFFFFFF)), splat(0x7F800000));
+    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(sum, 16), splat(1));
+    __m512i rounded = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(sum, splat(0x7FFF)), lsb), 16);
+    rounded = _mm512_mask_mov_epi32(rounded, isNaN, splat(0x7FC0));
+    _mm256_mask_storeu_epi16(p, __mmask16(mask),
+                             _mm512_cvtepi32_epi16(rounded));
+  });
+}
+
+/// fp16 add with F16C lanes, as in SimdAvx2.cpp: a NaN sum narrows to
+/// 0x7E00 with the sign of `acc` when it is NaN, else of the sum (§4).
+__attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
+                                          size_t count) {
+  __m256i magnitude = _mm256_set1_epi16(0x7FFF),
+          inf = _mm256_set1_epi16(0x7C00);
+  __m256i nanCode = _mm256_set1_epi16(0x7E00);
+  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+    char *p = acc + 2 * i;
+    prefetchAhead(p, x + 2 * i);
+    __m256i a = _mm256_maskz_loadu_epi16(__mmask16(mask), p);
+    __m256i b = _mm256_maskz_loadu_epi16(__mmask16(mask), x + 2 * i);
+    __m256i h = _mm512_cvtps_ph(
+        _mm512_add_ps(_mm512_cvtph_ps(a), _mm512_cvtph_ps(b)),
+        _MM_FROUND_TO_NEAREST_INT);
+    __mmask16 aNaN =
+        _mm256_cmpgt_epi16_mask(_mm256_and_si256(a, magnitude), inf);
+    __mmask16 isNaN =
+        _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, magnitude), inf);
+    __m256i nan = _mm256_or_si256(
+        _mm256_andnot_si256(magnitude, _mm256_mask_blend_epi16(aNaN, h, a)),
+        nanCode);
+    _mm256_mask_storeu_epi16(p, __mmask16(mask),
+                             _mm256_mask_blend_epi16(isNaN, h, nan));
+  });
+}
+
+/// fp8 add (IEEE fp8 formats, config 0), by SimdAvx2.cpp's fp8AddLoop
+/// argument: each code shifted into an fp16 whose value is the fp8's times
+/// 2^(bias - 15), an exact fp32 sum, VCVTPS2PH truncating, then one integer
+/// round to nearest even onto the fp8 bits with the carry running up to Inf;
+/// every NaN result is the format's one NaN code (§4). 32 lanes per step, in
+/// memory order. With Count, returns countFp8AddOverflows of the elements.
+template <bool Count>
+__attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
+                                              const char *x, size_t count) {
+  unsigned m = f.mantissaBits,
+           toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
+  __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
+  __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
+  __m512i halfMask = splat16(uint16_t(0x8000 | (0x7F00 >> toHalf)));
+  __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
+  __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
+  __m512i halfTopExponent = splat16(0x7C00);
+  __m512i magnitude = splat16(0x7FFF), halfInf = splat16(0x7C00);
+  __m512i roundBias = splat16(uint16_t((1u << (9 - m)) - 1));
+  __m512i one = splat16(1), infCode = splat16(uint16_t(f.infCode()));
+  __m512i nanCode = splat16(uint16_t(f.nanResult));
+  // Non-NaN, non-Inf codes (docs/Fidelity.md's overflow: finite + finite
+  // giving Inf).
+  auto finite = [&](__m256i codes) {
+    return _mm256_cmple_epu8_mask(_mm256_and_si256(codes, byteMagnitude),
+                                  belowInf);
+  };
+  // 32 codes -> 32 fp16 codes in 16-bit lanes.
+  auto toHalves = [&](__m256i codes) {
+    __m512i h = _mm512_slli_epi16(_mm512_cvtepu8_epi16(codes), 8);
+    if (toHalf) { // not E5M2 (fp16's top byte): shift; Inf/NaN to exponent 31
+      h = _mm512_and_si512(_mm512_sra_epi16(h, toHalfShift), halfMask);
+      h = _mm512_mask_mov_epi16(h, ~finite(codes),
+                                _mm512_or_si512(h, halfTopExponent));
+    }
+    return h;
+  };
+  // 16 fp16 + 16 fp16 -> fp16, the fp32 sum truncated.
+  auto sum16 = [](__m256i a, __m256i b) {
+    return _mm512_cvtps_ph(
+        _mm512_add_ps(_mm512_cvtph_ps(a), _mm512_cvtph_ps(b)),
+        _MM_FROUND_TO_ZERO);
+  };
+  uint64_t overflows = 0;
+  forEachStep<32>(count, [&](size_t i, uint64_t mask) {
+    char *p = acc + i;
+    prefetchAhead(p, x + i);
+    __m256i a = _mm256_maskz_loadu_epi8(__mmask32(mask), p);
+    __m256i b = _mm256_maskz_loadu_epi8(__mmask32(mask), x + i);
+    __m512i aHalves = toHalves(a), bHalves = toHalves(b);
+    __m512i h = _mm512_inserti64x4(
+        _mm512_castsi256_si512(sum16(_mm512_castsi512_si256(aHalves),
+                                     _mm512_castsi512_si256(bHalves))),
+        sum16(_mm512_extracti64x4_epi64(aHalves, 1),
+              _mm512_extracti64x4_epi64(bHalves, 1)),
+        1);
+    __m512i mag = _mm512_and_si512(h, magnitude);
+    __m512i odd = _mm512_and_si512(_mm512_srl_epi16(mag, dropShift), one);
+    __m512i code = _mm512_srl_epi16(
+        _mm512_add_epi16(_mm512_add_epi16(mag, roundBias), odd), dropShift);
+    code = _mm512_or_si512(
+        _mm512_min_epu16(code, infCode),
+        _mm512_srli_epi16(_mm512_andnot_si512(magnitude, h), 8));
+    code = _mm512_mask_mov_epi16(code, _mm512_cmpgt_epi16_mask(mag, halfInf),
+                                 nanCode);
+    __m256i sum = _mm512_cvtepi16_epi8(code);
+    _mm256_mask_storeu_epi8(p, __mmask32(mask), sum);
+    if constexpr (Count)
+      overflows += unsigned(_mm_popcnt_u32(
+          unsigned(mask & finite(a) & finite(b) & ~finite(sum))));
+  });
+  return overflows;
+}
+
+uint64_t fp8AddCounted(const FloatFormat &f, void *acc, const void *x,
+                       size_t count) {
+  KernelEntry entry(x, count, acc, count);
+  return fp8AddLoop<true>(f, static_cast<char *>(acc),
+                          static_cast<const char *>(x), count);
+}
+
+/// The formats and operations above; the others (e4m3fn, and whatever else
+/// needs the general widen-op-narrow loop) by the AVX2 kernel.
+void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
+                  const void *x, size_t count) {
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  bool ieee = f.nonFinite == NonFinite::IEEE;
+  bool minMax = op == F32Op::kernelMin || op == F32Op::kernelMax;
+  bool bf16 = &f == dtypeInfo(Dtype::bfloat16).format;
+  bool f16 = &f == dtypeInfo(Dtype::float16).format;
+  if (!(ieee && minMax) && !(op == F32Op::kernelAdd && (ieee || bf16)))
+    return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
+  KernelEntry entry(x, bytes * count, acc, bytes * count);
+  if (minMax) {
+    bool isMin = op == F32Op::kernelMin;
+    if (bytes == 1)
+      return isMin ? minMaxCodesLoop<true, 1>(f, a, b, count)
+                   : minMaxCodesLoop<false, 1>(f, a, b, count);
+    return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
+                 : minMaxCodesLoop<false, 2>(f, a, b, count);
+  }
+  if (bytes == 1)
+    return (void)fp8AddLoop<false>(f, a, b, count);
+  if (bf16)
+    return bf16AddLoop(a, b, count);
+  if (f16)
+    return f16AddLoop(a, b, count);
+  // Another 16-bit IEEE format (none is declared today).
+  return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
+}
+
+} // namespace
+
+const VectorKernels &avx512Kernels() {
+  static const VectorKernels kernels = [] {
+    VectorKernels k = avx2Kernels(); // casts and BFP tiles
+    k.reduceF32 = reduceF32;
+    k.reduceNarrow = reduceNarrow;
+    k.reduceInteger = reduceInteger;
+    k.fp8AddCounted = fp8AddCounted;
+    return k;
+  }();
+  return kernels;
+}
+
+} // namespace birsim::core
+
+#pragma clang attribute pop
+#endif // __x86_64__
