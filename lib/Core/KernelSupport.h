@@ -13,6 +13,7 @@
 #include <xmmintrin.h>
 
 #include <cstddef>
+#include <type_traits>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -72,6 +73,37 @@ constexpr F32Instruction instructionOf(F32Op op) {
                                   : F32Instruction::addss;
 }
 constexpr bool accumulatorFirst(F32Op op) { return op == F32Op::kernelAdd; }
+
+/// Calls fn(std::integral_constant<F32Op, op>()): one loop instantiation
+/// per operation, chosen at run time.
+template <typename Fn> void withF32Op(F32Op op, Fn &&fn) {
+  switch (op) {
+  case F32Op::kernelAdd:
+    return fn(std::integral_constant<F32Op, F32Op::kernelAdd>());
+  case F32Op::kernelMin:
+    return fn(std::integral_constant<F32Op, F32Op::kernelMin>());
+  case F32Op::kernelMax:
+    return fn(std::integral_constant<F32Op, F32Op::kernelMax>());
+  case F32Op::collectiveAdd:
+    return fn(std::integral_constant<F32Op, F32Op::collectiveAdd>());
+  }
+}
+
+/// Calls fn(std::integral_constant<unsigned, bytes>(),
+/// std::integral_constant<int, op>()) for int32 (`bytes` 4) or int64 (8)
+/// and `op` 1, 2, 3 = add, min, max.
+template <typename Fn> void withIntegerOp(unsigned bytes, int op, Fn &&fn) {
+  auto withOp = [&](auto width) {
+    if (op == 1)
+      return fn(width, std::integral_constant<int, 1>());
+    if (op == 2)
+      return fn(width, std::integral_constant<int, 2>());
+    return fn(width, std::integral_constant<int, 3>());
+  };
+  if (bytes == 8)
+    return withOp(std::integral_constant<unsigned, 8>());
+  return withOp(std::integral_constant<unsigned, 4>());
+}
 
 } // namespace birsim::core::kernel
 

@@ -320,18 +320,10 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 
 void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
   KernelEntry entry(x, 4 * count, acc, 4 * count);
-  auto *a = static_cast<char *>(acc);
-  auto *b = static_cast<const char *>(x);
-  switch (op) {
-  case F32Op::kernelAdd:
-    return reduceF32Loop<F32Op::kernelAdd>(a, b, count);
-  case F32Op::kernelMin:
-    return reduceF32Loop<F32Op::kernelMin>(a, b, count);
-  case F32Op::kernelMax:
-    return reduceF32Loop<F32Op::kernelMax>(a, b, count);
-  case F32Op::collectiveAdd:
-    return reduceF32Loop<F32Op::collectiveAdd>(a, b, count);
-  }
+  withF32Op(op, [&](auto f32Op) {
+    reduceF32Loop<f32Op>(static_cast<char *>(acc),
+                         static_cast<const char *>(x), count);
+  });
 }
 
 /// int32/int64 add (wrapping), min, max (signed; equal values are the same
@@ -379,12 +371,10 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
 void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
                    size_t count) {
   KernelEntry entry(x, bytes * count, acc, bytes * count);
-  using Loop = void (*)(char *, const char *, size_t);
-  static constexpr Loop loops[2][3] = {
-      {integerLoop<4, 1>, integerLoop<4, 2>, integerLoop<4, 3>},
-      {integerLoop<8, 1>, integerLoop<8, 2>, integerLoop<8, 3>}};
-  loops[bytes == 8][op - 1](static_cast<char *>(acc),
-                            static_cast<const char *>(x), count);
+  withIntegerOp(bytes, op, [&](auto width, auto integerOp) {
+    integerLoop<width, integerOp>(static_cast<char *>(acc),
+                                  static_cast<const char *>(x), count);
+  });
 }
 
 /// min/max of a narrow IEEE format without leaving its codes: widening is
@@ -666,16 +656,9 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
     return bf16AddLoop(a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
     return f16AddLoop(a, b, count);
-  switch (op) {
-  case F32Op::kernelAdd:
-    return reduceNarrowLoop<F32Op::kernelAdd>(f, bytes, a, b, count);
-  case F32Op::kernelMin:
-    return reduceNarrowLoop<F32Op::kernelMin>(f, bytes, a, b, count);
-  case F32Op::kernelMax:
-    return reduceNarrowLoop<F32Op::kernelMax>(f, bytes, a, b, count);
-  case F32Op::collectiveAdd:
-    return reduceNarrowLoop<F32Op::collectiveAdd>(f, bytes, a, b, count);
-  }
+  withF32Op(op, [&](auto f32Op) {
+    reduceNarrowLoop<f32Op>(f, bytes, a, b, count);
+  });
 }
 
 template <bool Count, unsigned Bytes>

@@ -111,18 +111,10 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 
 void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
   KernelEntry entry(x, 4 * count, acc, 4 * count);
-  auto *a = static_cast<char *>(acc);
-  auto *b = static_cast<const char *>(x);
-  switch (op) {
-  case F32Op::kernelAdd:
-    return reduceF32Loop<F32Op::kernelAdd>(a, b, count);
-  case F32Op::kernelMin:
-    return reduceF32Loop<F32Op::kernelMin>(a, b, count);
-  case F32Op::kernelMax:
-    return reduceF32Loop<F32Op::kernelMax>(a, b, count);
-  case F32Op::collectiveAdd:
-    return reduceF32Loop<F32Op::collectiveAdd>(a, b, count);
-  }
+  withF32Op(op, [&](auto f32Op) {
+    reduceF32Loop<f32Op>(static_cast<char *>(acc),
+                         static_cast<const char *>(x), count);
+  });
 }
 
 //===-- int32/int64 (§3) --------------------------------------------------===//
@@ -153,21 +145,16 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
 void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
                    size_t count) {
   KernelEntry entry(x, bytes * count, acc, bytes * count);
-  using Loop = void (*)(char *, const char *, size_t);
-  static constexpr Loop loops[2][3] = {
-      {integerLoop<4, 1>, integerLoop<4, 2>, integerLoop<4, 3>},
-      {integerLoop<8, 1>, integerLoop<8, 2>, integerLoop<8, 3>}};
-  loops[bytes == 8][op - 1](static_cast<char *>(acc),
-                            static_cast<const char *>(x), count);
+  withIntegerOp(bytes, op, [&](auto width, auto integerOp) {
+    integerLoop<width, integerOp>(static_cast<char *>(acc),
+                                  static_cast<const char *>(x), count);
+  });
 }
 
 //===-- Narrow float formats (§3, §4) -------------------------------------===//
 
-/// min/max of a narrow IEEE format on its codes, as SimdAvx2.cpp's
-/// minMaxCodesLoop argues: MINSS(x, acc) / MAXSS(x, acc) narrowed back is
-/// `x` when neither is NaN and x orders before/after acc (sign-magnitude
-/// compared as integers, -0 == +0), else `acc`, or the format's NaN when
-/// `acc` is NaN. Lanes are 8 or 16 bits.
+/// min/max of a narrow IEEE format on its codes, by SimdAvx2.cpp's
+/// minMaxCodesLoop argument (§3, §4). Lanes are 8 or 16 bits.
 template <bool IsMin, unsigned Bytes>
 __attribute__((noinline)) void
 minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
@@ -270,11 +257,8 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 }
 
 /// fp8 add (IEEE fp8 formats, config 0), by SimdAvx2.cpp's fp8AddLoop
-/// argument: each code shifted into an fp16 whose value is the fp8's times
-/// 2^(bias - 15), an exact fp32 sum, VCVTPS2PH truncating, then one integer
-/// round to nearest even onto the fp8 bits with the carry running up to Inf;
-/// every NaN result is the format's one NaN code (§4). 32 lanes per step, in
-/// memory order. With Count, returns countFp8AddOverflows of the elements.
+/// argument (§4). 32 lanes per step, in memory order. With Count, returns
+/// countFp8AddOverflows of the elements.
 template <bool Count>
 __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
                                               const char *x, size_t count) {

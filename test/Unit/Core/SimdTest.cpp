@@ -202,7 +202,7 @@ TEST(VectorPath, IntegerPairs) {
 }
 
 /// Every bf16/fp16 value against `partners` source values per chunk of
-/// 2^24 pairs; in long mode every pair (2^32).
+/// 2^24 pairs (and 13 more); in long mode every pair (2^32).
 TEST(VectorPath, Bf16Fp16Pairs) {
   unsigned partners = unsigned(sweepSize(256, 65536, 16));
   const unsigned partnersPerChunk = std::min(256u, partners);
@@ -218,6 +218,12 @@ TEST(VectorPath, Bf16Fp16Pairs) {
             dst.push_back(uint16_t(v));
             src.push_back(partner);
           }
+        }
+        // 13 more, so that the last vector step is partial (a scalar tail
+        // on AVX2, a masked step on AVX-512).
+        for (unsigned k = 0; k < 13; ++k) {
+          dst.push_back(uint16_t(0x3C01 + 0x1111 * k));
+          src.push_back(uint16_t(0x8001 + 0x0F0F * k));
         }
         expectSameOnEveryPath(
             [&] { return accumulated(op, dtype, asBytes(dst), asBytes(src)); },
@@ -248,6 +254,9 @@ TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
       a.push_back(x);
       b.push_back(y);
     }
+  // 7 more: a partial last vector step.
+  a.insert(a.end(), specials.begin(), specials.begin() + 7);
+  b.insert(b.end(), specials.end() - 7, specials.end());
   size_t randomCount = sweepSize(10000000, 100000000, 200000);
   std::vector<uint32_t> ra = randomF32(randomCount, 1), rb = randomF32(randomCount, 2);
   for (auto *inputs : {&a, &ra}) {
