@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: (1) birsim against MLIR 22's --convert-arith-to-apfloat on the
 # same fp8 kernel, side by side, with ratios; (2) every bulk call as a ratio
-# to memcpy on the portable and the AVX2 path, threads, folding against
-# arith.addf (bench/RatioBench.cpp); (3) the runtime's bulk kernels and the
+# to memcpy on the portable, AVX2 and (where the CPU has it) AVX-512 path,
+# threads, folding against arith.addf (bench/RatioBench.cpp); (3) the runtime's bulk kernels and the
 # folder on 2^20-element constants (bench/CoreBench.cpp); (4) folding
 # dense_resource weights (bench/fold-resource.sh).
 set -euo pipefail
@@ -36,7 +36,9 @@ echo "== birsim vs arith-to-apfloat (fp8 E5M2 add, 2^20 elements) =="
 
 echo
 echo "== bulk calls / memcpy, 2^24 and 2^16 elements, best of 9 (bench/RatioBench.cpp) =="
-for isa in portable avx2; do
+isas="portable avx2"
+grep -q avx512bw /proc/cpuinfo && isas="$isas avx512" # else it would be avx2 again
+for isa in $isas; do
   BIRSIM_ISA=$isa ./build/bin/birsim-ratio-bench
 done
 

@@ -17,9 +17,11 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 #include <xmmintrin.h>
 
@@ -439,6 +441,44 @@ TEST(VectorPath, ThreadCountChangesNoBit) {
       EXPECT_EQ(run(), one) << isaName(isa) << " with " << threads << " threads";
     }
   }
+}
+
+/// parallelFor runs every index exactly once, for counts whose share per
+/// thread is a multiple of 64 with a remainder (2 x 2^18 + 1 on 2 threads
+/// once lost its last element), from several threads at once (the pool
+/// is busy for all but one of them).
+TEST(Threads, ParallelForRunsEveryIndexOnce) {
+  PathGuard guard;
+  auto check = [](size_t count, int threads) {
+    std::vector<std::atomic<uint8_t>> runs(count);
+    parallelFor(count, 64, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i)
+        runs[i].fetch_add(1, std::memory_order_relaxed);
+    });
+    for (size_t i = 0; i < count; ++i)
+      if (runs[i].load() != 1) {
+        ADD_FAILURE() << "count " << count << " on " << threads
+                      << " threads: index " << i << " ran " << int(runs[i])
+                      << " times";
+        return;
+      }
+  };
+  for (int threads : {2, 3, 4, 8}) {
+    setNumThreads(threads);
+    for (size_t count : {size_t(128) * threads + 1, size_t(1) << 12,
+                         (size_t(1) << 19) + 1, (size_t(3) << 18) + 2,
+                         size_t(64) * threads * 7 + threads - 1})
+      check(count, threads);
+  }
+  setNumThreads(2);
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 4; ++c)
+    callers.emplace_back([&, c] {
+      for (int k = 0; k < 50; ++k)
+        check(4096 + 64 * size_t(c) + size_t(k), 2);
+    });
+  for (std::thread &caller : callers)
+    caller.join();
 }
 
 } // namespace
