@@ -8,11 +8,15 @@
 #ifndef BIRSIM_LIB_CORE_KERNELSUPPORT_H
 #define BIRSIM_LIB_CORE_KERNELSUPPORT_H
 
+#include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
 #include <xmmintrin.h>
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #if defined(__has_feature)
@@ -104,6 +108,91 @@ template <typename Fn> void withIntegerOp(unsigned bytes, int op, Fn &&fn) {
     return withOp(std::integral_constant<unsigned, 8>());
   return withOp(std::integral_constant<unsigned, 4>());
 }
+
+/// The constants of widening a format to fp32: exact, subnormals by an
+/// exact multiply, NaN payloads moved up and not quieted (§4).
+struct WidenConstants {
+  explicit WidenConstants(const FloatFormat &f)
+      : mantissaShift(int(f.mantissaBits)),
+        signShift(int(f.exponentBits + f.mantissaBits)),
+        toF32Mantissa(int(23 - f.mantissaBits)),
+        exponentMask((1u << f.exponentBits) - 1),
+        mantissaMask((1u << f.mantissaBits) - 1),
+        rebias(uint32_t(127 - f.bias)),
+        subnormalScale(std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits))),
+        ieee(f.nonFinite == NonFinite::IEEE),
+        sameExponentsAsF32(f.exponentBits == 8 && f.bias == 127) {}
+
+  int mantissaShift, signShift, toF32Mantissa;
+  uint32_t exponentMask, mantissaMask, rebias;
+  float subnormalScale;
+  bool ieee;
+  bool sameExponentsAsF32; ///< a bias-127 format's subnormals are fp32's
+};
+
+/// The constants of narrowing fp32 to a format under an FP8 config (§4):
+/// round to nearest even on the magnitude's bit pattern for normal results,
+/// by an exact float add of a magic constant for subnormal ones; overflow
+/// and NaN per the config.
+struct NarrowConstants {
+  NarrowConstants(const FloatFormat &f, unsigned config) {
+    unsigned m = f.mantissaBits, shift = 23 - m;
+    uint32_t signBit = f.signMask(), maxFiniteCode = f.maxFiniteCode();
+    dropShift = int(shift);
+    signToFormat = int(31 - (f.exponentBits + m));
+    rebias = uint32_t(f.bias - 127) << 23;
+    roundBias = (1u << (shift - 1)) - 1;
+    // Adding 2^(24 - bias - m) rounds a smaller magnitude at the format's
+    // subnormal quantum 2^(1 - bias - m).
+    magicBits = uint32_t(24 - f.bias - int(m) + 127) << 23;
+    minNormal = uint32_t(1 - f.bias + 127) << 23;
+    maxFinite = maxFiniteCode;
+    bool saturate = config & kFp8Saturate;
+    if (saturate || f.nonFinite == NonFinite::IEEE) {
+      overflowBase = saturate ? maxFiniteCode : f.infCode();
+      overflowSign = signBit;
+    } else { // e4m3fn without saturation: the format's NaN, unsigned
+      overflowBase = f.nanResult;
+      overflowSign = 0;
+    }
+    bool suppress = config & kFp8NanSuppress;
+    nanBase = suppress ? 0 : f.nanResult;
+    nanSign = !suppress && f.nanKeepsSign ? signBit : 0;
+  }
+
+  int dropShift, signToFormat;
+  uint32_t rebias, roundBias, magicBits, minNormal, maxFinite;
+  uint32_t overflowBase, overflowSign, nanBase, nanSign;
+};
+
+/// A counted narrowing's elements by class, turned into the cast events of
+/// docs/Fidelity.md: NarrowCastClassifier's rule, counted by class.
+struct NarrowClassTotals {
+  uint64_t overflow = 0; ///< beyond max: NaN, Inf, finite
+  uint64_t nan = 0, inf = 0;
+  uint64_t lost = 0;  ///< non-zero in, zero code
+  uint64_t exact = 0; ///< in range and unchanged
+
+  /// The events of `elements` elements narrowed under `config`.
+  void addTo(const FloatFormat &f, unsigned config, size_t elements,
+             FidelityCounts &events) const {
+    auto add = [&](CastEvent e, uint64_t n) {
+      events.count[int(castEventOf(e))] += n;
+    };
+    bool fp8 = f.totalBits() == 8;
+    events.elements[int(FidelityFamily::cast)] += elements;
+    if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
+      add(CastEvent::saturated, overflow - nan);
+    else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
+      add(f.nonFinite == NonFinite::IEEE ? CastEvent::overflowToInf
+                                         : CastEvent::overflowToNaN,
+          overflow - nan - inf);
+    if (fp8 && (config & kFp8NanSuppress))
+      add(CastEvent::nanSuppressed, nan);
+    add(CastEvent::underflowToZero, lost);
+    add(CastEvent::inexact, elements - overflow - exact - lost);
+  }
+};
 
 } // namespace birsim::core::kernel
 

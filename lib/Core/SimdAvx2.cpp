@@ -18,6 +18,7 @@
 #include <cstring>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("avx2,f16c,popcnt"))),     \
@@ -116,20 +117,17 @@ uint32_t load1(const char *p, unsigned bytes) {
 }
 void store1(char *p, unsigned bytes, uint32_t v) { std::memcpy(p, &v, bytes); }
 
-/// Widening a format to fp32: exact, subnormals by an exact multiply, NaN
-/// payloads moved up and not quieted.
+/// Widening a format to fp32 (WidenConstants).
 struct Widen {
-  explicit Widen(const FloatFormat &f)
-      : mantissaShift(_mm_cvtsi32_si128(f.mantissaBits)),
-        signShift(_mm_cvtsi32_si128(f.exponentBits + f.mantissaBits)),
-        toF32Mantissa(_mm_cvtsi32_si128(23 - f.mantissaBits)),
-        exponentMask(splat((1u << f.exponentBits) - 1)),
-        mantissaMask(splat((1u << f.mantissaBits) - 1)),
-        rebias(splat(uint32_t(127 - f.bias))),
-        subnormalScale(_mm256_set1_ps(
-            std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits)))),
-        ieee(f.nonFinite == NonFinite::IEEE),
-        sameExponentsAsF32(f.exponentBits == 8 && f.bias == 127) {}
+  explicit Widen(const FloatFormat &f) : Widen(WidenConstants(f)) {}
+  explicit Widen(const WidenConstants &c)
+      : mantissaShift(_mm_cvtsi32_si128(c.mantissaShift)),
+        signShift(_mm_cvtsi32_si128(c.signShift)),
+        toF32Mantissa(_mm_cvtsi32_si128(c.toF32Mantissa)),
+        exponentMask(splat(c.exponentMask)),
+        mantissaMask(splat(c.mantissaMask)), rebias(splat(c.rebias)),
+        subnormalScale(_mm256_set1_ps(c.subnormalScale)), ieee(c.ieee),
+        sameExponentsAsF32(c.sameExponentsAsF32) {}
 
   __m256i operator()(__m256i code) const {
     __m256i sign = _mm256_slli_epi32(_mm256_srl_epi32(code, signShift), 31);
@@ -167,84 +165,46 @@ struct Widen {
   bool ieee, sameExponentsAsF32;
 };
 
-/// Per-lane tallies of a counted narrowing (32-bit lanes; flushed every
-/// kMaxSteps steps, before they could wrap), turned into the cast events of
-/// docs/Fidelity.md at the end: NarrowCastClassifier's rule, counted by
-/// lane class.
+/// Per-lane tallies of a counted narrowing (32-bit lanes; flushed into
+/// `totals` every kMaxSteps steps, before they could wrap).
 struct NarrowLaneCounts {
   NarrowLaneCounts()
       : overflow(_mm256_setzero_si256()), nan(overflow), inf(overflow),
         lost(overflow), exact(overflow) {}
 
-  __m256i overflow; ///< beyond max: NaN, Inf, finite
-  __m256i nan, inf;
-  __m256i lost;  ///< non-zero in, zero code
-  __m256i exact; ///< in range and unchanged
-  uint64_t total[5] = {};
+  __m256i overflow, nan, inf, lost, exact; ///< NarrowClassTotals' classes
+  NarrowClassTotals totals;
   static constexpr size_t kMaxSteps = size_t(1) << 24;
 
   void flush() {
-    __m256i *lanes[] = {&overflow, &nan, &inf, &lost, &exact};
-    for (int k = 0; k < 5; ++k) {
-      total[k] += laneSum(*lanes[k]);
-      *lanes[k] = _mm256_setzero_si256();
+    std::pair<__m256i *, uint64_t *> lanes[] = {
+        {&overflow, &totals.overflow},
+        {&nan, &totals.nan},
+        {&inf, &totals.inf},
+        {&lost, &totals.lost},
+        {&exact, &totals.exact}};
+    for (auto [vector, total] : lanes) {
+      *total += laneSum(*vector);
+      *vector = _mm256_setzero_si256();
     }
-  }
-  /// The events of `elements` lanes narrowed under `config`.
-  void finish(const FloatFormat &f, unsigned config, size_t elements,
-              FidelityCounts &events) {
-    flush();
-    auto [overflows, nans, infs, losts, exacts] = total;
-    auto add = [&](CastEvent e, uint64_t n) {
-      events.count[int(castEventOf(e))] += n;
-    };
-    bool fp8 = f.totalBits() == 8;
-    events.elements[int(FidelityFamily::cast)] += elements;
-    if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
-      add(CastEvent::saturated, overflows - nans);
-    else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
-      add(f.nonFinite == NonFinite::IEEE ? CastEvent::overflowToInf
-                                         : CastEvent::overflowToNaN,
-          overflows - nans - infs);
-    if (fp8 && (config & kFp8NanSuppress))
-      add(CastEvent::nanSuppressed, nans);
-    add(CastEvent::underflowToZero, losts);
-    add(CastEvent::inexact, elements - overflows - exacts - losts);
   }
 };
 
-/// Narrowing fp32 to a format: round to nearest even on the magnitude's bit
-/// pattern for normal results, by an exact float add of a magic constant for
-/// subnormal ones; overflow and NaN per the FP8 config (§4).
+/// Narrowing fp32 to a format (NarrowConstants).
 struct Narrow {
   Narrow(const FloatFormat &f, unsigned config) {
-    unsigned m = f.mantissaBits, shift = 23 - m;
-    uint32_t signBit = f.signMask(), maxFiniteCode = f.maxFiniteCode();
-    dropShift = _mm_cvtsi32_si128(int(shift));
-    signToFormat = _mm_cvtsi32_si128(int(31 - (f.exponentBits + m)));
-    rebias = splat(uint32_t(f.bias - 127) << 23);
-    roundBias = splat((1u << (shift - 1)) - 1);
-    droppedBits = splat((1u << shift) - 1);
-    // Adding 2^(24 - bias - m) rounds a smaller magnitude at the format's
-    // subnormal quantum 2^(1 - bias - m).
-    magicBits = splat(uint32_t(24 - f.bias - int(m) + 127) << 23);
-    minNormal = splat(uint32_t(1 - f.bias + 127) << 23);
-    maxFinite = splat(maxFiniteCode);
-    bool saturate = config & kFp8Saturate;
-    if (saturate || f.nonFinite == NonFinite::IEEE) {
-      overflowBase = splat(saturate ? maxFiniteCode : f.infCode());
-      overflowSign = splat(signBit);
-    } else { // e4m3fn without saturation: the format's NaN, unsigned
-      overflowBase = splat(f.nanResult);
-      overflowSign = _mm256_setzero_si256();
-    }
-    if (config & kFp8NanSuppress) {
-      nanBase = _mm256_setzero_si256();
-      nanSign = _mm256_setzero_si256();
-    } else {
-      nanBase = splat(f.nanResult);
-      nanSign = f.nanKeepsSign ? splat(signBit) : _mm256_setzero_si256();
-    }
+    NarrowConstants c(f, config);
+    dropShift = _mm_cvtsi32_si128(c.dropShift);
+    signToFormat = _mm_cvtsi32_si128(c.signToFormat);
+    rebias = splat(c.rebias);
+    roundBias = splat(c.roundBias);
+    magicBits = splat(c.magicBits);
+    minNormal = splat(c.minNormal);
+    maxFinite = splat(c.maxFinite);
+    overflowBase = splat(c.overflowBase);
+    overflowSign = splat(c.overflowSign);
+    nanBase = splat(c.nanBase);
+    nanSign = splat(c.nanSign);
   }
 
   __m256i operator()(__m256i x) const { return apply<false>(x, nullptr); }
@@ -296,7 +256,7 @@ struct Narrow {
   }
 
   __m128i dropShift, signToFormat;
-  __m256i rebias, roundBias, droppedBits, magicBits, minNormal, maxFinite;
+  __m256i rebias, roundBias, magicBits, minNormal, maxFinite;
   __m256i overflowBase, overflowSign, nanBase, nanSign;
 };
 
@@ -680,7 +640,7 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
   }
   std::optional<NarrowCastClassifier> tail; // the scalar elements' rule
   if constexpr (Count) {
-    lanes.finish(f, config, i, *events);
+    lanes.totals.addTo(f, config, i, *events);
     events->elements[int(FidelityFamily::cast)] += count - i;
     tail.emplace(f, config);
   }

@@ -2,9 +2,9 @@
 //
 // Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
 // SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). The
-// accumulate and collective kernels run 16 fp32 lanes (64 bytes) per step,
-// and the last step of each loop is the same vector step under a mask, so no
-// element leaves the vector path. Casts and BFP tiles, which already run at
+// accumulate, collective and cast kernels run 16 fp32 lanes (64 bytes) per
+// step, and the last step of each loop is the same vector step under a mask,
+// so no element leaves the vector path. BFP tiles, which already run at
 // memory speed with AVX2, use the AVX2 kernels (every AVX-512 CPU has AVX2).
 // Each lane computes exactly what the portable path computes
 // (docs/Semantics.md sections 2-4); the tests compare the two, on an
@@ -365,12 +365,167 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
   return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
 }
 
+//===-- Casts (§4) --------------------------------------------------------===//
+
+/// Widening 16 codes to fp32 (WidenConstants).
+struct Widen {
+  explicit Widen(const FloatFormat &f) : c(f) {}
+
+  __m512i operator()(__m512i code) const {
+    __m128i signShift = _mm_cvtsi32_si128(c.signShift);
+    __m128i toF32Mantissa = _mm_cvtsi32_si128(c.toF32Mantissa);
+    __m512i exponentMask = splat(c.exponentMask);
+    __m512i sign = _mm512_slli_epi32(_mm512_srl_epi32(code, signShift), 31);
+    __m512i exponent = _mm512_and_si512(
+        _mm512_srl_epi32(code, _mm_cvtsi32_si128(c.mantissaShift)),
+        exponentMask);
+    __m512i mantissa = _mm512_and_si512(code, splat(c.mantissaMask));
+    __m512i shifted = _mm512_sll_epi32(mantissa, toF32Mantissa);
+    __m512i value = _mm512_or_si512(
+        _mm512_slli_epi32(_mm512_add_epi32(exponent, splat(c.rebias)), 23),
+        shifted);
+    __mmask16 isSubnormal =
+        _mm512_cmpeq_epi32_mask(exponent, _mm512_setzero_si512());
+    // Only subnormal lanes multiply (no denormal results elsewhere).
+    __m512i subnormal =
+        c.sameExponentsAsF32
+            ? shifted
+            : asInt(_mm512_maskz_mul_ps(isSubnormal,
+                                        _mm512_cvtepi32_ps(mantissa),
+                                        _mm512_set1_ps(c.subnormalScale)));
+    value = _mm512_mask_mov_epi32(value, isSubnormal, subnormal);
+    __mmask16 nonFinite = _mm512_cmpeq_epi32_mask(exponent, exponentMask);
+    if (!c.ieee)
+      nonFinite &= _mm512_cmpeq_epi32_mask(mantissa, splat(c.mantissaMask));
+    value = _mm512_mask_mov_epi32(
+        value, nonFinite, _mm512_or_si512(splat(0x7F800000u), shifted));
+    return _mm512_or_si512(value, sign);
+  }
+
+  WidenConstants c;
+};
+
+/// Narrowing 16 fp32 values to codes (NarrowConstants); with Count, the
+/// lanes of `mask` tallied by class into `totals`.
+struct Narrow {
+  Narrow(const FloatFormat &f, unsigned config) : c(f, config) {}
+
+  template <bool Count>
+  __m512i apply(__m512i x, uint64_t mask, NarrowClassTotals &totals) const {
+    __m128i dropShift = _mm_cvtsi32_si128(c.dropShift);
+    __m512i rebias = splat(c.rebias), magicBits = splat(c.magicBits);
+    __m512i magnitude = _mm512_and_si512(x, splat(0x7FFFFFFFu));
+    __m512i sign =
+        _mm512_srl_epi32(_mm512_and_si512(x, splat(kF32SignMask)),
+                         _mm_cvtsi32_si128(c.signToFormat));
+    __mmask16 isNaN = _mm512_cmpgt_epi32_mask(magnitude, splat(0x7F800000u));
+    __m512i rebiased = _mm512_add_epi32(magnitude, rebias);
+    __m512i odd =
+        _mm512_and_si512(_mm512_srl_epi32(rebiased, dropShift), splat(1));
+    __m512i normal = _mm512_srl_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(rebiased, splat(c.roundBias)), odd),
+        dropShift);
+    __m512i subnormal = _mm512_sub_epi32(
+        asInt(_mm512_add_ps(asFloat(magnitude), asFloat(magicBits))),
+        magicBits);
+    __mmask16 isSubnormal =
+        _mm512_cmpgt_epi32_mask(splat(c.minNormal), magnitude);
+    __m512i code = _mm512_mask_mov_epi32(normal, isSubnormal, subnormal);
+    __mmask16 overflow = _mm512_cmpgt_epi32_mask(code, splat(c.maxFinite));
+    if constexpr (Count) {
+      // The code's value back as fp32 magnitude bits: exact when the lane
+      // kept its value.
+      __m512i back = _mm512_mask_mov_epi32(
+          _mm512_sub_epi32(_mm512_sll_epi32(code, dropShift), rebias),
+          isSubnormal,
+          asInt(_mm512_sub_ps(asFloat(_mm512_add_epi32(code, magicBits)),
+                              asFloat(magicBits))));
+      __m512i zero = _mm512_setzero_si512();
+      auto count = [&](uint64_t lanes) {
+        return uint64_t(_mm_popcnt_u32(unsigned(lanes & mask)));
+      };
+      totals.overflow += count(overflow);
+      totals.nan += count(isNaN);
+      totals.inf += count(_mm512_cmpeq_epi32_mask(magnitude, splat(0x7F800000u)));
+      totals.lost += count(_mm512_cmpeq_epi32_mask(code, zero) &
+                           ~_mm512_cmpeq_epi32_mask(magnitude, zero));
+      totals.exact += count(~overflow & _mm512_cmpeq_epi32_mask(back, magnitude));
+    }
+    __m512i value = _mm512_mask_mov_epi32(
+        _mm512_or_si512(code, sign), overflow,
+        _mm512_or_si512(splat(c.overflowBase),
+                        _mm512_and_si512(sign, splat(c.overflowSign))));
+    return _mm512_mask_mov_epi32(
+        value, isNaN,
+        _mm512_or_si512(splat(c.nanBase),
+                        _mm512_and_si512(sign, splat(c.nanSign))));
+  }
+
+  NarrowConstants c;
+};
+
+template <bool Count, unsigned Bytes>
+__attribute__((noinline)) void
+narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
+           unsigned config, FidelityCounts *events) {
+  Narrow narrow(f, config);
+  NarrowClassTotals totals;
+  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+    prefetchAhead(src + 4 * i, dst + i * Bytes);
+    __m512i codes = narrow.apply<Count>(load<4>(mask, src + 4 * i), mask, totals);
+    if constexpr (Bytes == 1)
+      _mm512_mask_cvtepi32_storeu_epi8(dst + i, __mmask16(mask), codes);
+    else
+      _mm512_mask_cvtepi32_storeu_epi16(dst + 2 * i, __mmask16(mask), codes);
+  });
+  if constexpr (Count)
+    totals.addTo(f, config, count, *events);
+}
+
+void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
+                         const void *src, void *dst, size_t count,
+                         unsigned config, FidelityCounts *events) {
+  KernelEntry entry(src, 4 * count, dst, bytes * count);
+  auto *in = static_cast<const char *>(src);
+  auto *out = static_cast<char *>(dst);
+  if (events)
+    return bytes == 1 ? narrowLoop<true, 1>(f, in, out, count, config, events)
+                      : narrowLoop<true, 2>(f, in, out, count, config, events);
+  return bytes == 1 ? narrowLoop<false, 1>(f, in, out, count, config, nullptr)
+                    : narrowLoop<false, 2>(f, in, out, count, config, nullptr);
+}
+
+template <unsigned Bytes>
+__attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
+                                         char *dst, size_t count) {
+  Widen widen(f);
+  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+    prefetchAhead(src + i * Bytes, dst + 4 * i);
+    __m512i codes =
+        Bytes == 1
+            ? _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(__mmask16(mask), src + i))
+            : _mm512_cvtepu16_epi32(
+                  _mm256_maskz_loadu_epi16(__mmask16(mask), src + 2 * i));
+    store<4>(dst + 4 * i, mask, widen(codes));
+  });
+}
+
+void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
+                      void *dst, size_t count) {
+  KernelEntry entry(src, bytes * count, dst, 4 * count);
+  auto *in = static_cast<const char *>(src);
+  auto *out = static_cast<char *>(dst);
+  bytes == 1 ? widenLoop<1>(f, in, out, count) : widenLoop<2>(f, in, out, count);
+}
+
 } // namespace
 
 const VectorKernels &avx512Kernels() {
   static const VectorKernels kernels = [] {
-    VectorKernels k = avx2Kernels(); // casts and BFP tiles
+    VectorKernels k = avx2Kernels(); // BFP tiles
     k.reduceF32 = reduceF32;
+    k.narrowFromF32 = narrowFromF32Kernel;
+    k.widenToF32 = widenToF32Kernel;
     k.reduceNarrow = reduceNarrow;
     k.reduceInteger = reduceInteger;
     k.fp8AddCounted = fp8AddCounted;

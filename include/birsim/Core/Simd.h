@@ -75,8 +75,8 @@ struct VectorKernels {
 const VectorKernels *activeKernels();
 /// The AVX2 + F16C kernels (SimdAvx2.cpp); call only when the CPU has them.
 const VectorKernels &avx2Kernels();
-/// The AVX-512 F/BW/VL + F16C kernels (SimdAvx512.cpp: the reductions; the
-/// casts and BFP tiles are the AVX2 ones); call only when the CPU has them.
+/// The AVX-512 F/BW/VL + F16C kernels (SimdAvx512.cpp: the reductions and
+/// casts; the BFP tiles are the AVX2 ones); call only when the CPU has them.
 const VectorKernels &avx512Kernels();
 
 /// Threads for large calls: BIRSIM_NUM_THREADS, else hardware concurrency;
@@ -98,8 +98,10 @@ private:
 };
 
 /// Runs fn(begin, end) over [0, count) in contiguous chunks, on several
-/// threads only when each gets at least `minPerThread` items. Chunks are
-/// independent, so results do not depend on the thread count.
+/// threads only when each gets at least `minPerThread` items: the calling
+/// thread and workers kept from earlier calls (a call that finds them busy
+/// starts its own). Chunks are independent, so results do not depend on the
+/// thread count.
 void parallelFor(size_t count, size_t minPerThread,
                  void (*fn)(void *context, size_t begin, size_t end),
                  void *context);
