@@ -68,6 +68,19 @@ inline void prefetchAhead(const void *a, const void *b) {
   prefetchAhead(b);
 }
 
+/// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
+/// bytes>()) for a narrow float of `bytes` 1 or 2, counted or not.
+template <typename Fn> void withNarrowCase(bool counted, unsigned bytes, Fn &&fn) {
+  auto withWidth = [&](auto count) {
+    if (bytes == 1)
+      return fn(count, std::integral_constant<unsigned, 1>());
+    return fn(count, std::integral_constant<unsigned, 2>());
+  };
+  if (counted)
+    return withWidth(std::true_type());
+  return withWidth(std::false_type());
+}
+
 /// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),
 /// MINSS(x, acc), MAXSS(x, acc), or ADDSS(x, acc) for the collective reducer.
 enum class F32Instruction { addss, minss, maxss };

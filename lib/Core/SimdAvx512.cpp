@@ -486,13 +486,10 @@ void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
                          const void *src, void *dst, size_t count,
                          unsigned config, FidelityCounts *events) {
   KernelEntry entry(src, 4 * count, dst, bytes * count);
-  auto *in = static_cast<const char *>(src);
-  auto *out = static_cast<char *>(dst);
-  if (events)
-    return bytes == 1 ? narrowLoop<true, 1>(f, in, out, count, config, events)
-                      : narrowLoop<true, 2>(f, in, out, count, config, events);
-  return bytes == 1 ? narrowLoop<false, 1>(f, in, out, count, config, nullptr)
-                    : narrowLoop<false, 2>(f, in, out, count, config, nullptr);
+  withNarrowCase(events != nullptr, bytes, [&](auto counted, auto width) {
+    narrowLoop<counted, width>(f, static_cast<const char *>(src),
+                               static_cast<char *>(dst), count, config, events);
+  });
 }
 
 template <unsigned Bytes>
