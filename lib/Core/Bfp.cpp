@@ -25,8 +25,6 @@ const BfpFormatInfo *lookupBfpFormat(int format) {
 }
 
 // "a" formats: e5 = e - 112 (FP16 bias), clamped to 0..31.
-constexpr int kFp16Rebias = 112;
-constexpr int kMaxE5 = 31;
 
 uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
                             uint32_t sharedExp, unsigned &events) {
@@ -35,13 +33,13 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
     return 0;
   uint32_t significand = (bits & 0x7FFFFF) | 0x800000u;
   if (f.fp16Exponent) { // step 2
-    exponent -= kFp16Rebias;
+    exponent -= kBfpFp16Rebias;
     if (exponent < 0) {
       exponent = 0;
       significand = 0x800000u;
       events |= kBfpExponentClamped;
-    } else if (exponent > kMaxE5) {
-      exponent = kMaxE5;
+    } else if (exponent > kBfpMaxE5) {
+      exponent = kBfpMaxE5;
       significand = 0xFFFFFFu;
       events |= kBfpExponentClamped;
     }
@@ -80,7 +78,7 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp) {
   uint32_t fraction = (magnitude & ((1u << lead) - 1)) << (23 - lead);
   uint32_t exponent =
       f.fp16Exponent
-          ? uint32_t(int(sharedExp & 31) - leadingZeros + kFp16Rebias)
+          ? uint32_t(int(sharedExp & 31) - leadingZeros + kBfpFp16Rebias)
           : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
   return sign | exponent << 23 | fraction;
 }
@@ -90,7 +88,7 @@ uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block) {
   for (unsigned i = 0; i < kBfpBlockValues; ++i) {
     int exponent = (block[i] >> 23) & 0xFF;
     if (f.fp16Exponent)
-      exponent = std::clamp(exponent - kFp16Rebias, 0, kMaxE5);
+      exponent = std::clamp(exponent - kBfpFp16Rebias, 0, kBfpMaxE5);
     shared = std::max(shared, exponent);
   }
   return uint8_t(shared);

@@ -8,6 +8,7 @@
 #ifndef BIRSIM_LIB_CORE_KERNELSUPPORT_H
 #define BIRSIM_LIB_CORE_KERNELSUPPORT_H
 
+#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
@@ -79,6 +80,27 @@ template <typename Fn> void withNarrowCase(bool counted, unsigned bytes, Fn &&fn
   if (counted)
     return withWidth(std::true_type());
   return withWidth(std::false_type());
+}
+
+/// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
+/// M>(), std::bool_constant<fp16Exponent>()) for BFP format `f`: every
+/// constant of a packing loop is then an immediate.
+template <typename Fn>
+void withBfpCase(const BfpFormatInfo &f, bool counted, Fn &&fn) {
+  auto withFormat = [&](auto count) {
+    using Fp16 = std::true_type;
+    using Fp32 = std::false_type;
+    if (f.mantissaBits == 7)
+      return f.fp16Exponent
+                 ? fn(count, std::integral_constant<unsigned, 7>(), Fp16())
+                 : fn(count, std::integral_constant<unsigned, 7>(), Fp32());
+    return f.fp16Exponent
+               ? fn(count, std::integral_constant<unsigned, 3>(), Fp16())
+               : fn(count, std::integral_constant<unsigned, 3>(), Fp32());
+  };
+  if (counted)
+    return withFormat(std::true_type());
+  return withFormat(std::false_type());
 }
 
 /// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),

@@ -685,8 +685,6 @@ void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
 
 //===-- BFP tiles (§5) ----------------------------------------------------===//
 
-constexpr int kFp16Rebias = 112, kMaxE5 = 31;
-
 int horizontalMax(__m256i v) {
   __m128i m = _mm_max_epi32(_mm256_castsi256_si128(v),
                             _mm256_extracti128_si256(v, 1));
@@ -702,9 +700,9 @@ __m256i blockExponent(__m256i bits, bool fp16Exponent) {
   if (!fp16Exponent)
     return e;
   return _mm256_min_epi32(
-      _mm256_max_epi32(_mm256_sub_epi32(e, splat(kFp16Rebias)),
+      _mm256_max_epi32(_mm256_sub_epi32(e, splat(kBfpFp16Rebias)),
                        _mm256_setzero_si256()),
-      splat(kMaxE5));
+      splat(kBfpMaxE5));
 }
 
 /// A BfpTally of one tile in 32-bit lanes (at most 128 per lane), added to
@@ -739,16 +737,16 @@ __m256i encode8(__m256i bits, __m256i shared, BfpLaneTally &tally) {
   __m256i significand = _mm256_or_si256(_mm256_and_si256(bits, splat(0x7FFFFF)),
                                         splat(0x800000));
   if constexpr (Fp16Exponent) {
-    __m256i e5 = _mm256_sub_epi32(e, splat(kFp16Rebias));
+    __m256i e5 = _mm256_sub_epi32(e, splat(kBfpFp16Rebias));
     __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
-    __m256i above = _mm256_cmpgt_epi32(e5, splat(kMaxE5));
+    __m256i above = _mm256_cmpgt_epi32(e5, splat(kBfpMaxE5));
     if constexpr (CountEvents)
       countLanes(tally.exponentClamped,
                  _mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
     significand = select(below, splat(0x800000), significand);
     significand = select(above, splat(0xFFFFFF), significand);
     e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
-                         splat(kMaxE5));
+                         splat(kBfpMaxE5));
   }
   // Zeros and denormals are datum 0 (step 1): a zero significand.
   significand = _mm256_andnot_si256(zero, significand);
@@ -833,30 +831,15 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
   }
 }
 
-template <bool CountEvents>
-void bfpPackFormat(const BfpFormatInfo &f, const char *in, size_t tileCount,
-                   char *bytes, BfpTally &tally) {
-  if (f.mantissaBits == 7)
-    return f.fp16Exponent ? bfpPackLoop<CountEvents, 7, true>(f, in, tileCount,
-                                                              bytes, tally)
-                          : bfpPackLoop<CountEvents, 7, false>(f, in, tileCount,
-                                                               bytes, tally);
-  return f.fp16Exponent
-             ? bfpPackLoop<CountEvents, 3, true>(f, in, tileCount, bytes, tally)
-             : bfpPackLoop<CountEvents, 3, false>(f, in, tileCount, bytes,
-                                                  tally);
-}
-
 void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
              void *out, BfpTally &tally, bool countEvents) {
   KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
                     f.tileBytes * tileCount);
-  auto *in = static_cast<const char *>(tiles);
-  auto *bytes = static_cast<char *>(out);
-  if (countEvents)
-    bfpPackFormat<true>(f, in, tileCount, bytes, tally);
-  else
-    bfpPackFormat<false>(f, in, tileCount, bytes, tally);
+  withBfpCase(f, countEvents, [&](auto counted, auto m, auto fp16Exponent) {
+    bfpPackLoop<counted, m, fp16Exponent>(f, static_cast<const char *>(tiles),
+                                          tileCount, static_cast<char *>(out),
+                                          tally);
+  });
 }
 
 /// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
@@ -876,7 +859,7 @@ __m256i decode8(const BfpFormatInfo &f, __m256i datum, int shared) {
       f.fp16Exponent
           ? _mm256_add_epi32(
                 _mm256_sub_epi32(splat(uint32_t(shared & 31)), leadingZeros),
-                splat(kFp16Rebias))
+                splat(kBfpFp16Rebias))
           : _mm256_and_si256(
                 _mm256_sub_epi32(splat(uint32_t(shared)), leadingZeros),
                 splat(0xFF));

@@ -1,11 +1,11 @@
 //===- SimdAvx512.cpp - AVX-512 kernels --------------------------------------===//
 //
 // Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
-// SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). The
-// accumulate, collective and cast kernels run 16 fp32 lanes (64 bytes) per
-// step, and the last step of each loop is the same vector step under a mask,
-// so no element leaves the vector path. BFP tiles, which already run at
-// memory speed with AVX2, use the AVX2 kernels (every AVX-512 CPU has AVX2).
+// SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). Every
+// kernel runs 16 fp32 lanes (64 bytes) per step, and the last step of each
+// loop is the same vector step under a mask, so no element leaves the
+// vector path; a BFP block of 16 values is one vector. Event tallies are
+// popcounts of lane masks.
 // Each lane computes exactly what the portable path computes
 // (docs/Semantics.md sections 2-4); the tests compare the two, on an
 // emulated AVX-512 CPU where the host has none (utils/avx512-emulated.sh).
@@ -515,19 +515,182 @@ void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
   bytes == 1 ? widenLoop<1>(f, in, out, count) : widenLoop<2>(f, in, out, count);
 }
 
+//===-- BFP tiles (§5): one 16-value block per vector ---------------------===//
+
+/// The exponent each value contributes: its field ("b"), or that field
+/// rebased to 5 bits and clamped ("a", step 2).
+template <bool Fp16Exponent> __m512i blockExponents(__m512i bits) {
+  __m512i e = _mm512_and_si512(_mm512_srli_epi32(bits, 23), splat(0xFF));
+  if constexpr (Fp16Exponent)
+    e = _mm512_min_epi32(
+        _mm512_max_epi32(_mm512_sub_epi32(e, splat(kBfpFp16Rebias)),
+                         _mm512_setzero_si512()),
+        splat(kBfpMaxE5));
+  return e;
+}
+
+/// Steps 1-5 on a block under shared exponent `shared` (the block's
+/// largest, so no lane shifts left), as SimdAvx2.cpp's encode8: the 16
+/// datums as bytes; ties into `tally`, and with CountEvents the other events
+/// of docs/Fidelity.md, each a popcount of its lanes.
+template <bool CountEvents, unsigned M, bool Fp16Exponent>
+__m128i encodeBlock(__m512i bits, __m512i shared, BfpTally &tally) {
+  constexpr unsigned dropped = 24 - M;
+  auto count = [](__mmask16 lanes) { return uint64_t(_mm_popcnt_u32(lanes)); };
+  __m512i zeroVector = _mm512_setzero_si512();
+  __m512i e = _mm512_and_si512(_mm512_srli_epi32(bits, 23), splat(0xFF));
+  __mmask16 zero = _mm512_cmpeq_epi32_mask(e, zeroVector);
+  __m512i significand = _mm512_or_si512(
+      _mm512_and_si512(bits, splat(0x7FFFFF)), splat(0x800000));
+  if constexpr (Fp16Exponent) {
+    __m512i e5 = _mm512_sub_epi32(e, splat(kBfpFp16Rebias));
+    __mmask16 below = _mm512_cmplt_epi32_mask(e5, zeroVector);
+    __mmask16 above = _mm512_cmpgt_epi32_mask(e5, splat(kBfpMaxE5));
+    if constexpr (CountEvents)
+      tally.exponentClamped += count(__mmask16(~zero & (below | above)));
+    significand = _mm512_mask_mov_epi32(significand, below, splat(0x800000));
+    significand = _mm512_mask_mov_epi32(significand, above, splat(0xFFFFFF));
+    e = _mm512_min_epi32(_mm512_max_epi32(e5, zeroVector), splat(kBfpMaxE5));
+  }
+  // Zeros and denormals are datum 0 (step 1): a zero significand.
+  significand = _mm512_maskz_mov_epi32(__mmask16(~zero), significand);
+  __m512i aligned = _mm512_srlv_epi32(significand,
+                                      _mm512_sub_epi32(shared, e)); // >= 32: 0
+  // Round to nearest even: a carry out of the dropped bits.
+  __m512i oddBit = _mm512_and_si512(_mm512_srli_epi32(aligned, dropped), splat(1));
+  __m512i rounded = _mm512_srli_epi32(
+      _mm512_add_epi32(_mm512_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)),
+                       oddBit),
+      dropped);
+  __mmask16 tie =
+      _mm512_cmpeq_epi32_mask(_mm512_and_si512(aligned, splat((1u << dropped) - 1)),
+                              splat(1u << (dropped - 1)));
+  tally.seen += count(tie);
+  tally.roundedUp += count(_mm512_mask_test_epi32_mask(tie, oddBit, oddBit));
+  __m512i largest = splat((1u << M) - 1);
+  __m512i magnitude = _mm512_min_epu32(rounded, largest);
+  if constexpr (CountEvents) {
+    tally.saturated += count(_mm512_cmpgt_epu32_mask(rounded, largest));
+    // Finite non-zero inputs (denormals included) whose datum is 0.
+    __m512i absBits = _mm512_and_si512(bits, splat(0x7FFFFFFFu));
+    __mmask16 finiteNonZero =
+        _mm512_cmpneq_epi32_mask(absBits, zeroVector) &
+        _mm512_cmplt_epi32_mask(absBits, splat(0x7F800000u));
+    tally.flushedToZero += count(
+        _mm512_mask_cmpeq_epi32_mask(finiteNonZero, magnitude, zeroVector));
+  }
+  // The sign bit above the magnitude, dropped when the magnitude is 0.
+  __m512i sign = _mm512_min_epu32(
+      _mm512_and_si512(_mm512_srli_epi32(bits, 31 - M), splat(1u << M)),
+      _mm512_slli_epi32(magnitude, M));
+  return _mm512_cvtepi32_epi8(_mm512_or_si512(sign, magnitude));
+}
+
+template <bool CountEvents, unsigned M, bool Fp16Exponent>
+__attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
+                                           const char *tiles, size_t tileCount,
+                                           char *out, BfpTally &tally) {
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile = tiles + t * kBfpTileBytesF32;
+    char *packed = out + t * f.tileBytes;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      const char *block = tile + 4 * bfpTileIndex(b, 0);
+      prefetchAhead(block); // face order: every line of the next tile too
+      __m512i bits = _mm512_loadu_si512(block);
+      int shared = _mm512_reduce_max_epi32(blockExponents<Fp16Exponent>(bits));
+      packed[b] = char(shared);
+      __m128i datums = encodeBlock<CountEvents, M, Fp16Exponent>(
+          bits, splat(uint32_t(shared)), tally);
+      if constexpr (M == 7) {
+        _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
+                         datums);
+      } else { // BFP4: low nibble first
+        __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
+        _mm_storel_epi64((__m128i *)(packed + kBfpTileBlocks + 8 * b),
+                         _mm_packus_epi16(pairs, _mm_setzero_si128()));
+      }
+    }
+  }
+}
+
+void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
+             void *out, BfpTally &tally, bool countEvents) {
+  KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
+                    f.tileBytes * tileCount);
+  withBfpCase(f, countEvents, [&](auto counted, auto m, auto fp16Exponent) {
+    bfpPackLoop<counted, m, fp16Exponent>(f, static_cast<const char *>(tiles),
+                                          tileCount, static_cast<char *>(out),
+                                          tally);
+  });
+}
+
+/// Decodes a block's 16 datums (u32 lanes) under shared exponent `shared`,
+/// as SimdAvx2.cpp's decode8.
+__m512i decodeBlock(const BfpFormatInfo &f, __m512i datum, int shared) {
+  unsigned m = f.mantissaBits;
+  __m512i sign = _mm512_slli_epi32(
+      _mm512_and_si512(_mm512_srl_epi32(datum, _mm_cvtsi32_si128(int(m))),
+                       splat(1)),
+      31);
+  __m512i magnitude = _mm512_and_si512(datum, splat((1u << m) - 1));
+  // The exact float of the magnitude gives its leading one and fraction.
+  __m512i asF32 = asInt(_mm512_cvtepi32_ps(magnitude));
+  __m512i lead = _mm512_sub_epi32(_mm512_srli_epi32(asF32, 23), splat(127));
+  __m512i fraction = _mm512_and_si512(asF32, splat(0x7FFFFF));
+  __m512i leadingZeros = _mm512_sub_epi32(splat(m - 1), lead);
+  __m512i exponent =
+      f.fp16Exponent
+          ? _mm512_add_epi32(
+                _mm512_sub_epi32(splat(uint32_t(shared & 31)), leadingZeros),
+                splat(kBfpFp16Rebias))
+          : _mm512_and_si512(
+                _mm512_sub_epi32(splat(uint32_t(shared)), leadingZeros),
+                splat(0xFF));
+  __m512i value = _mm512_or_si512(
+      sign, _mm512_or_si512(_mm512_slli_epi32(exponent, 23), fraction));
+  return _mm512_mask_mov_epi32(
+      value, _mm512_cmpeq_epi32_mask(magnitude, _mm512_setzero_si512()), sign);
+}
+
+__attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
+                                             const unsigned char *packed,
+                                             size_t tileCount, char *tiles) {
+  for (size_t t = 0; t < tileCount; ++t) {
+    const unsigned char *in = packed + t * f.tileBytes;
+    char *tile = tiles + t * kBfpTileBytesF32;
+    prefetchAhead(in); // the tile after next's first bytes (BFP8: 1088 each)
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      __m128i bytes;
+      if (f.mantissaBits == 7) {
+        bytes = _mm_loadu_si128((const __m128i *)(in + kBfpTileBlocks + 16 * b));
+      } else { // BFP4: low nibble first
+        __m128i pairs =
+            _mm_loadl_epi64((const __m128i *)(in + kBfpTileBlocks + 8 * b));
+        __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
+        __m128i high =
+            _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
+        bytes = _mm_unpacklo_epi8(low, high);
+      }
+      _mm512_storeu_si512(tile + 4 * bfpTileIndex(b, 0),
+                          decodeBlock(f, _mm512_cvtepu8_epi32(bytes), in[b]));
+    }
+  }
+}
+
+void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
+               void *tiles) {
+  KernelEntry entry(packed, f.tileBytes * tileCount, tiles,
+                    kBfpTileBytesF32 * tileCount);
+  bfpUnpackLoop(f, static_cast<const unsigned char *>(packed), tileCount,
+                static_cast<char *>(tiles));
+}
+
 } // namespace
 
 const VectorKernels &avx512Kernels() {
-  static const VectorKernels kernels = [] {
-    VectorKernels k = avx2Kernels(); // BFP tiles
-    k.reduceF32 = reduceF32;
-    k.narrowFromF32 = narrowFromF32Kernel;
-    k.widenToF32 = widenToF32Kernel;
-    k.reduceNarrow = reduceNarrow;
-    k.reduceInteger = reduceInteger;
-    k.fp8AddCounted = fp8AddCounted;
-    return k;
-  }();
+  static const VectorKernels kernels = {
+      reduceF32,        reduceNarrow, reduceInteger, narrowFromF32Kernel,
+      widenToF32Kernel, bfpPack,      bfpUnpack,     fp8AddCounted};
   return kernels;
 }
 

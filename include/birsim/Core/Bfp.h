@@ -24,6 +24,10 @@ constexpr unsigned kBfpTileSide = 32;
 constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
 constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues; // 64
 constexpr size_t kBfpTileBytesF32 = kBfpTileValues * 4; ///< one fp32 tile
+/// The "a" formats' exponent (§5 step 2): fp32's field minus this, clamped
+/// to 0..kBfpMaxE5.
+constexpr int kBfpFp16Rebias = 112;
+constexpr int kBfpMaxE5 = 31;
 
 struct BfpFormatInfo {
   BfpFormat format;

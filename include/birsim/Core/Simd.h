@@ -75,8 +75,8 @@ struct VectorKernels {
 const VectorKernels *activeKernels();
 /// The AVX2 + F16C kernels (SimdAvx2.cpp); call only when the CPU has them.
 const VectorKernels &avx2Kernels();
-/// The AVX-512 F/BW/VL + F16C kernels (SimdAvx512.cpp: the reductions and
-/// casts; the BFP tiles are the AVX2 ones); call only when the CPU has them.
+/// The AVX-512 F/BW/VL + F16C kernels (SimdAvx512.cpp); call only when the
+/// CPU has them.
 const VectorKernels &avx512Kernels();
 
 /// Threads for large calls: BIRSIM_NUM_THREADS, else hardware concurrency;

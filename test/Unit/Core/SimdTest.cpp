@@ -318,51 +318,6 @@ TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
   }
 }
 
-/// The counted forms (fidelity counters on, docs/Fidelity.md) give the same
-/// bytes and the same counts on every path: casts from fp32 under the four
-/// FP8 configs, and fp8 add on every pair.
-TEST(VectorPath, CountedCallsGiveTheSameCounts) {
-  std::vector<uint32_t> values = specialF32();
-  std::vector<uint32_t> random = randomF32(sweepSize(100003, 100003, 20003), 9);
-  values.insert(values.end(), random.begin(), random.end());
-  Bytes in = asBytes(values);
-  auto withCounts = [](Bytes out, const FidelityCounts &counts) {
-    const auto *raw = reinterpret_cast<const unsigned char *>(&counts);
-    out.insert(out.end(), raw, raw + sizeof counts);
-    return out;
-  };
-  for (int to : kNarrowFloats)
-    for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u})
-      expectSameOnEveryPath(
-          [&] {
-            size_t bytes = lookupDtype(to)->bytes;
-            Bytes out(values.size() * bytes);
-            FidelityCounts counts;
-            EXPECT_TRUE(castBuffer(int(Dtype::float32), in.data(), to,
-                                   out.data(), values.size(), config, &counts)
-                            .ok());
-            return withCounts(out, counts);
-          },
-          std::string("counted float32 -> ") + lookupDtype(to)->name +
-              " config " + std::to_string(config));
-  Bytes dst(65536 + 31), src(65536 + 31);
-  for (size_t i = 0; i < dst.size(); ++i) {
-    dst[i] = uint8_t((i * 0x9E37u) >> 8);
-    src[i] = uint8_t(i * 0x9E37u);
-  }
-  for (int dtype : kReducingFp8)
-    expectSameOnEveryPath(
-        [&] {
-          Bytes out = dst;
-          FidelityCounts counts;
-          EXPECT_TRUE(
-              accumulate(1, out.data(), src.data(), dtype, out.size(), &counts)
-                  .ok());
-          return withCounts(out, counts);
-        },
-        std::string("counted add ") + lookupDtype(dtype)->name);
-}
-
 /// Tiles whose 16-value blocks (half rows) are random bits, a mix of value
 /// classes (zeros, subnormals, Inf/NaN, small values), or exact ties at 7 or
 /// 3 datum bits with odd and even magnitudes under a shared exponent of 127.
@@ -436,6 +391,63 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
         },
         std::string("unpack ") + lookupBfpFormat(format)->name);
   }
+}
+
+/// The counted forms (fidelity counters on, docs/Fidelity.md) give the same
+/// bytes and the same counts on every path: casts from fp32 under the four
+/// FP8 configs, fp8 add on every pair, and BFP packing.
+TEST(VectorPath, CountedCallsGiveTheSameCounts) {
+  std::vector<uint32_t> values = specialF32();
+  std::vector<uint32_t> random = randomF32(sweepSize(100003, 100003, 20003), 9);
+  values.insert(values.end(), random.begin(), random.end());
+  Bytes in = asBytes(values);
+  auto withCounts = [](Bytes out, const FidelityCounts &counts) {
+    const auto *raw = reinterpret_cast<const unsigned char *>(&counts);
+    out.insert(out.end(), raw, raw + sizeof counts);
+    return out;
+  };
+  for (int to : kNarrowFloats)
+    for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u})
+      expectSameOnEveryPath(
+          [&] {
+            size_t bytes = lookupDtype(to)->bytes;
+            Bytes out(values.size() * bytes);
+            FidelityCounts counts;
+            EXPECT_TRUE(castBuffer(int(Dtype::float32), in.data(), to,
+                                   out.data(), values.size(), config, &counts)
+                            .ok());
+            return withCounts(out, counts);
+          },
+          std::string("counted float32 -> ") + lookupDtype(to)->name +
+              " config " + std::to_string(config));
+  Bytes dst(65536 + 31), src(65536 + 31);
+  for (size_t i = 0; i < dst.size(); ++i) {
+    dst[i] = uint8_t((i * 0x9E37u) >> 8);
+    src[i] = uint8_t(i * 0x9E37u);
+  }
+  for (int dtype : kReducingFp8)
+    expectSameOnEveryPath(
+        [&] {
+          Bytes out = dst;
+          FidelityCounts counts;
+          EXPECT_TRUE(
+              accumulate(1, out.data(), src.data(), dtype, out.size(), &counts)
+                  .ok());
+          return withCounts(out, counts);
+        },
+        std::string("counted add ") + lookupDtype(dtype)->name);
+  std::vector<uint32_t> tiles = bfpTiles(48, 10);
+  for (int format = 0; format < kNumBfpFormats; ++format)
+    expectSameOnEveryPath(
+        [&] {
+          Bytes packed(48 * lookupBfpFormat(format)->tileBytes);
+          FidelityCounts counts;
+          EXPECT_TRUE(
+              bfpPackTiles(format, tiles.data(), 48, packed.data(), &counts)
+                  .ok());
+          return withCounts(packed, counts);
+        },
+        std::string("counted pack ") + lookupBfpFormat(format)->name);
 }
 
 /// The caller's MXCSR (flush-to-zero, denormals-are-zero, round toward
