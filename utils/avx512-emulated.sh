@@ -15,7 +15,7 @@
 #      native runs compare with the portable path on every pair
 #      (./utils/test.sh --long).
 #   utils/avx512-emulated.sh [gtest filter]     (default: VectorPath.*)
-# Takes about 15 minutes; the serial console is kept in
+# Takes 15-20 minutes here; the serial console is kept in
 # build-emu/emu/serial.log. Not part of CI: ./utils/test.sh --avx512-emulated.
 set -euo pipefail
 cd "$(dirname "$0")/.."

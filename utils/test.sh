@@ -8,7 +8,7 @@
 #   --tsan      builds build-tsan/ with ThreadSanitizer and runs the threaded
 #               tests there (any report fails its test).
 #   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
-#               CPU (utils/avx512-emulated.sh; about 15 minutes), counted as
+#               CPU (utils/avx512-emulated.sh; 15-20 minutes), counted as
 #               one more test.
 set -uo pipefail
 cd "$(dirname "$0")/.."
