@@ -13,7 +13,7 @@
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
-#include <xmmintrin.h>
+#include <emmintrin.h>
 
 #include <cmath>
 #include <cstddef>
@@ -101,6 +101,19 @@ void withBfpCase(const BfpFormatInfo &f, bool counted, Fn &&fn) {
   if (counted)
     return withFormat(std::true_type());
   return withFormat(std::false_type());
+}
+
+/// The 16 datum bytes of block `b` of a packed tile (§5; BFP4: low nibble
+/// first). SSE2 only, so any ISA's kernel can call it.
+inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
+                              unsigned b) {
+  const unsigned char *datums = tile + kBfpTileBlocks;
+  if (f.mantissaBits == 7)
+    return _mm_loadu_si128((const __m128i *)(datums + 16 * b));
+  __m128i pairs = _mm_loadl_epi64((const __m128i *)(datums + 8 * b));
+  __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
+  __m128i high = _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
+  return _mm_unpacklo_epi8(low, high);
 }
 
 /// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),

@@ -877,17 +877,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
     char *tile = tiles + t * kBfpTileBytesF32;
     prefetchAhead(in); // the tile after next's first bytes (BFP8: 1088 each)
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
-      __m128i bytes;
-      if (f.mantissaBits == 7) {
-        bytes = _mm_loadu_si128((const __m128i *)(in + kBfpTileBlocks + 16 * b));
-      } else { // BFP4: low nibble first
-        __m128i pairs =
-            _mm_loadl_epi64((const __m128i *)(in + kBfpTileBlocks + 8 * b));
-        __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
-        __m128i high =
-            _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
-        bytes = _mm_unpacklo_epi8(low, high);
-      }
+      __m128i bytes = bfpBlockDatums(f, in, b);
       char *block = tile + 4 * bfpTileIndex(b, 0);
       _mm256_storeu_si256((__m256i *)block,
                           decode8(f, _mm256_cvtepu8_epi32(bytes), in[b]));
