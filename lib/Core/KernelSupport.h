@@ -71,7 +71,8 @@ inline void prefetchAhead(const void *a, const void *b) {
 
 /// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
 /// bytes>()) for a narrow float of `bytes` 1 or 2, counted or not.
-template <typename Fn> void withNarrowCase(bool counted, unsigned bytes, Fn &&fn) {
+template <typename Fn>
+void withNarrowCase(bool counted, unsigned bytes, Fn &&fn) {
   auto withWidth = [&](auto count) {
     if (bytes == 1)
       return fn(count, std::integral_constant<unsigned, 1>());

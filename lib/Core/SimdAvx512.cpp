@@ -1,4 +1,4 @@
-//===- SimdAvx512.cpp - AVX-512 kernels --------------------------------------===//
+//===- SimdAvx512.cpp - AVX-512 kernels -----------------------------------===//
 //
 // Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
 // SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). Every
@@ -40,7 +40,8 @@ __m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
 /// covers only the elements left.
 template <unsigned Lanes, typename Step>
 void forEachStep(size_t count, Step step) {
-  constexpr uint64_t all = Lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << Lanes) - 1;
+  constexpr uint64_t all =
+      Lanes == 64 ? ~uint64_t(0) : (uint64_t(1) << Lanes) - 1;
   size_t i = 0;
   for (; i + Lanes <= count; i += Lanes)
     step(i, all);
@@ -91,7 +92,8 @@ __m512i maxss16(__m512i a, __m512i b) {
 
 /// The operation `Op` with its operand order, on 16 lanes.
 template <F32Op Op> __m512i apply16(__m512i acc, __m512i x) {
-  __m512i a = accumulatorFirst(Op) ? acc : x, b = accumulatorFirst(Op) ? x : acc;
+  __m512i a = accumulatorFirst(Op) ? acc : x,
+          b = accumulatorFirst(Op) ? x : acc;
   constexpr F32Instruction instruction = instructionOf(Op);
   return instruction == F32Instruction::addss   ? addss16(a, b)
          : instruction == F32Instruction::minss ? minss16(a, b)
@@ -446,10 +448,12 @@ struct Narrow {
       };
       totals.overflow += count(overflow);
       totals.nan += count(isNaN);
-      totals.inf += count(_mm512_cmpeq_epi32_mask(magnitude, splat(0x7F800000u)));
+      totals.inf +=
+          count(_mm512_cmpeq_epi32_mask(magnitude, splat(0x7F800000u)));
       totals.lost += count(_mm512_cmpeq_epi32_mask(code, zero) &
                            ~_mm512_cmpeq_epi32_mask(magnitude, zero));
-      totals.exact += count(~overflow & _mm512_cmpeq_epi32_mask(back, magnitude));
+      totals.exact +=
+          count(~overflow & _mm512_cmpeq_epi32_mask(back, magnitude));
     }
     __m512i value = _mm512_mask_mov_epi32(
         _mm512_or_si512(code, sign), overflow,
@@ -472,7 +476,8 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
   NarrowClassTotals totals;
   forEachStep<16>(count, [&](size_t i, uint64_t mask) {
     prefetchAhead(src + 4 * i, dst + i * Bytes);
-    __m512i codes = narrow.apply<Count>(load<4>(mask, src + 4 * i), mask, totals);
+    __m512i codes =
+        narrow.apply<Count>(load<4>(mask, src + 4 * i), mask, totals);
     if constexpr (Bytes == 1)
       _mm512_mask_cvtepi32_storeu_epi8(dst + i, __mmask16(mask), codes);
     else
@@ -498,11 +503,13 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
   Widen widen(f);
   forEachStep<16>(count, [&](size_t i, uint64_t mask) {
     prefetchAhead(src + i * Bytes, dst + 4 * i);
-    __m512i codes =
-        Bytes == 1
-            ? _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(__mmask16(mask), src + i))
-            : _mm512_cvtepu16_epi32(
-                  _mm256_maskz_loadu_epi16(__mmask16(mask), src + 2 * i));
+    __m512i codes;
+    if constexpr (Bytes == 1)
+      codes =
+          _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(__mmask16(mask), src + i));
+    else
+      codes = _mm512_cvtepu16_epi32(
+          _mm256_maskz_loadu_epi16(__mmask16(mask), src + 2 * i));
     store<4>(dst + 4 * i, mask, widen(codes));
   });
 }
@@ -512,7 +519,8 @@ void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
   KernelEntry entry(src, bytes * count, dst, 4 * count);
   auto *in = static_cast<const char *>(src);
   auto *out = static_cast<char *>(dst);
-  bytes == 1 ? widenLoop<1>(f, in, out, count) : widenLoop<2>(f, in, out, count);
+  bytes == 1 ? widenLoop<1>(f, in, out, count)
+             : widenLoop<2>(f, in, out, count);
 }
 
 //===-- BFP tiles (§5): one 16-value block per vector ---------------------===//
@@ -557,14 +565,15 @@ __m128i encodeBlock(__m512i bits, __m512i shared, BfpTally &tally) {
   __m512i aligned = _mm512_srlv_epi32(significand,
                                       _mm512_sub_epi32(shared, e)); // >= 32: 0
   // Round to nearest even: a carry out of the dropped bits.
-  __m512i oddBit = _mm512_and_si512(_mm512_srli_epi32(aligned, dropped), splat(1));
+  __m512i oddBit =
+      _mm512_and_si512(_mm512_srli_epi32(aligned, dropped), splat(1));
   __m512i rounded = _mm512_srli_epi32(
-      _mm512_add_epi32(_mm512_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)),
-                       oddBit),
+      _mm512_add_epi32(
+          _mm512_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)), oddBit),
       dropped);
-  __mmask16 tie =
-      _mm512_cmpeq_epi32_mask(_mm512_and_si512(aligned, splat((1u << dropped) - 1)),
-                              splat(1u << (dropped - 1)));
+  __mmask16 tie = _mm512_cmpeq_epi32_mask(
+      _mm512_and_si512(aligned, splat((1u << dropped) - 1)),
+      splat(1u << (dropped - 1)));
   tally.seen += count(tie);
   tally.roundedUp += count(_mm512_mask_test_epi32_mask(tie, oddBit, oddBit));
   __m512i largest = splat((1u << M) - 1);
