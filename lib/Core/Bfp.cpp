@@ -24,8 +24,6 @@ const BfpFormatInfo *lookupBfpFormat(int format) {
   return &kBfpFormats[format];
 }
 
-// "a" formats: e5 = e - 112 (FP16 bias), clamped to 0..31.
-
 uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
                             uint32_t sharedExp, unsigned &events) {
   int exponent = (bits >> 23) & 0xFF;

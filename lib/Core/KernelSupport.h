@@ -13,7 +13,7 @@
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
 
-#include <emmintrin.h>
+#include <tmmintrin.h>
 
 #include <cmath>
 #include <cstddef>
@@ -115,6 +115,22 @@ inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
   __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
   __m128i high = _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
   return _mm_unpacklo_epi8(low, high);
+}
+
+/// Stores block `b`'s 16 datum bytes into a packed tile (§5; BFP4: low
+/// nibble first); bfpBlockDatums reads them back. SSSE3 (PMADDUBSW), which
+/// every vector path has.
+__attribute__((target("ssse3"))) inline void
+bfpStoreBlockDatums(unsigned mantissaBits, char *tile, unsigned b,
+                    __m128i datums) {
+  char *out = tile + kBfpTileBlocks;
+  if (mantissaBits == 7) {
+    _mm_storeu_si128((__m128i *)(out + 16 * b), datums);
+    return;
+  }
+  __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
+  _mm_storel_epi64((__m128i *)(out + 8 * b),
+                   _mm_packus_epi16(pairs, _mm_setzero_si128()));
 }
 
 /// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),

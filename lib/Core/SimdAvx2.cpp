@@ -818,14 +818,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       __m128i datums =
           toBytes(encode8<CountEvents, M, Fp16Exponent>(lo, s, lanes),
                   encode8<CountEvents, M, Fp16Exponent>(hi, s, lanes));
-      if constexpr (M == 7) {
-        _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
-                         datums);
-      } else { // BFP4: low nibble first
-        __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
-        _mm_storel_epi64((__m128i *)(packed + kBfpTileBlocks + 8 * b),
-                         _mm_packus_epi16(pairs, _mm_setzero_si128()));
-      }
+      bfpStoreBlockDatums(M, packed, b, datums);
     }
     lanes.moveTo(tally);
   }

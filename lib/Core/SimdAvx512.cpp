@@ -336,35 +336,42 @@ uint64_t fp8AddCounted(const FloatFormat &f, void *acc, const void *x,
                           static_cast<const char *>(x), count);
 }
 
-/// The formats and operations above; the others (e4m3fn, and whatever else
-/// needs the general widen-op-narrow loop) by the AVX2 kernel.
+using NarrowReduceLoop = void (*)(const FloatFormat &, char *, const char *,
+                                  size_t);
+
+/// The loop above for `op` on format `f`, or null for the general
+/// widen-op-narrow loop (e4m3fn), which the AVX2 kernel runs.
+NarrowReduceLoop narrowReduceLoop(const FloatFormat &f, unsigned bytes,
+                                  F32Op op) {
+  bool ieee = f.nonFinite == NonFinite::IEEE;
+  if (ieee && op == F32Op::kernelMin)
+    return bytes == 1 ? minMaxCodesLoop<true, 1> : minMaxCodesLoop<true, 2>;
+  if (ieee && op == F32Op::kernelMax)
+    return bytes == 1 ? minMaxCodesLoop<false, 1> : minMaxCodesLoop<false, 2>;
+  if (op != F32Op::kernelAdd)
+    return nullptr;
+  if (ieee && bytes == 1)
+    return [](const FloatFormat &f, char *a, const char *b, size_t n) {
+      fp8AddLoop<false>(f, a, b, n);
+    };
+  if (&f == dtypeInfo(Dtype::bfloat16).format)
+    return [](const FloatFormat &, char *a, const char *b, size_t n) {
+      bf16AddLoop(a, b, n);
+    };
+  if (&f == dtypeInfo(Dtype::float16).format)
+    return [](const FloatFormat &, char *a, const char *b, size_t n) {
+      f16AddLoop(a, b, n);
+    };
+  return nullptr;
+}
+
 void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
                   const void *x, size_t count) {
-  auto *a = static_cast<char *>(acc);
-  auto *b = static_cast<const char *>(x);
-  bool ieee = f.nonFinite == NonFinite::IEEE;
-  bool minMax = op == F32Op::kernelMin || op == F32Op::kernelMax;
-  bool bf16 = &f == dtypeInfo(Dtype::bfloat16).format;
-  bool f16 = &f == dtypeInfo(Dtype::float16).format;
-  if (!(ieee && minMax) && !(op == F32Op::kernelAdd && (ieee || bf16)))
+  NarrowReduceLoop loop = narrowReduceLoop(f, bytes, op);
+  if (!loop)
     return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
   KernelEntry entry(x, bytes * count, acc, bytes * count);
-  if (minMax) {
-    bool isMin = op == F32Op::kernelMin;
-    if (bytes == 1)
-      return isMin ? minMaxCodesLoop<true, 1>(f, a, b, count)
-                   : minMaxCodesLoop<false, 1>(f, a, b, count);
-    return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
-                 : minMaxCodesLoop<false, 2>(f, a, b, count);
-  }
-  if (bytes == 1)
-    return (void)fp8AddLoop<false>(f, a, b, count);
-  if (bf16)
-    return bf16AddLoop(a, b, count);
-  if (f16)
-    return f16AddLoop(a, b, count);
-  // Another 16-bit IEEE format (none is declared today).
-  return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
+  loop(f, static_cast<char *>(acc), static_cast<const char *>(x), count);
 }
 
 //===-- Casts (§4) --------------------------------------------------------===//
@@ -610,14 +617,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m128i datums = encodeBlock<CountEvents, M, Fp16Exponent>(
           bits, splat(uint32_t(shared)), tally);
-      if constexpr (M == 7) {
-        _mm_storeu_si128((__m128i *)(packed + kBfpTileBlocks + 16 * b),
-                         datums);
-      } else { // BFP4: low nibble first
-        __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
-        _mm_storel_epi64((__m128i *)(packed + kBfpTileBlocks + 8 * b),
-                         _mm_packus_epi16(pairs, _mm_setzero_si128()));
-      }
+      bfpStoreBlockDatums(M, packed, b, datums);
     }
   }
 }
