@@ -23,6 +23,7 @@
 #if defined(__x86_64__)
 #pragma clang attribute push(__attribute__((target("avx2,f16c,popcnt"))),     \
                              apply_to = function)
+#include "LaneArithmetic.h"
 
 namespace birsim::core {
 namespace {
@@ -36,11 +37,45 @@ __m256i select(__m256i mask, __m256i whenSet, __m256i otherwise) {
   return _mm256_blendv_epi8(otherwise, whenSet, mask);
 }
 
-/// Per-lane tallies in 32-bit lanes: adds 1 to each lane of `lanes` where
-/// `mask` is set (all ones), and sums the 8 lanes.
-void countLanes(__m256i &lanes, __m256i mask) {
-  lanes = _mm256_sub_epi32(lanes, mask);
-}
+/// The lane vocabulary of LaneArithmetic.h: lanes of `Bits` bits (32: 8
+/// lanes) in a 256-bit vector; a mask is a vector of all-ones or zero
+/// lanes; tallies are per-lane counters.
+template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
+  using Generic = GenericLaneOps<__m256i, Bits>;
+  using I = __m256i;
+  using M = __m256i;
+  static M allLanes() { return _mm256_set1_epi32(-1); }
+  static M eq(I a, I b) {
+    return M(typename Generic::U(a) == typename Generic::U(b));
+  }
+  static M gt(I a, I b) {
+    return M(typename Generic::S(a) > typename Generic::S(b));
+  }
+  static M both(M a, M b) { return _mm256_and_si256(a, b); }
+  static M either(M a, M b) { return _mm256_or_si256(a, b); }
+  static M butNot(M a, M b) { return _mm256_andnot_si256(b, a); }
+  static M notLanes(M a) { return _mm256_xor_si256(a, allLanes()); }
+  static I select(M m, I whenSet, I otherwise) {
+    return _mm256_blendv_epi8(otherwise, whenSet, m);
+  }
+  static I keep(M m, I v) { return _mm256_and_si256(v, m); }
+  /// Per lane; a count of 32 or more gives 0.
+  static I shrv(I v, I n) { return _mm256_srlv_epi32(v, n); }
+  /// MINPS/MAXPS: the second operand unless the first orders before/after.
+  static I minF(I a, I b) {
+    return asInt(_mm256_min_ps(asFloat(a), asFloat(b)));
+  }
+  static I maxF(I a, I b) {
+    return asInt(_mm256_max_ps(asFloat(a), asFloat(b)));
+  }
+  static M isNaN(I a) {
+    return asInt(_mm256_cmp_ps(asFloat(a), asFloat(a), _CMP_UNORD_Q));
+  }
+  /// Adds 1 to each lane of the counters `lanes` where `m` is set.
+  static void count(__m256i &lanes, M m) { lanes = _mm256_sub_epi32(lanes, m); }
+};
+
+/// The sum of 8 lane counters.
 uint64_t laneSum(__m256i lanes) {
   __m128i s = _mm_add_epi32(_mm256_castsi256_si128(lanes),
                             _mm256_extracti128_si256(lanes, 1));
@@ -49,39 +84,8 @@ uint64_t laneSum(__m256i lanes) {
   return uint32_t(_mm_cvtsi128_si32(s));
 }
 
-//===-- fp32 core (§2): the operand order is explicit in each lane --------===//
-
-/// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used (the
-/// compiler and the assembler may swap commutative sources); a NaN `b` alone
-/// comes back quieted either way; Inf - Inf is the default NaN.
-__m256i addss8(__m256i a, __m256i b) {
-  __m256 sum = _mm256_add_ps(asFloat(a), asFloat(b));
-  __m256i aNaN = asInt(_mm256_cmp_ps(asFloat(a), asFloat(a), _CMP_UNORD_Q));
-  return select(aNaN, _mm256_or_si256(a, splat(kF32QuietBit)), asInt(sum));
-}
-/// MINSS(a, b) = a < b ? a : b, else b (NaNs, equal zeros): VMINPS has
-/// exactly these lanes, and LLVM does not commute it (unlike a select, which
-/// it may turn into a slow masked store).
-__m256i minss8(__m256i a, __m256i b) {
-  return asInt(_mm256_min_ps(asFloat(a), asFloat(b)));
-}
-/// MAXSS(a, b) = a > b ? a : b, else b.
-__m256i maxss8(__m256i a, __m256i b) {
-  return asInt(_mm256_max_ps(asFloat(a), asFloat(b)));
-}
-
-/// The operation `Op` with its operand order, on lanes or scalars.
-template <F32Op Op, typename T, T (*Add)(T, T), T (*Min)(T, T),
-          T (*Max)(T, T)>
-T applyOp(T acc, T x) {
-  T a = accumulatorFirst(Op) ? acc : x, b = accumulatorFirst(Op) ? x : acc;
-  constexpr F32Instruction instruction = instructionOf(Op);
-  return instruction == F32Instruction::addss   ? Add(a, b)
-         : instruction == F32Instruction::minss ? Min(a, b)
-                                                : Max(a, b);
-}
 template <F32Op Op> __m256i apply8(__m256i acc, __m256i x) {
-  return applyOp<Op, __m256i, addss8, minss8, maxss8>(acc, x);
+  return applyLanes<Op, Avx2Lanes<32>>(acc, x);
 }
 template <F32Op Op> uint32_t apply1(uint32_t acc, uint32_t x) {
   return applyOp<Op, uint32_t, addss, minss, maxss>(acc, x);
@@ -117,53 +121,7 @@ uint32_t load1(const char *p, unsigned bytes) {
 }
 void store1(char *p, unsigned bytes, uint32_t v) { std::memcpy(p, &v, bytes); }
 
-/// Widening a format to fp32 (WidenConstants).
-struct Widen {
-  explicit Widen(const FloatFormat &f) : Widen(WidenConstants(f)) {}
-  explicit Widen(const WidenConstants &c)
-      : mantissaShift(_mm_cvtsi32_si128(c.mantissaShift)),
-        signShift(_mm_cvtsi32_si128(c.signShift)),
-        toF32Mantissa(_mm_cvtsi32_si128(c.toF32Mantissa)),
-        exponentMask(splat(c.exponentMask)),
-        mantissaMask(splat(c.mantissaMask)), rebias(splat(c.rebias)),
-        subnormalScale(_mm256_set1_ps(c.subnormalScale)), ieee(c.ieee),
-        sameExponentsAsF32(c.sameExponentsAsF32) {}
-
-  __m256i operator()(__m256i code) const {
-    __m256i sign = _mm256_slli_epi32(_mm256_srl_epi32(code, signShift), 31);
-    __m256i exponent =
-        _mm256_and_si256(_mm256_srl_epi32(code, mantissaShift), exponentMask);
-    __m256i mantissa = _mm256_and_si256(code, mantissaMask);
-    __m256i normal =
-        _mm256_or_si256(_mm256_slli_epi32(_mm256_add_epi32(exponent, rebias), 23),
-                        _mm256_sll_epi32(mantissa, toF32Mantissa));
-    __m256i isSubnormal = _mm256_cmpeq_epi32(exponent, _mm256_setzero_si256());
-    // Only subnormal lanes multiply (no denormal results elsewhere, which
-    // cost microcode assists); a bias-127 format's subnormals are fp32's.
-    __m256i subnormal =
-        sameExponentsAsF32
-            ? _mm256_sll_epi32(mantissa, toF32Mantissa)
-            : asInt(_mm256_mul_ps(
-                  _mm256_cvtepi32_ps(_mm256_and_si256(mantissa, isSubnormal)),
-                  subnormalScale));
-    __m256i value = select(isSubnormal, subnormal, normal);
-    __m256i topExponent = _mm256_cmpeq_epi32(exponent, exponentMask);
-    __m256i nonFinite =
-        ieee ? topExponent
-             : _mm256_and_si256(topExponent,
-                                _mm256_cmpeq_epi32(mantissa, mantissaMask));
-    value = select(nonFinite,
-                   _mm256_or_si256(splat(0x7F800000u),
-                                   _mm256_sll_epi32(mantissa, toF32Mantissa)),
-                   value);
-    return _mm256_or_si256(value, sign);
-  }
-
-  __m128i mantissaShift, signShift, toF32Mantissa;
-  __m256i exponentMask, mantissaMask, rebias;
-  __m256 subnormalScale;
-  bool ieee, sameExponentsAsF32;
-};
+using Widen = WidenLanes<Avx2Lanes<32>>;
 
 /// Per-lane tallies of a counted narrowing (32-bit lanes; flushed into
 /// `totals` every kMaxSteps steps, before they could wrap).
@@ -190,75 +148,7 @@ struct NarrowLaneCounts {
   }
 };
 
-/// Narrowing fp32 to a format (NarrowConstants).
-struct Narrow {
-  Narrow(const FloatFormat &f, unsigned config) {
-    NarrowConstants c(f, config);
-    dropShift = _mm_cvtsi32_si128(c.dropShift);
-    signToFormat = _mm_cvtsi32_si128(c.signToFormat);
-    rebias = splat(c.rebias);
-    roundBias = splat(c.roundBias);
-    magicBits = splat(c.magicBits);
-    minNormal = splat(c.minNormal);
-    maxFinite = splat(c.maxFinite);
-    overflowBase = splat(c.overflowBase);
-    overflowSign = splat(c.overflowSign);
-    nanBase = splat(c.nanBase);
-    nanSign = splat(c.nanSign);
-  }
-
-  __m256i operator()(__m256i x) const { return apply<false>(x, nullptr); }
-
-  /// The codes of 8 lanes; with Count, their classes tallied into `*lanes`.
-  template <bool Count>
-  __m256i apply(__m256i x, NarrowLaneCounts *lanes) const {
-    __m256i magnitude = _mm256_and_si256(x, splat(0x7FFFFFFFu));
-    __m256i sign =
-        _mm256_srl_epi32(_mm256_and_si256(x, splat(kF32SignMask)), signToFormat);
-    __m256i isNaN = _mm256_cmpgt_epi32(magnitude, splat(0x7F800000u));
-    __m256i rebiased = _mm256_add_epi32(magnitude, rebias);
-    __m256i odd = _mm256_and_si256(_mm256_srl_epi32(rebiased, dropShift),
-                                   splat(1));
-    __m256i normal = _mm256_srl_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(rebiased, roundBias), odd),
-        dropShift);
-    __m256 subnormalSum = _mm256_add_ps(asFloat(magnitude), asFloat(magicBits));
-    __m256i subnormal = _mm256_sub_epi32(asInt(subnormalSum), magicBits);
-    __m256i isSubnormal = _mm256_cmpgt_epi32(minNormal, magnitude);
-    __m256i code = select(isSubnormal, subnormal, normal);
-    __m256i overflow = _mm256_cmpgt_epi32(code, maxFinite);
-    if constexpr (Count) {
-      // The code's value back as fp32 magnitude bits: exact when the lane
-      // kept its value.
-      __m256i back = select(
-          isSubnormal,
-          asInt(_mm256_sub_ps(asFloat(_mm256_add_epi32(code, magicBits)),
-                              asFloat(magicBits))),
-          _mm256_sub_epi32(_mm256_sll_epi32(code, dropShift), rebias));
-      __m256i zero = _mm256_setzero_si256();
-      countLanes(lanes->overflow, overflow);
-      countLanes(lanes->nan, isNaN);
-      countLanes(lanes->inf, _mm256_cmpeq_epi32(magnitude, splat(0x7F800000u)));
-      countLanes(lanes->lost,
-                 _mm256_andnot_si256(_mm256_cmpeq_epi32(magnitude, zero),
-                                     _mm256_cmpeq_epi32(code, zero)));
-      countLanes(
-          lanes->exact,
-          _mm256_andnot_si256(overflow, _mm256_cmpeq_epi32(back, magnitude)));
-    }
-    __m256i value = select(
-        overflow,
-        _mm256_or_si256(overflowBase, _mm256_and_si256(sign, overflowSign)),
-        _mm256_or_si256(code, sign));
-    return select(isNaN,
-                  _mm256_or_si256(nanBase, _mm256_and_si256(sign, nanSign)),
-                  value);
-  }
-
-  __m128i dropShift, signToFormat;
-  __m256i rebias, roundBias, magicBits, minNormal, maxFinite;
-  __m256i overflowBase, overflowSign, nanBase, nanSign;
-};
+using Narrow = NarrowLanes<Avx2Lanes<32>>;
 
 //===-- Kernels -----------------------------------------------------------===//
 
@@ -337,50 +227,20 @@ void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
   });
 }
 
-/// min/max of a narrow IEEE format without leaving its codes: widening is
-/// exact and the result is one operand, so MINSS(x, acc) / MAXSS(x, acc)
-/// narrowed back is `x` when neither is NaN and x orders before/after acc
-/// (sign-magnitude compared as integers, -0 == +0), else `acc` itself, or
-/// the format's NaN when `acc` is NaN (§3, §4). Lanes are 8 or 16 bits.
+/// min/max of a narrow IEEE format on its codes (MinMaxCodeLanes).
 template <bool IsMin, unsigned Bytes>
 __attribute__((noinline)) void
 minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
                 size_t count) {
   constexpr unsigned lanes = 32 / Bytes;
-  auto set1 = [](uint32_t v) {
-    return Bytes == 1 ? _mm256_set1_epi8(char(v)) : _mm256_set1_epi16(short(v));
-  };
-  auto gt = [](__m256i a, __m256i b) {
-    return Bytes == 1 ? _mm256_cmpgt_epi8(a, b) : _mm256_cmpgt_epi16(a, b);
-  };
-  auto negate = [](__m256i a) {
-    return Bytes == 1 ? _mm256_sub_epi8(_mm256_setzero_si256(), a)
-                      : _mm256_sub_epi16(_mm256_setzero_si256(), a);
-  };
-  uint32_t signMask = f.signMask(), infCode = f.infCode();
-  __m256i magnitudeMask = set1(signMask - 1), inf = set1(infCode);
-  __m256i nanResult = set1(f.nanResult);
-  auto key = [&](__m256i code, __m256i magnitude) {
-    __m256i negative = gt(_mm256_setzero_si256(), code); // sign bit set
-    return select(negative, negate(magnitude), magnitude);
-  };
+  MinMaxCodeLanes<Avx2Lanes<8 * Bytes>, IsMin> minMax(f);
   size_t i = 0;
   for (; i + lanes <= count; i += lanes) {
     prefetchAhead(acc + i * Bytes, x + i * Bytes);
-    __m256i a = _mm256_loadu_si256((const __m256i *)(acc + i * Bytes));
-    __m256i b = _mm256_loadu_si256((const __m256i *)(x + i * Bytes));
-    __m256i aMagnitude = _mm256_and_si256(a, magnitudeMask);
-    __m256i bMagnitude = _mm256_and_si256(b, magnitudeMask);
-    __m256i aNaN = gt(aMagnitude, inf), bNaN = gt(bMagnitude, inf);
-    __m256i aKey = key(a, aMagnitude), bKey = key(b, bMagnitude);
-    __m256i takeX = _mm256_andnot_si256(
-        _mm256_or_si256(aNaN, bNaN), IsMin ? gt(aKey, bKey) : gt(bKey, aKey));
-    __m256i nan = f.nanKeepsSign
-                      ? _mm256_or_si256(nanResult,
-                                        _mm256_andnot_si256(magnitudeMask, a))
-                      : nanResult;
-    __m256i result = select(aNaN, nan, select(takeX, b, a));
-    _mm256_storeu_si256((__m256i *)(acc + i * Bytes), result);
+    __m256i *a = (__m256i *)(acc + i * Bytes);
+    _mm256_storeu_si256(
+        a, minMax(_mm256_loadu_si256(a),
+                  _mm256_loadu_si256((const __m256i *)(x + i * Bytes))));
   }
   for (; i < count; ++i) {
     char *a = acc + i * Bytes;
@@ -408,14 +268,7 @@ void addTail(const FloatFormat &f, char *acc, const char *x, size_t i,
 __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
                                            size_t count) {
   __m256i zero = _mm256_setzero_si256();
-  auto narrow = [](__m256i v) {
-    __m256i isNaN = _mm256_cmpgt_epi32(_mm256_and_si256(v, splat(0x7FFFFFFF)),
-                                       splat(0x7F800000));
-    __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(v, 16), splat(1));
-    __m256i rounded = _mm256_srli_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(v, splat(0x7FFF)), lsb), 16);
-    return select(isNaN, splat(0x7FC0), rounded);
-  };
+  auto narrow = bf16Round<Avx2Lanes<32>>;
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
     prefetchAhead(acc + 2 * i, x + 2 * i);
@@ -435,15 +288,11 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
 }
 
 /// fp16 add with F16C: every fp16 value is exact in fp32, and a NaN sum
-/// narrows to 0x7E00 with the sign of the NaN ADDSS returns (§4): `acc`'s
-/// when it is NaN, else the sum's. So neither VCVTPH2PS quieting a
-/// signalling NaN nor the adder's source order changes a result; VCVTPS2PH
-/// rounds the others to nearest even.
+/// takes its sign from `acc` or the sum (f16AddResult), so neither
+/// VCVTPH2PS quieting a signalling NaN nor the adder's source order changes
+/// a result; VCVTPS2PH rounds the others to nearest even.
 __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                           size_t count) {
-  __m256i magnitude = _mm256_set1_epi16(0x7FFF),
-          inf = _mm256_set1_epi16(0x7C00);
-  __m256i nanCode = _mm256_set1_epi16(0x7E00);
   auto sum8 = [](__m128i a, const char *b) {
     __m256 sum =
         _mm256_add_ps(_mm256_cvtph_ps(a),
@@ -458,11 +307,7 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
     __m256i h =
         _mm256_set_m128i(sum8(_mm256_extracti128_si256(a, 1), x + 2 * i + 16),
                          sum8(_mm256_castsi256_si128(a), x + 2 * i));
-    __m256i aNaN = _mm256_cmpgt_epi16(_mm256_and_si256(a, magnitude), inf);
-    __m256i isNaN = _mm256_cmpgt_epi16(_mm256_and_si256(h, magnitude), inf);
-    __m256i nan = _mm256_or_si256(
-        _mm256_andnot_si256(magnitude, select(aNaN, a, h)), nanCode);
-    _mm256_storeu_si256((__m256i *)p, select(isNaN, nan, h));
+    _mm256_storeu_si256((__m256i *)p, f16AddResult<Avx2Lanes<16>>(a, h));
   }
   addTail(*dtypeInfo(Dtype::float16).format, acc, x, i, count);
 }
@@ -486,19 +331,12 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   unsigned m = f.mantissaBits,
            toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
-  __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
   __m256i zero = _mm256_setzero_si256();
   __m256i halfMask = _mm256_set1_epi16(short(0x8000 | (0x7F00 >> toHalf)));
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
   __m256i halfTopExponent =
       _mm256_set1_epi8(0x7C); // fp16 exponent 31, high byte
-  __m256i magnitude = _mm256_set1_epi16(0x7FFF);
-  __m256i halfInf = _mm256_set1_epi16(0x7C00);
-  __m256i roundBias = _mm256_set1_epi16(short((1u << (9 - m)) - 1));
-  __m256i one = _mm256_set1_epi16(1);
-  __m256i infCode = _mm256_set1_epi16(short(f.infCode()));
-  __m256i nanCode = _mm256_set1_epi16(short(f.nanResult));
   // 32 codes as two vectors of 16 fp16 codes (in unpack order).
   auto toHalves = [&](__m256i codes, __m256i &lo, __m256i &hi) {
     lo = _mm256_unpacklo_epi8(zero, codes);
@@ -518,18 +356,7 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
     __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(a), _mm256_cvtph_ps(b));
     return _mm256_cvtps_ph(sum, _MM_FROUND_TO_ZERO);
   };
-  // 16 truncated fp16 sums -> fp8 codes in 16-bit lanes.
-  auto toFp8 = [&](__m256i h) {
-    __m256i mag = _mm256_and_si256(h, magnitude);
-    __m256i isNaN = _mm256_cmpgt_epi16(mag, halfInf);
-    __m256i odd = _mm256_and_si256(_mm256_srl_epi16(mag, dropShift), one);
-    __m256i code = _mm256_srl_epi16(
-        _mm256_add_epi16(_mm256_add_epi16(mag, roundBias), odd), dropShift);
-    code = _mm256_or_si256(
-        _mm256_min_epu16(code, infCode),
-        _mm256_srli_epi16(_mm256_andnot_si256(magnitude, h), 8));
-    return select(isNaN, nanCode, code);
-  };
+  HalfSumToFp8Lanes<Avx2Lanes<16>> toFp8(f);
   auto add16 = [&](__m256i a, __m256i b) {
     return toFp8(_mm256_set_m128i(
         sum8(_mm256_extracti128_si256(a, 1), _mm256_extracti128_si256(b, 1)),
@@ -633,7 +460,8 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
     for (; i < end; i += 8) {
       prefetchAhead(src + 4 * i, dst + i * Bytes);
       store8(dst + i * Bytes, Bytes,
-             narrow.apply<Count>(load8(src + 4 * i, 4), &lanes));
+             narrow.apply<Count>(load8(src + 4 * i, 4),
+                                 Avx2Lanes<32>::allLanes(), lanes));
     }
     if constexpr (Count)
       lanes.flush();
@@ -693,18 +521,6 @@ int horizontalMax(__m256i v) {
   return _mm_cvtsi128_si32(m);
 }
 
-/// The exponent a value contributes: its field ("b"), or that field rebased
-/// to 5 bits and clamped ("a", step 2).
-__m256i blockExponent(__m256i bits, bool fp16Exponent) {
-  __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
-  if (!fp16Exponent)
-    return e;
-  return _mm256_min_epi32(
-      _mm256_max_epi32(_mm256_sub_epi32(e, splat(kBfpFp16Rebias)),
-                       _mm256_setzero_si256()),
-      splat(kBfpMaxE5));
-}
-
 /// A BfpTally of one tile in 32-bit lanes (at most 128 per lane), added to
 /// the call's BfpTally after the tile.
 struct BfpLaneTally {
@@ -723,69 +539,6 @@ struct BfpLaneTally {
     *this = BfpLaneTally();
   }
 };
-
-/// Steps 1-5 on 8 values under shared exponent `shared` (the block's
-/// largest, so no lane shifts left); ties into `tally`, and with
-/// CountEvents the other events of docs/Fidelity.md as bfpEncodeWithEvents
-/// gives.
-template <bool CountEvents, unsigned M, bool Fp16Exponent>
-__m256i encode8(__m256i bits, __m256i shared, BfpLaneTally &tally) {
-  constexpr unsigned m = M, dropped = 24 - m;
-  __m128i droppedCount = _mm_cvtsi32_si128(int(dropped));
-  __m256i e = _mm256_and_si256(_mm256_srli_epi32(bits, 23), splat(0xFF));
-  __m256i zero = _mm256_cmpeq_epi32(e, _mm256_setzero_si256());
-  __m256i significand = _mm256_or_si256(_mm256_and_si256(bits, splat(0x7FFFFF)),
-                                        splat(0x800000));
-  if constexpr (Fp16Exponent) {
-    __m256i e5 = _mm256_sub_epi32(e, splat(kBfpFp16Rebias));
-    __m256i below = _mm256_cmpgt_epi32(_mm256_setzero_si256(), e5);
-    __m256i above = _mm256_cmpgt_epi32(e5, splat(kBfpMaxE5));
-    if constexpr (CountEvents)
-      countLanes(tally.exponentClamped,
-                 _mm256_andnot_si256(zero, _mm256_or_si256(below, above)));
-    significand = select(below, splat(0x800000), significand);
-    significand = select(above, splat(0xFFFFFF), significand);
-    e = _mm256_min_epi32(_mm256_max_epi32(e5, _mm256_setzero_si256()),
-                         splat(kBfpMaxE5));
-  }
-  // Zeros and denormals are datum 0 (step 1): a zero significand.
-  significand = _mm256_andnot_si256(zero, significand);
-  __m256i aligned =
-      _mm256_srlv_epi32(significand, _mm256_sub_epi32(shared, e)); // >= 32: 0
-  // Round to nearest even: a carry out of the dropped bits.
-  __m256i oddBit =
-      _mm256_and_si256(_mm256_srl_epi32(aligned, droppedCount), splat(1));
-  __m256i rounded = _mm256_srl_epi32(
-      _mm256_add_epi32(
-          _mm256_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)), oddBit),
-      droppedCount);
-  __m256i tie =
-      _mm256_cmpeq_epi32(_mm256_and_si256(aligned, splat((1u << dropped) - 1)),
-                         splat(1u << (dropped - 1)));
-  countLanes(tally.seen, tie);
-  tally.roundedUp =
-      _mm256_add_epi32(tally.roundedUp, _mm256_and_si256(tie, oddBit));
-  __m256i magnitude = _mm256_min_epu32(rounded, splat((1u << m) - 1));
-  if constexpr (CountEvents) {
-    countLanes(tally.saturated,
-               _mm256_cmpgt_epi32(rounded, splat((1u << m) - 1)));
-    // Finite non-zero inputs (denormals included) whose datum is 0.
-    __m256i absBits = _mm256_and_si256(bits, splat(0x7FFFFFFFu));
-    __m256i finiteNonZero = _mm256_andnot_si256(
-        _mm256_cmpeq_epi32(absBits, _mm256_setzero_si256()),
-        _mm256_cmpgt_epi32(splat(0x7F800000u), absBits));
-    countLanes(tally.flushedToZero,
-               _mm256_and_si256(
-                   finiteNonZero,
-                   _mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256())));
-  }
-  // The sign bit above the magnitude, dropped when the magnitude is 0.
-  __m256i sign = _mm256_min_epu32(
-      _mm256_and_si256(_mm256_srl_epi32(bits, _mm_cvtsi32_si128(int(31 - m))),
-                       splat(1u << m)),
-      _mm256_sll_epi32(magnitude, _mm_cvtsi32_si128(int(m))));
-  return _mm256_or_si256(sign, magnitude);
-}
 
 /// 16 datums (u32 lanes, each < 256) to 16 bytes.
 __m128i toBytes(__m256i lo, __m256i hi) {
@@ -811,13 +564,16 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       prefetchAhead(block); // face order: every line of the next tile too
       __m256i lo = _mm256_loadu_si256((const __m256i *)block);
       __m256i hi = _mm256_loadu_si256((const __m256i *)(block + 32));
-      int shared = horizontalMax(_mm256_max_epi32(
-          blockExponent(lo, Fp16Exponent), blockExponent(hi, Fp16Exponent)));
+      int shared = horizontalMax(
+          _mm256_max_epi32(bfpBlockExponents<Avx2Lanes<32>, Fp16Exponent>(lo),
+                           bfpBlockExponents<Avx2Lanes<32>, Fp16Exponent>(hi)));
       packed[b] = char(shared);
       __m256i s = splat(uint32_t(shared));
-      __m128i datums =
-          toBytes(encode8<CountEvents, M, Fp16Exponent>(lo, s, lanes),
-                  encode8<CountEvents, M, Fp16Exponent>(hi, s, lanes));
+      auto encode = [&](__m256i bits) {
+        return bfpEncodeLanes<Avx2Lanes<32>, CountEvents, M, Fp16Exponent>(
+            bits, s, lanes);
+      };
+      __m128i datums = toBytes(encode(lo), encode(hi));
       bfpStoreBlockDatums(M, packed, b, datums);
     }
     lanes.moveTo(tally);
@@ -835,31 +591,8 @@ void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
   });
 }
 
-/// Decodes 8 datums (u32 lanes) under shared exponent `shared`.
 __m256i decode8(const BfpFormatInfo &f, __m256i datum, int shared) {
-  unsigned m = f.mantissaBits;
-  __m256i sign = _mm256_slli_epi32(
-      _mm256_and_si256(_mm256_srl_epi32(datum, _mm_cvtsi32_si128(int(m))),
-                       splat(1)),
-      31);
-  __m256i magnitude = _mm256_and_si256(datum, splat((1u << m) - 1));
-  // The exact float of the magnitude gives its leading one and fraction.
-  __m256i asF32 = asInt(_mm256_cvtepi32_ps(magnitude));
-  __m256i lead = _mm256_sub_epi32(_mm256_srli_epi32(asF32, 23), splat(127));
-  __m256i fraction = _mm256_and_si256(asF32, splat(0x7FFFFF));
-  __m256i leadingZeros = _mm256_sub_epi32(splat(m - 1), lead);
-  __m256i exponent =
-      f.fp16Exponent
-          ? _mm256_add_epi32(
-                _mm256_sub_epi32(splat(uint32_t(shared & 31)), leadingZeros),
-                splat(kBfpFp16Rebias))
-          : _mm256_and_si256(
-                _mm256_sub_epi32(splat(uint32_t(shared)), leadingZeros),
-                splat(0xFF));
-  __m256i value = _mm256_or_si256(
-      sign, _mm256_or_si256(_mm256_slli_epi32(exponent, 23), fraction));
-  return select(_mm256_cmpeq_epi32(magnitude, _mm256_setzero_si256()), sign,
-                value);
+  return bfpDecodeLanes<Avx2Lanes<32>>(f, datum, shared);
 }
 
 __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,

@@ -24,6 +24,7 @@
 #pragma clang attribute push(                                                  \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c,popcnt"))),    \
     apply_to = function)
+#include "LaneArithmetic.h"
 
 namespace birsim::core {
 namespace {
@@ -34,6 +35,59 @@ __m512i splat(uint32_t v) { return _mm512_set1_epi32(int(v)); }
 __m512i splat16(uint16_t v) { return _mm512_set1_epi16(short(v)); }
 __m512 asFloat(__m512i v) { return _mm512_castsi512_ps(v); }
 __m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
+
+/// The lane vocabulary of LaneArithmetic.h: lanes of `Bits` bits (32: 16
+/// lanes) in a 512-bit vector; a mask is a bit per lane; tallies are
+/// popcounts.
+template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
+  using I = __m512i;
+  using M =
+      std::conditional_t<Bits == 8, __mmask64,
+                         std::conditional_t<Bits == 16, __mmask32, __mmask16>>;
+  static M allLanes() { return M(~uint64_t(0)); }
+  static M eq(I a, I b) {
+    if constexpr (Bits == 8)
+      return _mm512_cmpeq_epi8_mask(a, b);
+    else if constexpr (Bits == 16)
+      return _mm512_cmpeq_epi16_mask(a, b);
+    else
+      return _mm512_cmpeq_epi32_mask(a, b);
+  }
+  static M gt(I a, I b) {
+    if constexpr (Bits == 8)
+      return _mm512_cmpgt_epi8_mask(a, b);
+    else if constexpr (Bits == 16)
+      return _mm512_cmpgt_epi16_mask(a, b);
+    else
+      return _mm512_cmpgt_epi32_mask(a, b);
+  }
+  static M both(M a, M b) { return M(a & b); }
+  static M either(M a, M b) { return M(a | b); }
+  static M butNot(M a, M b) { return M(a & ~b); }
+  static M notLanes(M a) { return M(~a); }
+  static I select(M m, I whenSet, I otherwise) {
+    if constexpr (Bits == 8)
+      return _mm512_mask_blend_epi8(m, otherwise, whenSet);
+    else if constexpr (Bits == 16)
+      return _mm512_mask_blend_epi16(m, otherwise, whenSet);
+    else
+      return _mm512_mask_blend_epi32(m, otherwise, whenSet);
+  }
+  static I keep(M m, I v) { return select(m, v, I{}); }
+  /// Per lane; a count of 32 or more gives 0.
+  static I shrv(I v, I n) { return _mm512_srlv_epi32(v, n); }
+  /// MINPS/MAXPS: the second operand unless the first orders before/after.
+  static I minF(I a, I b) {
+    return asInt(_mm512_min_ps(asFloat(a), asFloat(b)));
+  }
+  static I maxF(I a, I b) {
+    return asInt(_mm512_max_ps(asFloat(a), asFloat(b)));
+  }
+  static M isNaN(I a) {
+    return _mm512_cmp_ps_mask(asFloat(a), asFloat(a), _CMP_UNORD_Q);
+  }
+  static void count(uint64_t &n, M m) { n += uint64_t(_mm_popcnt_u64(m)); }
+};
 
 /// Runs step(i, mask) for i = 0, Lanes, 2 Lanes, ... below `count`; `mask`
 /// has one bit per element of the step, all set but in the last step, which
@@ -72,32 +126,8 @@ template <unsigned Bytes> void store(char *p, uint64_t mask, __m512i v) {
     _mm512_mask_storeu_epi64(p, __mmask8(mask), v);
 }
 
-//===-- fp32 (§2): the operand order is explicit in each lane -------------===//
-
-/// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used; a
-/// NaN `b` alone comes back quieted either way; Inf - Inf is the default NaN.
-__m512i addss16(__m512i a, __m512i b) {
-  __m512 sum = _mm512_add_ps(asFloat(a), asFloat(b));
-  __mmask16 aNaN = _mm512_cmp_ps_mask(asFloat(a), asFloat(a), _CMP_UNORD_Q);
-  return _mm512_mask_or_epi32(asInt(sum), aNaN, a, splat(kF32QuietBit));
-}
-/// MINSS(a, b) = a < b ? a : b, else b; VMINPS has exactly these lanes.
-__m512i minss16(__m512i a, __m512i b) {
-  return asInt(_mm512_min_ps(asFloat(a), asFloat(b)));
-}
-/// MAXSS(a, b) = a > b ? a : b, else b.
-__m512i maxss16(__m512i a, __m512i b) {
-  return asInt(_mm512_max_ps(asFloat(a), asFloat(b)));
-}
-
-/// The operation `Op` with its operand order, on 16 lanes.
 template <F32Op Op> __m512i apply16(__m512i acc, __m512i x) {
-  __m512i a = accumulatorFirst(Op) ? acc : x,
-          b = accumulatorFirst(Op) ? x : acc;
-  constexpr F32Instruction instruction = instructionOf(Op);
-  return instruction == F32Instruction::addss   ? addss16(a, b)
-         : instruction == F32Instruction::minss ? minss16(a, b)
-                                                : maxss16(a, b);
+  return applyLanes<Op, Avx512Lanes<32>>(acc, x);
 }
 
 template <F32Op Op>
@@ -155,55 +185,32 @@ void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
 
 //===-- Narrow float formats (§3, §4) -------------------------------------===//
 
-/// min/max of a narrow IEEE format on its codes, by SimdAvx2.cpp's
-/// minMaxCodesLoop argument (§3, §4). Lanes are 8 or 16 bits.
+/// min/max of a narrow IEEE format on its codes (MinMaxCodeLanes).
 template <bool IsMin, unsigned Bytes>
 __attribute__((noinline)) void
 minMaxCodesLoop(const FloatFormat &f, char *acc, const char *x,
                 size_t count) {
-  using Mask = std::conditional_t<Bytes == 1, __mmask64, __mmask32>;
-  auto set1 = [](uint32_t v) {
-    return Bytes == 1 ? _mm512_set1_epi8(char(v)) : splat16(uint16_t(v));
-  };
-  auto gt = [](__m512i a, __m512i b) -> Mask {
-    if constexpr (Bytes == 1)
-      return _mm512_cmpgt_epi8_mask(a, b);
-    else
-      return _mm512_cmpgt_epi16_mask(a, b);
-  };
-  auto blend = [](Mask m, __m512i otherwise, __m512i whenSet) {
-    if constexpr (Bytes == 1)
-      return _mm512_mask_blend_epi8(m, otherwise, whenSet);
-    else
-      return _mm512_mask_blend_epi16(m, otherwise, whenSet);
-  };
-  // Negative codes' magnitudes negated: an integer key in value order.
-  auto key = [&](__m512i code, __m512i magnitude) {
-    __m512i zero = _mm512_setzero_si512();
-    Mask negative = gt(zero, code);
-    if constexpr (Bytes == 1)
-      return _mm512_mask_sub_epi8(magnitude, negative, zero, magnitude);
-    else
-      return _mm512_mask_sub_epi16(magnitude, negative, zero, magnitude);
-  };
-  __m512i magnitudeMask = set1(f.signMask() - 1), inf = set1(f.infCode());
-  __m512i nanResult = set1(f.nanResult);
+  MinMaxCodeLanes<Avx512Lanes<8 * Bytes>, IsMin> minMax(f);
   forEachStep<64 / Bytes>(count, [&](size_t i, uint64_t mask) {
     char *p = acc + i * Bytes;
     prefetchAhead(p, x + i * Bytes);
-    __m512i a = load<Bytes>(mask, p), b = load<Bytes>(mask, x + i * Bytes);
-    __m512i aMagnitude = _mm512_and_si512(a, magnitudeMask);
-    __m512i bMagnitude = _mm512_and_si512(b, magnitudeMask);
-    Mask aNaN = gt(aMagnitude, inf), bNaN = gt(bMagnitude, inf);
-    __m512i aKey = key(a, aMagnitude), bKey = key(b, bMagnitude);
-    Mask takeX =
-        Mask(~(aNaN | bNaN) & (IsMin ? gt(aKey, bKey) : gt(bKey, aKey)));
-    __m512i nan = f.nanKeepsSign
-                      ? _mm512_or_si512(nanResult,
-                                        _mm512_andnot_si512(magnitudeMask, a))
-                      : nanResult;
-    store<Bytes>(p, mask, blend(aNaN, blend(takeX, a, b), nan));
+    store<Bytes>(
+        p, mask,
+        minMax(load<Bytes>(mask, p), load<Bytes>(mask, x + i * Bytes)));
   });
+}
+
+/// 32 fp16 + 32 fp16 -> the 32 fp32 sums rounded to fp16 by `Rounding`.
+template <int Rounding> __m512i halfSums(__m512i a, __m512i b) {
+  auto sum16 = [](__m256i a, __m256i b) {
+    return _mm512_cvtps_ph(
+        _mm512_add_ps(_mm512_cvtph_ps(a), _mm512_cvtph_ps(b)), Rounding);
+  };
+  return _mm512_inserti64x4(
+      _mm512_castsi256_si512(
+          sum16(_mm512_castsi512_si256(a), _mm512_castsi512_si256(b))),
+      sum16(_mm512_extracti64x4_epi64(a, 1), _mm512_extracti64x4_epi64(b, 1)),
+      1);
 }
 
 /// bf16 add, as in SimdAvx2.cpp: widening is a shift, RNE narrowing adds
@@ -218,43 +225,23 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
   forEachStep<16>(count, [&](size_t i, uint64_t mask) {
     char *p = acc + 2 * i;
     prefetchAhead(p, x + 2 * i);
-    __m512i sum = asInt(_mm512_add_ps(asFloat(widen(mask, p)),
-                                      asFloat(widen(mask, x + 2 * i))));
-    __mmask16 isNaN = _mm512_cmpgt_epi32_mask(
-        _mm512_and_si512(sum, splat(0x7FFFFFFF)), splat(0x7F800000));
-    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(sum, 16), splat(1));
-    __m512i rounded = _mm512_srli_epi32(
-        _mm512_add_epi32(_mm512_add_epi32(sum, splat(0x7FFF)), lsb), 16);
-    rounded = _mm512_mask_mov_epi32(rounded, isNaN, splat(0x7FC0));
+    __m512i rounded = bf16Round<Avx512Lanes<32>>(
+        Avx512Lanes<32>::addF(widen(mask, p), widen(mask, x + 2 * i)));
     _mm256_mask_storeu_epi16(p, __mmask16(mask),
                              _mm512_cvtepi32_epi16(rounded));
   });
 }
 
-/// fp16 add with F16C lanes, as in SimdAvx2.cpp: a NaN sum narrows to
-/// 0x7E00 with the sign of `acc` when it is NaN, else of the sum (§4).
+/// fp16 add with F16C lanes, as in SimdAvx2.cpp (f16AddResult).
 __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                           size_t count) {
-  __m256i magnitude = _mm256_set1_epi16(0x7FFF),
-          inf = _mm256_set1_epi16(0x7C00);
-  __m256i nanCode = _mm256_set1_epi16(0x7E00);
-  forEachStep<16>(count, [&](size_t i, uint64_t mask) {
+  forEachStep<32>(count, [&](size_t i, uint64_t mask) {
     char *p = acc + 2 * i;
     prefetchAhead(p, x + 2 * i);
-    __m256i a = _mm256_maskz_loadu_epi16(__mmask16(mask), p);
-    __m256i b = _mm256_maskz_loadu_epi16(__mmask16(mask), x + 2 * i);
-    __m256i h = _mm512_cvtps_ph(
-        _mm512_add_ps(_mm512_cvtph_ps(a), _mm512_cvtph_ps(b)),
-        _MM_FROUND_TO_NEAREST_INT);
-    __mmask16 aNaN =
-        _mm256_cmpgt_epi16_mask(_mm256_and_si256(a, magnitude), inf);
-    __mmask16 isNaN =
-        _mm256_cmpgt_epi16_mask(_mm256_and_si256(h, magnitude), inf);
-    __m256i nan = _mm256_or_si256(
-        _mm256_andnot_si256(magnitude, _mm256_mask_blend_epi16(aNaN, h, a)),
-        nanCode);
-    _mm256_mask_storeu_epi16(p, __mmask16(mask),
-                             _mm256_mask_blend_epi16(isNaN, h, nan));
+    __m512i a = load<2>(mask, p);
+    __m512i h =
+        halfSums<_MM_FROUND_TO_NEAREST_INT>(a, load<2>(mask, x + 2 * i));
+    store<2>(p, mask, f16AddResult<Avx512Lanes<16>>(a, h));
   });
 }
 
@@ -267,15 +254,11 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   unsigned m = f.mantissaBits,
            toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
-  __m128i dropShift = _mm_cvtsi32_si128(int(10 - m));
   __m512i halfMask = splat16(uint16_t(0x8000 | (0x7F00 >> toHalf)));
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
   __m512i halfTopExponent = splat16(0x7C00);
-  __m512i magnitude = splat16(0x7FFF), halfInf = splat16(0x7C00);
-  __m512i roundBias = splat16(uint16_t((1u << (9 - m)) - 1));
-  __m512i one = splat16(1), infCode = splat16(uint16_t(f.infCode()));
-  __m512i nanCode = splat16(uint16_t(f.nanResult));
+  HalfSumToFp8Lanes<Avx512Lanes<16>> toFp8(f);
   // Non-NaN, non-Inf codes (docs/Fidelity.md's overflow: finite + finite
   // giving Inf).
   auto finite = [&](__m256i codes) {
@@ -292,35 +275,14 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
     }
     return h;
   };
-  // 16 fp16 + 16 fp16 -> fp16, the fp32 sum truncated.
-  auto sum16 = [](__m256i a, __m256i b) {
-    return _mm512_cvtps_ph(
-        _mm512_add_ps(_mm512_cvtph_ps(a), _mm512_cvtph_ps(b)),
-        _MM_FROUND_TO_ZERO);
-  };
   uint64_t overflows = 0;
   forEachStep<32>(count, [&](size_t i, uint64_t mask) {
     char *p = acc + i;
     prefetchAhead(p, x + i);
     __m256i a = _mm256_maskz_loadu_epi8(__mmask32(mask), p);
     __m256i b = _mm256_maskz_loadu_epi8(__mmask32(mask), x + i);
-    __m512i aHalves = toHalves(a), bHalves = toHalves(b);
-    __m512i h = _mm512_inserti64x4(
-        _mm512_castsi256_si512(sum16(_mm512_castsi512_si256(aHalves),
-                                     _mm512_castsi512_si256(bHalves))),
-        sum16(_mm512_extracti64x4_epi64(aHalves, 1),
-              _mm512_extracti64x4_epi64(bHalves, 1)),
-        1);
-    __m512i mag = _mm512_and_si512(h, magnitude);
-    __m512i odd = _mm512_and_si512(_mm512_srl_epi16(mag, dropShift), one);
-    __m512i code = _mm512_srl_epi16(
-        _mm512_add_epi16(_mm512_add_epi16(mag, roundBias), odd), dropShift);
-    code = _mm512_or_si512(
-        _mm512_min_epu16(code, infCode),
-        _mm512_srli_epi16(_mm512_andnot_si512(magnitude, h), 8));
-    code = _mm512_mask_mov_epi16(code, _mm512_cmpgt_epi16_mask(mag, halfInf),
-                                 nanCode);
-    __m256i sum = _mm512_cvtepi16_epi8(code);
+    __m512i h = halfSums<_MM_FROUND_TO_ZERO>(toHalves(a), toHalves(b));
+    __m256i sum = _mm512_cvtepi16_epi8(toFp8(h));
     _mm256_mask_storeu_epi8(p, __mmask32(mask), sum);
     if constexpr (Count)
       overflows += unsigned(_mm_popcnt_u32(
@@ -376,104 +338,8 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
 
 //===-- Casts (§4) --------------------------------------------------------===//
 
-/// Widening 16 codes to fp32 (WidenConstants).
-struct Widen {
-  explicit Widen(const FloatFormat &f) : c(f) {}
-
-  __m512i operator()(__m512i code) const {
-    __m128i signShift = _mm_cvtsi32_si128(c.signShift);
-    __m128i toF32Mantissa = _mm_cvtsi32_si128(c.toF32Mantissa);
-    __m512i exponentMask = splat(c.exponentMask);
-    __m512i sign = _mm512_slli_epi32(_mm512_srl_epi32(code, signShift), 31);
-    __m512i exponent = _mm512_and_si512(
-        _mm512_srl_epi32(code, _mm_cvtsi32_si128(c.mantissaShift)),
-        exponentMask);
-    __m512i mantissa = _mm512_and_si512(code, splat(c.mantissaMask));
-    __m512i shifted = _mm512_sll_epi32(mantissa, toF32Mantissa);
-    __m512i value = _mm512_or_si512(
-        _mm512_slli_epi32(_mm512_add_epi32(exponent, splat(c.rebias)), 23),
-        shifted);
-    __mmask16 isSubnormal =
-        _mm512_cmpeq_epi32_mask(exponent, _mm512_setzero_si512());
-    // Only subnormal lanes multiply (no denormal results elsewhere).
-    __m512i subnormal =
-        c.sameExponentsAsF32
-            ? shifted
-            : asInt(_mm512_maskz_mul_ps(isSubnormal,
-                                        _mm512_cvtepi32_ps(mantissa),
-                                        _mm512_set1_ps(c.subnormalScale)));
-    value = _mm512_mask_mov_epi32(value, isSubnormal, subnormal);
-    __mmask16 nonFinite = _mm512_cmpeq_epi32_mask(exponent, exponentMask);
-    if (!c.ieee)
-      nonFinite &= _mm512_cmpeq_epi32_mask(mantissa, splat(c.mantissaMask));
-    value = _mm512_mask_mov_epi32(
-        value, nonFinite, _mm512_or_si512(splat(0x7F800000u), shifted));
-    return _mm512_or_si512(value, sign);
-  }
-
-  WidenConstants c;
-};
-
-/// Narrowing 16 fp32 values to codes (NarrowConstants); with Count, the
-/// lanes of `mask` tallied by class into `totals`.
-struct Narrow {
-  Narrow(const FloatFormat &f, unsigned config) : c(f, config) {}
-
-  template <bool Count>
-  __m512i apply(__m512i x, uint64_t mask, NarrowClassTotals &totals) const {
-    __m128i dropShift = _mm_cvtsi32_si128(c.dropShift);
-    __m512i rebias = splat(c.rebias), magicBits = splat(c.magicBits);
-    __m512i magnitude = _mm512_and_si512(x, splat(0x7FFFFFFFu));
-    __m512i sign =
-        _mm512_srl_epi32(_mm512_and_si512(x, splat(kF32SignMask)),
-                         _mm_cvtsi32_si128(c.signToFormat));
-    __mmask16 isNaN = _mm512_cmpgt_epi32_mask(magnitude, splat(0x7F800000u));
-    __m512i rebiased = _mm512_add_epi32(magnitude, rebias);
-    __m512i odd =
-        _mm512_and_si512(_mm512_srl_epi32(rebiased, dropShift), splat(1));
-    __m512i normal = _mm512_srl_epi32(
-        _mm512_add_epi32(_mm512_add_epi32(rebiased, splat(c.roundBias)), odd),
-        dropShift);
-    __m512i subnormal = _mm512_sub_epi32(
-        asInt(_mm512_add_ps(asFloat(magnitude), asFloat(magicBits))),
-        magicBits);
-    __mmask16 isSubnormal =
-        _mm512_cmpgt_epi32_mask(splat(c.minNormal), magnitude);
-    __m512i code = _mm512_mask_mov_epi32(normal, isSubnormal, subnormal);
-    __mmask16 overflow = _mm512_cmpgt_epi32_mask(code, splat(c.maxFinite));
-    if constexpr (Count) {
-      // The code's value back as fp32 magnitude bits: exact when the lane
-      // kept its value.
-      __m512i back = _mm512_mask_mov_epi32(
-          _mm512_sub_epi32(_mm512_sll_epi32(code, dropShift), rebias),
-          isSubnormal,
-          asInt(_mm512_sub_ps(asFloat(_mm512_add_epi32(code, magicBits)),
-                              asFloat(magicBits))));
-      __m512i zero = _mm512_setzero_si512();
-      auto count = [&](uint64_t lanes) {
-        return uint64_t(_mm_popcnt_u32(unsigned(lanes & mask)));
-      };
-      totals.overflow += count(overflow);
-      totals.nan += count(isNaN);
-      totals.inf +=
-          count(_mm512_cmpeq_epi32_mask(magnitude, splat(0x7F800000u)));
-      totals.lost += count(_mm512_cmpeq_epi32_mask(code, zero) &
-                           ~_mm512_cmpeq_epi32_mask(magnitude, zero));
-      totals.exact +=
-          count(~overflow & _mm512_cmpeq_epi32_mask(back, magnitude));
-    }
-    __m512i value = _mm512_mask_mov_epi32(
-        _mm512_or_si512(code, sign), overflow,
-        _mm512_or_si512(splat(c.overflowBase),
-                        _mm512_and_si512(sign, splat(c.overflowSign))));
-    return _mm512_mask_mov_epi32(
-        value, isNaN,
-        _mm512_or_si512(splat(c.nanBase),
-                        _mm512_and_si512(sign, splat(c.nanSign))));
-  }
-
-  NarrowConstants c;
-};
+using Widen = WidenLanes<Avx512Lanes<32>>;
+using Narrow = NarrowLanes<Avx512Lanes<32>>;
 
 template <bool Count, unsigned Bytes>
 __attribute__((noinline)) void
@@ -483,8 +349,8 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
   NarrowClassTotals totals;
   forEachStep<16>(count, [&](size_t i, uint64_t mask) {
     prefetchAhead(src + 4 * i, dst + i * Bytes);
-    __m512i codes =
-        narrow.apply<Count>(load<4>(mask, src + 4 * i), mask, totals);
+    __m512i codes = narrow.apply<Count>(load<4>(mask, src + 4 * i),
+                                        __mmask16(mask), totals);
     if constexpr (Bytes == 1)
       _mm512_mask_cvtepi32_storeu_epi8(dst + i, __mmask16(mask), codes);
     else
@@ -532,76 +398,6 @@ void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
 
 //===-- BFP tiles (§5): one 16-value block per vector ---------------------===//
 
-/// The exponent each value contributes: its field ("b"), or that field
-/// rebased to 5 bits and clamped ("a", step 2).
-template <bool Fp16Exponent> __m512i blockExponents(__m512i bits) {
-  __m512i e = _mm512_and_si512(_mm512_srli_epi32(bits, 23), splat(0xFF));
-  if constexpr (Fp16Exponent)
-    e = _mm512_min_epi32(
-        _mm512_max_epi32(_mm512_sub_epi32(e, splat(kBfpFp16Rebias)),
-                         _mm512_setzero_si512()),
-        splat(kBfpMaxE5));
-  return e;
-}
-
-/// Steps 1-5 on a block under shared exponent `shared` (the block's
-/// largest, so no lane shifts left), as SimdAvx2.cpp's encode8: the 16
-/// datums as bytes; ties into `tally`, and with CountEvents the other events
-/// of docs/Fidelity.md, each a popcount of its lanes.
-template <bool CountEvents, unsigned M, bool Fp16Exponent>
-__m128i encodeBlock(__m512i bits, __m512i shared, BfpTally &tally) {
-  constexpr unsigned dropped = 24 - M;
-  auto count = [](__mmask16 lanes) { return uint64_t(_mm_popcnt_u32(lanes)); };
-  __m512i zeroVector = _mm512_setzero_si512();
-  __m512i e = _mm512_and_si512(_mm512_srli_epi32(bits, 23), splat(0xFF));
-  __mmask16 zero = _mm512_cmpeq_epi32_mask(e, zeroVector);
-  __m512i significand = _mm512_or_si512(
-      _mm512_and_si512(bits, splat(0x7FFFFF)), splat(0x800000));
-  if constexpr (Fp16Exponent) {
-    __m512i e5 = _mm512_sub_epi32(e, splat(kBfpFp16Rebias));
-    __mmask16 below = _mm512_cmplt_epi32_mask(e5, zeroVector);
-    __mmask16 above = _mm512_cmpgt_epi32_mask(e5, splat(kBfpMaxE5));
-    if constexpr (CountEvents)
-      tally.exponentClamped += count(__mmask16(~zero & (below | above)));
-    significand = _mm512_mask_mov_epi32(significand, below, splat(0x800000));
-    significand = _mm512_mask_mov_epi32(significand, above, splat(0xFFFFFF));
-    e = _mm512_min_epi32(_mm512_max_epi32(e5, zeroVector), splat(kBfpMaxE5));
-  }
-  // Zeros and denormals are datum 0 (step 1): a zero significand.
-  significand = _mm512_maskz_mov_epi32(__mmask16(~zero), significand);
-  __m512i aligned = _mm512_srlv_epi32(significand,
-                                      _mm512_sub_epi32(shared, e)); // >= 32: 0
-  // Round to nearest even: a carry out of the dropped bits.
-  __m512i oddBit =
-      _mm512_and_si512(_mm512_srli_epi32(aligned, dropped), splat(1));
-  __m512i rounded = _mm512_srli_epi32(
-      _mm512_add_epi32(
-          _mm512_add_epi32(aligned, splat((1u << (dropped - 1)) - 1)), oddBit),
-      dropped);
-  __mmask16 tie = _mm512_cmpeq_epi32_mask(
-      _mm512_and_si512(aligned, splat((1u << dropped) - 1)),
-      splat(1u << (dropped - 1)));
-  tally.seen += count(tie);
-  tally.roundedUp += count(_mm512_mask_test_epi32_mask(tie, oddBit, oddBit));
-  __m512i largest = splat((1u << M) - 1);
-  __m512i magnitude = _mm512_min_epu32(rounded, largest);
-  if constexpr (CountEvents) {
-    tally.saturated += count(_mm512_cmpgt_epu32_mask(rounded, largest));
-    // Finite non-zero inputs (denormals included) whose datum is 0.
-    __m512i absBits = _mm512_and_si512(bits, splat(0x7FFFFFFFu));
-    __mmask16 finiteNonZero =
-        _mm512_cmpneq_epi32_mask(absBits, zeroVector) &
-        _mm512_cmplt_epi32_mask(absBits, splat(0x7F800000u));
-    tally.flushedToZero += count(
-        _mm512_mask_cmpeq_epi32_mask(finiteNonZero, magnitude, zeroVector));
-  }
-  // The sign bit above the magnitude, dropped when the magnitude is 0.
-  __m512i sign = _mm512_min_epu32(
-      _mm512_and_si512(_mm512_srli_epi32(bits, 31 - M), splat(1u << M)),
-      _mm512_slli_epi32(magnitude, M));
-  return _mm512_cvtepi32_epi8(_mm512_or_si512(sign, magnitude));
-}
-
 template <bool CountEvents, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
@@ -613,10 +409,12 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       const char *block = tile + 4 * bfpTileIndex(b, 0);
       prefetchAhead(block); // face order: every line of the next tile too
       __m512i bits = _mm512_loadu_si512(block);
-      int shared = _mm512_reduce_max_epi32(blockExponents<Fp16Exponent>(bits));
+      int shared = _mm512_reduce_max_epi32(
+          bfpBlockExponents<Avx512Lanes<32>, Fp16Exponent>(bits));
       packed[b] = char(shared);
-      __m128i datums = encodeBlock<CountEvents, M, Fp16Exponent>(
-          bits, splat(uint32_t(shared)), tally);
+      __m128i datums = _mm512_cvtepi32_epi8(
+          bfpEncodeLanes<Avx512Lanes<32>, CountEvents, M, Fp16Exponent>(
+              bits, splat(uint32_t(shared)), tally));
       bfpStoreBlockDatums(M, packed, b, datums);
     }
   }
@@ -633,34 +431,6 @@ void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
   });
 }
 
-/// Decodes a block's 16 datums (u32 lanes) under shared exponent `shared`,
-/// as SimdAvx2.cpp's decode8.
-__m512i decodeBlock(const BfpFormatInfo &f, __m512i datum, int shared) {
-  unsigned m = f.mantissaBits;
-  __m512i sign = _mm512_slli_epi32(
-      _mm512_and_si512(_mm512_srl_epi32(datum, _mm_cvtsi32_si128(int(m))),
-                       splat(1)),
-      31);
-  __m512i magnitude = _mm512_and_si512(datum, splat((1u << m) - 1));
-  // The exact float of the magnitude gives its leading one and fraction.
-  __m512i asF32 = asInt(_mm512_cvtepi32_ps(magnitude));
-  __m512i lead = _mm512_sub_epi32(_mm512_srli_epi32(asF32, 23), splat(127));
-  __m512i fraction = _mm512_and_si512(asF32, splat(0x7FFFFF));
-  __m512i leadingZeros = _mm512_sub_epi32(splat(m - 1), lead);
-  __m512i exponent =
-      f.fp16Exponent
-          ? _mm512_add_epi32(
-                _mm512_sub_epi32(splat(uint32_t(shared & 31)), leadingZeros),
-                splat(kBfpFp16Rebias))
-          : _mm512_and_si512(
-                _mm512_sub_epi32(splat(uint32_t(shared)), leadingZeros),
-                splat(0xFF));
-  __m512i value = _mm512_or_si512(
-      sign, _mm512_or_si512(_mm512_slli_epi32(exponent, 23), fraction));
-  return _mm512_mask_mov_epi32(
-      value, _mm512_cmpeq_epi32_mask(magnitude, _mm512_setzero_si512()), sign);
-}
-
 __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
                                              const unsigned char *packed,
                                              size_t tileCount, char *tiles) {
@@ -671,7 +441,8 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
     for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
       __m128i bytes = bfpBlockDatums(f, in, b);
       _mm512_storeu_si512(tile + 4 * bfpTileIndex(b, 0),
-                          decodeBlock(f, _mm512_cvtepu8_epi32(bytes), in[b]));
+                          bfpDecodeLanes<Avx512Lanes<32>>(
+                              f, _mm512_cvtepu8_epi32(bytes), in[b]));
     }
   }
 }

@@ -1,0 +1,338 @@
+//===- LaneArithmetic.h - lane arithmetic of every vector path --*- C++ -*-===//
+//
+// Private to lib/Core. The per-lane arithmetic that SimdAvx2.cpp (8 lanes)
+// and SimdAvx512.cpp (16 lanes) share, written once over a lane vocabulary
+// `V` that each of them defines: V::I, a vector of u32 lanes; V::M, a lane
+// mask; and one function per instruction (see either file). Included inside
+// each file's target region, so every instantiation is compiled for that
+// file's ISA; the vocabularies are file-local, so are the instantiations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_LIB_CORE_LANEARITHMETIC_H
+#define BIRSIM_LIB_CORE_LANEARITHMETIC_H
+
+#ifndef BIRSIM_LIB_CORE_KERNELSUPPORT_H // its functions must stay SSE-only
+#error "include KernelSupport.h before the target region"
+#endif
+
+#include <cstdint>
+#include <type_traits>
+
+namespace birsim::core::kernel {
+
+/// The lane operations that need no ISA's intrinsics, on a vector `I` seen
+/// as lanes of `Bits` bits: clang's vector extensions, which LLVM compiles to
+/// the instructions the intrinsics name. Shift counts are below `Bits`. Each
+/// ISA's vocabulary adds its masks, selects and special instructions.
+template <class I, unsigned Bits> struct GenericLaneOps {
+  static_assert(Bits == 8 || Bits == 16 || Bits == 32);
+  using Lane =
+      std::conditional_t<Bits == 8, uint8_t,
+                         std::conditional_t<Bits == 16, uint16_t, uint32_t>>;
+  using U = Lane __attribute__((vector_size(sizeof(I))));
+  using S = std::make_signed_t<Lane> __attribute__((vector_size(sizeof(I))));
+  using F = float __attribute__((vector_size(sizeof(I))));
+
+  static I splat(uint32_t v) { return I(U{} + Lane(v)); } // v in every lane
+  static I zero() { return I{}; }
+  static I add(I a, I b) { return I(U(a) + U(b)); }
+  static I sub(I a, I b) { return I(U(a) - U(b)); }
+  static I min(I a, I b) { return I(__builtin_elementwise_min(S(a), S(b))); }
+  static I max(I a, I b) { return I(__builtin_elementwise_max(S(a), S(b))); }
+  static I minUnsigned(I a, I b) {
+    return I(__builtin_elementwise_min(U(a), U(b)));
+  }
+  static I shr(I v, int n) { return I(U(v) >> n); }
+  static I shl(I v, int n) { return I(U(v) << n); }
+  /// fp32 lanes, as bits.
+  static I splatF(float v) { return splat(__builtin_bit_cast(uint32_t, v)); }
+  static I toFloat(I v) { return I(__builtin_convertvector(S(v), F)); }
+  static I addF(I a, I b) { return I(F(a) + F(b)); }
+  static I subF(I a, I b) { return I(F(a) - F(b)); }
+  static I mulF(I a, I b) { return I(F(a) * F(b)); }
+};
+
+//===-- fp32 (§2): the operand order is explicit in each lane -------------===//
+
+/// The operation `Op` with its operand order, on lanes or scalars of T.
+template <F32Op Op, typename T, T (*Add)(T, T), T (*Min)(T, T), T (*Max)(T, T)>
+T applyOp(T acc, T x) {
+  T a = accumulatorFirst(Op) ? acc : x, b = accumulatorFirst(Op) ? x : acc;
+  constexpr F32Instruction instruction = instructionOf(Op);
+  return instruction == F32Instruction::addss   ? Add(a, b)
+         : instruction == F32Instruction::minss ? Min(a, b)
+                                                : Max(a, b);
+}
+
+/// ADDSS(a, b): a NaN `a` wins, quieted, whatever order the adder used (the
+/// compiler and the assembler may swap commutative sources); a NaN `b` alone
+/// comes back quieted either way; Inf - Inf is the default NaN.
+template <class V> typename V::I addssLanes(typename V::I a, typename V::I b) {
+  return V::select(V::isNaN(a), a | V::splat(kF32QuietBit), V::addF(a, b));
+}
+/// MINSS(a, b) = a < b ? a : b, else b (NaNs, equal zeros): VMINPS has
+/// exactly these lanes, and LLVM does not commute it.
+template <class V> typename V::I minssLanes(typename V::I a, typename V::I b) {
+  return V::minF(a, b);
+}
+/// MAXSS(a, b) = a > b ? a : b, else b.
+template <class V> typename V::I maxssLanes(typename V::I a, typename V::I b) {
+  return V::maxF(a, b);
+}
+template <F32Op Op, class V>
+typename V::I applyLanes(typename V::I acc, typename V::I x) {
+  return applyOp<Op, typename V::I, addssLanes<V>, minssLanes<V>,
+                 maxssLanes<V>>(acc, x);
+}
+
+//===-- Narrow float formats (§4) -----------------------------------------===//
+
+/// bf16 bits (in the upper half of each lane) of fp32 lanes: RNE adds 0x7FFF
+/// plus the kept lsb (a carry runs up to Inf); every NaN is 0x7FC0 (§4).
+template <class V> typename V::I bf16Round(typename V::I v) {
+  using I = typename V::I;
+  auto isNaN = V::gt(v & V::splat(0x7FFFFFFF), V::splat(0x7F800000));
+  I lsb = V::shr(v, 16) & V::splat(1);
+  I rounded = V::shr(V::add(V::add(v, V::splat(0x7FFF)), lsb), 16);
+  return V::select(isNaN, V::splat(0x7FC0), rounded);
+}
+
+/// min/max of a narrow IEEE format on its codes, in lanes of the format's
+/// width: widening is exact and the result is one operand, so MINSS(x, acc)
+/// / MAXSS(x, acc) narrowed back is `x` when neither is NaN and x orders
+/// before/after acc (sign-magnitude compared as integers, -0 == +0), else
+/// `acc` itself, or the format's NaN when `acc` is NaN (§3, §4).
+template <class V, bool IsMin> struct MinMaxCodeLanes {
+  using I = typename V::I;
+  explicit MinMaxCodeLanes(const FloatFormat &f)
+      : magnitudeMask(V::splat(f.signMask() - 1)), inf(V::splat(f.infCode())),
+        nanResult(V::splat(f.nanResult)), nanKeepsSign(f.nanKeepsSign) {}
+
+  I operator()(I acc, I x) const {
+    I accMagnitude = acc & magnitudeMask, xMagnitude = x & magnitudeMask;
+    auto accNaN = V::gt(accMagnitude, inf), xNaN = V::gt(xMagnitude, inf);
+    I accKey = key(acc, accMagnitude), xKey = key(x, xMagnitude);
+    auto takeX = V::butNot(IsMin ? V::gt(accKey, xKey) : V::gt(xKey, accKey),
+                           V::either(accNaN, xNaN));
+    I nan = nanKeepsSign ? nanResult | (acc & ~magnitudeMask) : nanResult;
+    return V::select(accNaN, nan, V::select(takeX, x, acc));
+  }
+
+  /// Negative codes' magnitudes negated: an integer key in value order.
+  static I key(I code, I magnitude) {
+    return V::select(V::gt(V::zero(), code), V::sub(V::zero(), magnitude),
+                     magnitude);
+  }
+
+  I magnitudeMask, inf, nanResult;
+  bool nanKeepsSign;
+};
+
+/// fp16 add's result from `acc` and the sum rounded to fp16 `h` (16-bit
+/// lanes): a NaN sum narrows to 0x7E00 with the sign of the NaN ADDSS
+/// returns, `acc`'s when it is NaN, else the sum's (§4).
+template <class V>
+typename V::I f16AddResult(typename V::I acc, typename V::I h) {
+  using I = typename V::I;
+  I magnitude = V::splat(0x7FFF), inf = V::splat(0x7C00);
+  auto accNaN = V::gt(acc & magnitude, inf), isNaN = V::gt(h & magnitude, inf);
+  I nan = (V::select(accNaN, acc, h) & ~magnitude) | V::splat(0x7E00);
+  return V::select(isNaN, nan, h);
+}
+
+/// fp8 add's codes from fp16 sums truncated (16-bit lanes; fp8AddLoop in
+/// SimdAvx2.cpp): round to nearest even onto the format's m mantissa bits on
+/// the fp16 bits, the carry running up to Inf; every NaN the format's one
+/// NaN code (§4).
+template <class V> struct HalfSumToFp8Lanes {
+  using I = typename V::I;
+  explicit HalfSumToFp8Lanes(const FloatFormat &f)
+      : dropShift(int(10 - f.mantissaBits)),
+        roundBias(V::splat((1u << (9 - f.mantissaBits)) - 1)),
+        infCode(V::splat(f.infCode())), nanCode(V::splat(f.nanResult)) {}
+
+  I operator()(I h) const {
+    I magnitude = h & V::splat(0x7FFF);
+    auto isNaN = V::gt(magnitude, V::splat(0x7C00));
+    I odd = V::shr(magnitude, dropShift) & V::splat(1);
+    I code = V::shr(V::add(V::add(magnitude, roundBias), odd), dropShift);
+    code = V::minUnsigned(code, infCode) | V::shr(h & V::splat(0x8000), 8);
+    return V::select(isNaN, nanCode, code);
+  }
+
+  int dropShift;
+  I roundBias, infCode, nanCode;
+};
+
+/// Widening a format's codes to fp32 (WidenConstants).
+template <class V> struct WidenLanes {
+  using I = typename V::I;
+  explicit WidenLanes(const FloatFormat &f) : c(f) {}
+
+  I operator()(I code) const {
+    I exponentMask = V::splat(c.exponentMask);
+    I sign = V::shl(V::shr(code, c.signShift), 31);
+    I exponent = V::shr(code, c.mantissaShift) & exponentMask;
+    I mantissa = code & V::splat(c.mantissaMask);
+    I shifted = V::shl(mantissa, c.toF32Mantissa);
+    I normal = V::shl(V::add(exponent, V::splat(c.rebias)), 23) | shifted;
+    auto isSubnormal = V::eq(exponent, V::zero());
+    // Only subnormal lanes multiply (no denormal results elsewhere, which
+    // cost microcode assists); a bias-127 format's subnormals are fp32's.
+    I subnormal = c.sameExponentsAsF32
+                      ? shifted
+                      : V::mulF(V::toFloat(V::keep(isSubnormal, mantissa)),
+                                V::splatF(c.subnormalScale));
+    I value = V::select(isSubnormal, subnormal, normal);
+    auto nonFinite = V::eq(exponent, exponentMask);
+    if (!c.ieee)
+      nonFinite = V::both(nonFinite, V::eq(mantissa, V::splat(c.mantissaMask)));
+    value = V::select(nonFinite, V::splat(0x7F800000u) | shifted, value);
+    return value | sign;
+  }
+
+  WidenConstants c;
+};
+
+/// Narrowing fp32 lanes to a format's codes (NarrowConstants).
+template <class V> struct NarrowLanes {
+  using I = typename V::I;
+  using M = typename V::M;
+  NarrowLanes(const FloatFormat &f, unsigned config) : c(f, config) {}
+
+  I operator()(I x) const {
+    NarrowClassTotals none;
+    return apply<false>(x, V::allLanes(), none);
+  }
+
+  /// The codes of lanes `x`; with Count, the lanes of `valid` tallied by
+  /// class (NarrowClassTotals' classes) into `tally`'s fields of those
+  /// names with V::count.
+  template <bool Count, class Tally> I apply(I x, M valid, Tally &tally) const {
+    I rebias = V::splat(c.rebias), magicBits = V::splat(c.magicBits);
+    I magnitude = x & V::splat(0x7FFFFFFFu);
+    I sign = V::shr(x & V::splat(kF32SignMask), c.signToFormat);
+    M isNaN = V::gt(magnitude, V::splat(0x7F800000u));
+    I rebiased = V::add(magnitude, rebias);
+    I odd = V::shr(rebiased, c.dropShift) & V::splat(1);
+    I normal = V::shr(V::add(V::add(rebiased, V::splat(c.roundBias)), odd),
+                      c.dropShift);
+    I subnormal = V::sub(V::addF(magnitude, magicBits), magicBits);
+    M isSubnormal = V::gt(V::splat(c.minNormal), magnitude);
+    I code = V::select(isSubnormal, subnormal, normal);
+    M overflow = V::gt(code, V::splat(c.maxFinite));
+    if constexpr (Count) {
+      // The code's value back as fp32 magnitude bits: exact when the lane
+      // kept its value.
+      I back =
+          V::select(isSubnormal, V::subF(V::add(code, magicBits), magicBits),
+                    V::sub(V::shl(code, c.dropShift), rebias));
+      auto count = [&](auto &field, M lanes) {
+        V::count(field, V::both(lanes, valid));
+      };
+      count(tally.overflow, overflow);
+      count(tally.nan, isNaN);
+      count(tally.inf, V::eq(magnitude, V::splat(0x7F800000u)));
+      count(tally.lost,
+            V::butNot(V::eq(code, V::zero()), V::eq(magnitude, V::zero())));
+      count(tally.exact, V::butNot(V::eq(back, magnitude), overflow));
+    }
+    I value = V::select(
+        overflow, V::splat(c.overflowBase) | (sign & V::splat(c.overflowSign)),
+        code | sign);
+    return V::select(isNaN, V::splat(c.nanBase) | (sign & V::splat(c.nanSign)),
+                     value);
+  }
+
+  NarrowConstants c;
+};
+
+//===-- BFP tiles (§5) ----------------------------------------------------===//
+
+/// The exponent each value contributes: its field ("b"), or that field
+/// rebased to 5 bits and clamped ("a", step 2).
+template <class V, bool Fp16Exponent>
+typename V::I bfpBlockExponents(typename V::I bits) {
+  typename V::I e = V::shr(bits, 23) & V::splat(0xFF);
+  if constexpr (Fp16Exponent)
+    e = V::min(V::max(V::sub(e, V::splat(kBfpFp16Rebias)), V::zero()),
+               V::splat(kBfpMaxE5));
+  return e;
+}
+
+/// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
+/// block's largest, so no lane shifts left): the datums, one per lane. Ties
+/// into `tally`, and with CountEvents the other events of docs/Fidelity.md
+/// as bfpEncodeWithEvents gives, into its BfpTally-named fields with
+/// V::count. Every value compared here is small and non-negative.
+template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
+typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
+                             Tally &tally) {
+  using I = typename V::I;
+  constexpr unsigned dropped = 24 - M;
+  I e = V::shr(bits, 23) & V::splat(0xFF);
+  auto zero = V::eq(e, V::zero());
+  I significand = (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
+  if constexpr (Fp16Exponent) {
+    I e5 = V::sub(e, V::splat(kBfpFp16Rebias));
+    auto below = V::gt(V::zero(), e5), above = V::gt(e5, V::splat(kBfpMaxE5));
+    if constexpr (CountEvents)
+      V::count(tally.exponentClamped, V::butNot(V::either(below, above), zero));
+    significand = V::select(below, V::splat(0x800000), significand);
+    significand = V::select(above, V::splat(0xFFFFFF), significand);
+    e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
+  }
+  // Zeros and denormals are datum 0 (step 1): a zero significand.
+  significand = V::keep(V::notLanes(zero), significand);
+  I aligned = V::shrv(significand, V::sub(shared, e)); // >= 32: 0
+  // Round to nearest even: a carry out of the dropped bits.
+  I oddBit = V::shr(aligned, dropped) & V::splat(1);
+  I rounded = V::shr(
+      V::add(V::add(aligned, V::splat((1u << (dropped - 1)) - 1)), oddBit),
+      dropped);
+  auto tie = V::eq(aligned & V::splat((1u << dropped) - 1),
+                   V::splat(1u << (dropped - 1)));
+  V::count(tally.seen, tie);
+  V::count(tally.roundedUp, V::both(tie, V::eq(oddBit, V::splat(1))));
+  I largest = V::splat((1u << M) - 1);
+  I magnitude = V::min(rounded, largest);
+  if constexpr (CountEvents) {
+    V::count(tally.saturated, V::gt(rounded, largest));
+    // Finite non-zero inputs (denormals included) whose datum is 0.
+    I absBits = bits & V::splat(0x7FFFFFFFu);
+    auto finiteNonZero = V::butNot(V::gt(V::splat(0x7F800000u), absBits),
+                                   V::eq(absBits, V::zero()));
+    V::count(tally.flushedToZero,
+             V::both(finiteNonZero, V::eq(magnitude, V::zero())));
+  }
+  // The sign bit above the magnitude, dropped when the magnitude is 0.
+  I sign =
+      V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
+  return sign | magnitude;
+}
+
+/// Decodes datums (one per lane) under shared exponent `shared` (§5).
+template <class V>
+typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
+                             int shared) {
+  using I = typename V::I;
+  unsigned m = f.mantissaBits;
+  I sign = V::shl(V::shr(datum, m) & V::splat(1), 31);
+  I magnitude = datum & V::splat((1u << m) - 1);
+  // The exact float of the magnitude gives its leading one and fraction.
+  I asF32 = V::toFloat(magnitude);
+  I lead = V::sub(V::shr(asF32, 23), V::splat(127));
+  I fraction = asF32 & V::splat(0x7FFFFF);
+  I leadingZeros = V::sub(V::splat(m - 1), lead);
+  I exponent =
+      f.fp16Exponent
+          ? V::add(V::sub(V::splat(uint32_t(shared & 31)), leadingZeros),
+                   V::splat(kBfpFp16Rebias))
+          : V::sub(V::splat(uint32_t(shared)), leadingZeros) & V::splat(0xFF);
+  I value = sign | V::shl(exponent, 23) | fraction;
+  return V::select(V::eq(magnitude, V::zero()), sign, value);
+}
+
+} // namespace birsim::core::kernel
+
+#endif // BIRSIM_LIB_CORE_LANEARITHMETIC_H
