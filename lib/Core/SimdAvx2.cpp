@@ -1,10 +1,12 @@
-//===- SimdAvx2.cpp - AVX2 kernels -------------------------------------------===//
+//===- SimdAvx2.cpp - AVX2 kernels ----------------------------------------===//
 //
 // Every function here is compiled for AVX2 + POPCNT (a target attribute, not
 // a file-wide flag, so that inline functions of the core's headers are not
 // emitted here with AVX2 code in them) and called only when the CPU has
 // them (Simd.cpp). Each lane computes exactly what the portable path
-// computes (docs/Semantics.md sections 2-5); the tests compare the two.
+// computes (docs/Semantics.md sections 2-5); the tests compare the two. The
+// lane arithmetic is LaneArithmetic.h's, on this file's Avx2Lanes; the loops
+// around it are this file's.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelSupport.h"

@@ -7,8 +7,9 @@
 // vector path; a BFP block of 16 values is one vector. Event tallies are
 // popcounts of lane masks.
 // Each lane computes exactly what the portable path computes
-// (docs/Semantics.md sections 2-4); the tests compare the two, on an
-// emulated AVX-512 CPU where the host has none (utils/avx512-emulated.sh).
+// (docs/Semantics.md sections 2-4; the lane arithmetic is LaneArithmetic.h's,
+// on this file's Avx512Lanes); the tests compare the two, on an emulated
+// AVX-512 CPU where the host has none (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelSupport.h"
