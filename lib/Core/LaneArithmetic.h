@@ -2,8 +2,9 @@
 //
 // Private to lib/Core. The per-lane arithmetic that SimdAvx2.cpp (8 lanes)
 // and SimdAvx512.cpp (16 lanes) share, written once over a lane vocabulary
-// `V` that each of them defines: V::I, a vector of u32 lanes; V::M, a lane
-// mask; and one function per instruction (see either file). Included inside
+// `V` that each of them defines (Avx2Lanes<Bits>, Avx512Lanes<Bits>): V::I,
+// a vector of lanes of `Bits` bits (32 unless a function says otherwise);
+// V::M, a lane mask; and one function per instruction. Included inside
 // each file's target region, so every instantiation is compiled for that
 // file's ISA; the vocabularies are file-local, so are the instantiations.
 //
