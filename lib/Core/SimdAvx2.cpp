@@ -170,14 +170,6 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
            apply1<Op>(load1(acc + 4 * i, 4), load1(x + 4 * i, 4)));
 }
 
-void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
-  KernelEntry entry(x, 4 * count, acc, 4 * count);
-  withF32Op(op, [&](auto f32Op) {
-    reduceF32Loop<f32Op>(static_cast<char *>(acc),
-                         static_cast<const char *>(x), count);
-  });
-}
-
 /// int32/int64 add (wrapping), min, max (signed; equal values are the same
 /// bits, so the order of MIN/MAX's operands does not matter) (§3).
 template <unsigned Bytes, int Op>
@@ -218,15 +210,6 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
                        : std::max(a, b);
     std::memcpy(acc + i * Bytes, &r, Bytes);
   }
-}
-
-void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
-                   size_t count) {
-  KernelEntry entry(x, bytes * count, acc, bytes * count);
-  withIntegerOp(bytes, op, [&](auto width, auto integerOp) {
-    integerLoop<width, integerOp>(static_cast<char *>(acc),
-                                  static_cast<const char *>(x), count);
-  });
 }
 
 /// min/max of a narrow IEEE format on its codes (MinMaxCodeLanes).
@@ -396,13 +379,6 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   return overflows;
 }
 
-uint64_t fp8AddCounted(const FloatFormat &f, void *acc, const void *x,
-                       size_t count) {
-  KernelEntry entry(x, count, acc, count);
-  return fp8AddLoop<true>(f, static_cast<char *>(acc),
-                          static_cast<const char *>(x), count);
-}
-
 template <F32Op Op>
 __attribute__((noinline)) void
 reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
@@ -483,34 +459,17 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
   }
 }
 
-void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
-                         const void *src, void *dst, size_t count,
-                         unsigned config, FidelityCounts *events) {
-  KernelEntry entry(src, 4 * count, dst, bytes * count);
-  withNarrowCase(events != nullptr, bytes, [&](auto counted, auto width) {
-    narrowLoop<counted, width>(f, static_cast<const char *>(src),
-                               static_cast<char *>(dst), count, config, events);
-  });
-}
-
-__attribute__((noinline)) void widenLoop(const FloatFormat &f, unsigned bytes,
-                                         const char *src, char *dst,
-                                         size_t count) {
+template <unsigned Bytes>
+__attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
+                                         char *dst, size_t count) {
   Widen widen(f);
   size_t i = 0;
   for (; i + 8 <= count; i += 8) {
-    prefetchAhead(src + i * bytes, dst + 4 * i);
-    store8(dst + 4 * i, 4, widen(load8(src + i * bytes, bytes)));
+    prefetchAhead(src + i * Bytes, dst + 4 * i);
+    store8(dst + 4 * i, 4, widen(load8(src + i * Bytes, Bytes)));
   }
   for (; i < count; ++i)
-    store1(dst + 4 * i, 4, widenToF32(f, load1(src + i * bytes, bytes)));
-}
-
-void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
-                      void *dst, size_t count) {
-  KernelEntry entry(src, bytes * count, dst, 4 * count);
-  widenLoop(f, bytes, static_cast<const char *>(src), static_cast<char *>(dst),
-            count);
+    store1(dst + 4 * i, 4, widenToF32(f, load1(src + i * Bytes, Bytes)));
 }
 
 //===-- BFP tiles (§5) ----------------------------------------------------===//
@@ -582,17 +541,6 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
   }
 }
 
-void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
-             void *out, BfpTally &tally, bool countEvents) {
-  KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
-                    f.tileBytes * tileCount);
-  withBfpCase(f, countEvents, [&](auto counted, auto m, auto fp16Exponent) {
-    bfpPackLoop<counted, m, fp16Exponent>(f, static_cast<const char *>(tiles),
-                                          tileCount, static_cast<char *>(out),
-                                          tally);
-  });
-}
-
 __m256i decode8(const BfpFormatInfo &f, __m256i datum, int shared) {
   return bfpDecodeLanes<Avx2Lanes<32>>(f, datum, shared);
 }
@@ -616,21 +564,11 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
   }
 }
 
-void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
-               void *tiles) {
-  KernelEntry entry(packed, f.tileBytes * tileCount, tiles,
-                    kBfpTileBytesF32 * tileCount);
-  bfpUnpackLoop(f, static_cast<const unsigned char *>(packed), tileCount,
-                static_cast<char *>(tiles));
-}
-
-const VectorKernels kAvx2Kernels = {
-    reduceF32,        reduceNarrow, reduceInteger, narrowFromF32Kernel,
-    widenToF32Kernel, bfpPack,      bfpUnpack,     fp8AddCounted};
+#include "KernelTable.inc"
 
 } // namespace
 
-const VectorKernels &avx2Kernels() { return kAvx2Kernels; }
+const VectorKernels &avx2Kernels() { return kKernelTable; }
 
 } // namespace birsim::core
 

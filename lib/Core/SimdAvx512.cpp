@@ -142,14 +142,6 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
   });
 }
 
-void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
-  KernelEntry entry(x, 4 * count, acc, 4 * count);
-  withF32Op(op, [&](auto f32Op) {
-    reduceF32Loop<f32Op>(static_cast<char *>(acc),
-                         static_cast<const char *>(x), count);
-  });
-}
-
 //===-- int32/int64 (§3) --------------------------------------------------===//
 
 /// Wrapping add, signed min/max (equal values are the same bits, so the
@@ -172,15 +164,6 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
     prefetchAhead(a, x + i * Bytes);
     store<Bytes>(a, mask,
                  apply(load<Bytes>(mask, a), load<Bytes>(mask, x + i * Bytes)));
-  });
-}
-
-void reduceInteger(unsigned bytes, int op, void *acc, const void *x,
-                   size_t count) {
-  KernelEntry entry(x, bytes * count, acc, bytes * count);
-  withIntegerOp(bytes, op, [&](auto width, auto integerOp) {
-    integerLoop<width, integerOp>(static_cast<char *>(acc),
-                                  static_cast<const char *>(x), count);
   });
 }
 
@@ -292,13 +275,6 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   return overflows;
 }
 
-uint64_t fp8AddCounted(const FloatFormat &f, void *acc, const void *x,
-                       size_t count) {
-  KernelEntry entry(x, count, acc, count);
-  return fp8AddLoop<true>(f, static_cast<char *>(acc),
-                          static_cast<const char *>(x), count);
-}
-
 using NarrowReduceLoop = void (*)(const FloatFormat &, char *, const char *,
                                   size_t);
 
@@ -361,16 +337,6 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
     totals.addTo(f, config, count, *events);
 }
 
-void narrowFromF32Kernel(const FloatFormat &f, unsigned bytes,
-                         const void *src, void *dst, size_t count,
-                         unsigned config, FidelityCounts *events) {
-  KernelEntry entry(src, 4 * count, dst, bytes * count);
-  withNarrowCase(events != nullptr, bytes, [&](auto counted, auto width) {
-    narrowLoop<counted, width>(f, static_cast<const char *>(src),
-                               static_cast<char *>(dst), count, config, events);
-  });
-}
-
 template <unsigned Bytes>
 __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
                                          char *dst, size_t count) {
@@ -386,15 +352,6 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
           _mm256_maskz_loadu_epi16(__mmask16(mask), src + 2 * i));
     store<4>(dst + 4 * i, mask, widen(codes));
   });
-}
-
-void widenToF32Kernel(const FloatFormat &f, unsigned bytes, const void *src,
-                      void *dst, size_t count) {
-  KernelEntry entry(src, bytes * count, dst, 4 * count);
-  auto *in = static_cast<const char *>(src);
-  auto *out = static_cast<char *>(dst);
-  bytes == 1 ? widenLoop<1>(f, in, out, count)
-             : widenLoop<2>(f, in, out, count);
 }
 
 //===-- BFP tiles (§5): one 16-value block per vector ---------------------===//
@@ -421,17 +378,6 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
   }
 }
 
-void bfpPack(const BfpFormatInfo &f, const void *tiles, size_t tileCount,
-             void *out, BfpTally &tally, bool countEvents) {
-  KernelEntry entry(tiles, kBfpTileBytesF32 * tileCount, out,
-                    f.tileBytes * tileCount);
-  withBfpCase(f, countEvents, [&](auto counted, auto m, auto fp16Exponent) {
-    bfpPackLoop<counted, m, fp16Exponent>(f, static_cast<const char *>(tiles),
-                                          tileCount, static_cast<char *>(out),
-                                          tally);
-  });
-}
-
 __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
                                              const unsigned char *packed,
                                              size_t tileCount, char *tiles) {
@@ -448,22 +394,11 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
   }
 }
 
-void bfpUnpack(const BfpFormatInfo &f, const void *packed, size_t tileCount,
-               void *tiles) {
-  KernelEntry entry(packed, f.tileBytes * tileCount, tiles,
-                    kBfpTileBytesF32 * tileCount);
-  bfpUnpackLoop(f, static_cast<const unsigned char *>(packed), tileCount,
-                static_cast<char *>(tiles));
-}
+#include "KernelTable.inc"
 
 } // namespace
 
-const VectorKernels &avx512Kernels() {
-  static const VectorKernels kernels = {
-      reduceF32,        reduceNarrow, reduceInteger, narrowFromF32Kernel,
-      widenToF32Kernel, bfpPack,      bfpUnpack,     fp8AddCounted};
-  return kernels;
-}
+const VectorKernels &avx512Kernels() { return kKernelTable; }
 
 } // namespace birsim::core
 
