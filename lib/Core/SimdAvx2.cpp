@@ -32,12 +32,8 @@ namespace {
 
 using namespace kernel;
 
-__m256i splat(uint32_t v) { return _mm256_set1_epi32(int(v)); }
 __m256 asFloat(__m256i v) { return _mm256_castsi256_ps(v); }
 __m256i asInt(__m256 v) { return _mm256_castps_si256(v); }
-__m256i select(__m256i mask, __m256i whenSet, __m256i otherwise) {
-  return _mm256_blendv_epi8(otherwise, whenSet, mask);
-}
 
 /// The lane vocabulary of LaneArithmetic.h: lanes of `Bits` bits (32: 8
 /// lanes) in a 256-bit vector; a mask is a vector of all-ones or zero
@@ -182,7 +178,7 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
     else if constexpr (Bytes == 4)
       return Op == 2 ? _mm256_min_epi32(a, b) : _mm256_max_epi32(a, b);
     else {
-      __m256i r = select(
+      __m256i r = Avx2Lanes<32>::select(
           Op == 2 ? _mm256_cmpgt_epi64(a, b) : _mm256_cmpgt_epi64(b, a), b, a);
       // Opaque to LLVM, which would otherwise store only the lanes taken
       // from `b` with VPMASKMOVQ (microcoded, 4x slower here).
@@ -529,7 +525,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
           _mm256_max_epi32(bfpBlockExponents<Avx2Lanes<32>, Fp16Exponent>(lo),
                            bfpBlockExponents<Avx2Lanes<32>, Fp16Exponent>(hi)));
       packed[b] = char(shared);
-      __m256i s = splat(uint32_t(shared));
+      __m256i s = Avx2Lanes<32>::splat(uint32_t(shared));
       auto encode = [&](__m256i bits) {
         return bfpEncodeLanes<Avx2Lanes<32>, CountEvents, M, Fp16Exponent>(
             bits, s, lanes);

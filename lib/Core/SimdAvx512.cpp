@@ -32,8 +32,6 @@ namespace {
 
 using namespace kernel;
 
-__m512i splat(uint32_t v) { return _mm512_set1_epi32(int(v)); }
-__m512i splat16(uint16_t v) { return _mm512_set1_epi16(short(v)); }
 __m512 asFloat(__m512i v) { return _mm512_castsi512_ps(v); }
 __m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
 
@@ -238,10 +236,10 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   unsigned m = f.mantissaBits,
            toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
-  __m512i halfMask = splat16(uint16_t(0x8000 | (0x7F00 >> toHalf)));
+  __m512i halfMask = Avx512Lanes<16>::splat(0x8000 | (0x7F00 >> toHalf));
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
-  __m512i halfTopExponent = splat16(0x7C00);
+  __m512i halfTopExponent = Avx512Lanes<16>::splat(0x7C00);
   HalfSumToFp8Lanes<Avx512Lanes<16>> toFp8(f);
   // Non-NaN, non-Inf codes (docs/Fidelity.md's overflow: finite + finite
   // giving Inf).
@@ -372,7 +370,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m128i datums = _mm512_cvtepi32_epi8(
           bfpEncodeLanes<Avx512Lanes<32>, CountEvents, M, Fp16Exponent>(
-              bits, splat(uint32_t(shared)), tally));
+              bits, Avx512Lanes<32>::splat(uint32_t(shared)), tally));
       bfpStoreBlockDatums(M, packed, b, datums);
     }
   }
