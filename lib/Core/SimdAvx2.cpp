@@ -305,10 +305,11 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 /// fp16 bits with the carry running up to Inf, gives the core's result
 /// (every pair of every format is tested). Every NaN result is the format's
 /// one NaN code (§4), so no NaN's payload, sign or source order matters.
-/// 32 lanes per step, in unpack order.
-template <bool Count>
-__attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
-                                              const char *x, size_t count) {
+/// 32 lanes per step, in unpack order. TopByte: E5M2, fp16's top byte,
+/// needs no shift (and frees the registers of its constants).
+template <bool Count, bool TopByte>
+__attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
+                                               const char *x, size_t count) {
   unsigned m = f.mantissaBits,
            toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
   __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
@@ -322,7 +323,7 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   auto toHalves = [&](__m256i codes, __m256i &lo, __m256i &hi) {
     lo = _mm256_unpacklo_epi8(zero, codes);
     hi = _mm256_unpackhi_epi8(zero, codes);
-    if (toHalf) { // not E5M2 (fp16's top byte): shift; Inf/NaN to exponent 31
+    if constexpr (!TopByte) { // shift; Inf/NaN to exponent 31
       lo = _mm256_and_si256(_mm256_sra_epi16(lo, toHalfShift), halfMask);
       hi = _mm256_and_si256(_mm256_sra_epi16(hi, toHalfShift), halfMask);
       __m256i special = _mm256_and_si256(
@@ -373,6 +374,12 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
       overflows += countFp8AddOverflows(f, &before, &operand, &sum, 1);
   }
   return overflows;
+}
+template <bool Count>
+uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
+                    size_t count) {
+  return f.mantissaBits == 2 ? fp8AddSteps<Count, true>(f, acc, x, count)
+                             : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
 template <F32Op Op>
