@@ -51,6 +51,11 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   static I addF(I a, I b) { return I(F(a) + F(b)); }
   static I subF(I a, I b) { return I(F(a) - F(b)); }
   static I mulF(I a, I b) { return I(F(a) * F(b)); }
+  /// Lane masks, whether vectors of all-ones or zero lanes or mask registers.
+  template <class M> static M both(M a, M b) { return M(a & b); }
+  template <class M> static M either(M a, M b) { return M(a | b); }
+  template <class M> static M butNot(M a, M b) { return M(a & ~b); }
+  template <class M> static M notLanes(M a) { return M(~a); }
 };
 
 //===-- fp32 (§2): the operand order is explicit in each lane -------------===//

@@ -49,10 +49,6 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
   static M gt(I a, I b) {
     return M(typename Generic::S(a) > typename Generic::S(b));
   }
-  static M both(M a, M b) { return _mm256_and_si256(a, b); }
-  static M either(M a, M b) { return _mm256_or_si256(a, b); }
-  static M butNot(M a, M b) { return _mm256_andnot_si256(b, a); }
-  static M notLanes(M a) { return _mm256_xor_si256(a, allLanes()); }
   static I select(M m, I whenSet, I otherwise) {
     return _mm256_blendv_epi8(otherwise, whenSet, m);
   }
@@ -249,15 +245,13 @@ void addTail(const FloatFormat &f, char *acc, const char *x, size_t i,
 __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
                                            size_t count) {
   __m256i zero = _mm256_setzero_si256();
+  auto add = Avx2Lanes<32>::addF;
   auto narrow = bf16Round<Avx2Lanes<32>>;
   size_t i = 0;
   for (; i + 16 <= count; i += 16) {
     prefetchAhead(acc + 2 * i, x + 2 * i);
     __m256i a = _mm256_loadu_si256((const __m256i *)(acc + 2 * i));
     __m256i b = _mm256_loadu_si256((const __m256i *)(x + 2 * i));
-    auto add = [](__m256i a, __m256i b) {
-      return asInt(_mm256_add_ps(asFloat(a), asFloat(b)));
-    };
     __m256i lo =
         add(_mm256_unpacklo_epi16(zero, a), _mm256_unpacklo_epi16(zero, b));
     __m256i hi =

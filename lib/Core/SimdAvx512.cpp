@@ -60,10 +60,6 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
     else
       return _mm512_cmpgt_epi32_mask(a, b);
   }
-  static M both(M a, M b) { return M(a & b); }
-  static M either(M a, M b) { return M(a | b); }
-  static M butNot(M a, M b) { return M(a & ~b); }
-  static M notLanes(M a) { return M(~a); }
   static I select(M m, I whenSet, I otherwise) {
     if constexpr (Bits == 8)
       return _mm512_mask_blend_epi8(m, otherwise, whenSet);
