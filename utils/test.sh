@@ -9,7 +9,7 @@
 #               tests there (any report fails its test).
 #   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
 #               CPU (utils/avx512-emulated.sh; 15-20 minutes), counted as
-#               one more test.
+#               one more test; with --long, its long pass too (an hour more).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
@@ -54,7 +54,9 @@ if [ "$long" -eq 1 ]; then
 fi
 if [ "$emulated" -eq 1 ]; then
   echo "== avx512-emulated: the vector paths on an emulated AVX-512 CPU =="
-  if ./utils/avx512-emulated.sh; then
+  emulated_args=()
+  [ "$long" -eq 1 ] && emulated_args=(--long)
+  if ./utils/avx512-emulated.sh "${emulated_args[@]}"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); rc=1

@@ -120,12 +120,26 @@ std::vector<uint32_t> specialF32() {
   return values;
 }
 
+/// Seeded random fp32 bits, drawn in slices: the long sweeps' 10^8 values
+/// go through in slices of kRandomSlice, so that they fit an emulated
+/// machine's 2 GB; the values are the same however they are sliced.
+class RandomF32 {
+public:
+  explicit RandomF32(uint64_t seed) : rng(seed) {}
+  std::vector<uint32_t> next(size_t n) {
+    std::vector<uint32_t> v(n);
+    for (uint32_t &x : v)
+      x = uint32_t(rng());
+    return v;
+  }
+
+private:
+  std::mt19937_64 rng;
+};
+constexpr size_t kRandomSlice = 10000000;
+
 std::vector<uint32_t> randomF32(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint32_t> v(n);
-  for (uint32_t &x : v)
-    x = uint32_t(rng());
-  return v;
+  return RandomF32(seed).next(n);
 }
 
 template <typename T> Bytes asBytes(const std::vector<T> &v) {
@@ -252,16 +266,16 @@ TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
   std::vector<uint32_t> specials = specialF32();
   ASSERT_GE(specials.size(), 2000u);
   auto compare = [](const std::vector<uint32_t> &x,
-                    const std::vector<uint32_t> &y) {
+                    const std::vector<uint32_t> &y, const std::string &what) {
     Bytes dst = asBytes(x), src = asBytes(y);
     for (int op = 1; op <= 3; ++op)
       expectSameOnEveryPath(
           [&] { return accumulated(op, int(Dtype::float32), dst, src); },
-          "float32 op " + std::to_string(op));
+          "float32 op " + std::to_string(op) + what);
     for (int aluOp : {int(AluOpType::add), int(AluOpType::max),
                       int(AluOpType::min)})
       expectSameOnEveryPath([&] { return collectiveReduced(aluOp, dst, src); },
-                            "collective " + std::to_string(aluOp));
+                            "collective " + std::to_string(aluOp) + what);
   };
   // The cross product in slices of 1,024 partners (10^7 pairs each), so
   // that it fits an emulated machine's memory.
@@ -278,12 +292,18 @@ TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
     // 7 more: a partial last vector step.
     a.insert(a.end(), specials.begin(), specials.begin() + 7);
     b.insert(b.end(), specials.end() - 7, specials.end());
-    compare(a, b);
+    compare(a, b, ", specials");
     if (HasFailure())
       return;
   }
   size_t randomCount = sweepSize(10000000, 100000000, 200000);
-  compare(randomF32(randomCount, 1), randomF32(randomCount, 2));
+  RandomF32 x(1), y(2);
+  for (size_t first = 0; first < randomCount && !HasFailure();
+       first += kRandomSlice) {
+    size_t n = std::min(kRandomSlice, randomCount - first);
+    compare(x.next(n), y.next(n),
+            ", random pairs from " + std::to_string(first));
+  }
 }
 
 Bytes cast(int from, int to, const Bytes &in, unsigned config) {
@@ -296,17 +316,25 @@ Bytes cast(int from, int to, const Bytes &in, unsigned config) {
 /// fp32 -> every narrow float under the four FP8 configs, on every value
 /// class and 10^6 (long: 10^8) random values; and every narrow value back.
 TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
-  std::vector<uint32_t> values = specialF32();
-  std::vector<uint32_t> random =
-      randomF32(sweepSize(1000000, 100000000, 100000), 3);
-  values.insert(values.end(), random.begin(), random.end());
-  Bytes in = asBytes(values);
-  for (int to : kNarrowFloats)
-    for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u})
-      expectSameOnEveryPath(
-          [&] { return cast(int(Dtype::float32), to, in, config); },
-          std::string("float32 -> ") + lookupDtype(to)->name + " config " +
-              std::to_string(config));
+  // The special values, then the random ones, in slices (RandomF32).
+  size_t randomCount = sweepSize(1000000, 100000000, 100000);
+  RandomF32 random(3);
+  for (size_t first = 0; first < randomCount && !HasFailure();
+       first += kRandomSlice) {
+    std::vector<uint32_t> values =
+        first ? std::vector<uint32_t>() : specialF32();
+    std::vector<uint32_t> slice =
+        random.next(std::min(kRandomSlice, randomCount - first));
+    values.insert(values.end(), slice.begin(), slice.end());
+    Bytes in = asBytes(values);
+    for (int to : kNarrowFloats)
+      for (unsigned config : {0x0000u, 0x0001u, 0xFF00u, 0xFF01u})
+        expectSameOnEveryPath(
+            [&] { return cast(int(Dtype::float32), to, in, config); },
+            std::string("float32 -> ") + lookupDtype(to)->name + " config " +
+                std::to_string(config) + ", random values from " +
+                std::to_string(first));
+  }
   for (int from : kNarrowFloats) {
     unsigned bytes = lookupDtype(from)->bytes;
     Bytes every(size_t(1) << (8 * bytes) << bytes);
