@@ -223,16 +223,18 @@ template <class V> struct NarrowLanes {
     I odd = V::shr(rebiased, c.dropShift) & V::splat(1);
     I normal = V::shr(V::add(V::add(rebiased, V::splat(c.roundBias)), odd),
                       c.dropShift);
-    I subnormal = V::sub(V::addF(magnitude, magicBits), magicBits);
+    I subnormalSum = V::addF(magnitude, magicBits);
+    I subnormal = V::sub(subnormalSum, magicBits);
     M isSubnormal = V::gt(V::splat(c.minNormal), magnitude);
     I code = V::select(isSubnormal, subnormal, normal);
     M overflow = V::gt(code, V::splat(c.maxFinite));
     if constexpr (Count) {
-      // The code's value back as fp32 magnitude bits: exact when the lane
-      // kept its value.
-      I back =
-          V::select(isSubnormal, V::subF(V::add(code, magicBits), magicBits),
-                    V::sub(V::shl(code, c.dropShift), rebias));
+      // The lane's value as rounded, in fp32 magnitude bits (exact when it
+      // equals `magnitude`): a normal lane's without the dropped bits (its
+      // exactness is theirs), a subnormal lane's the rounding sum less
+      // magicBits (exact by Sterbenz: the sum lies in [magic, 2 magic]).
+      I back = V::select(isSubnormal, V::subF(subnormalSum, magicBits),
+                         magnitude & V::splat(~0u << c.dropShift));
       auto count = [&](auto &field, M lanes) {
         V::count(field, V::both(lanes, valid));
       };
