@@ -38,12 +38,15 @@ bool flagSet(const char *name) {
 }
 bool longMode() { return flagSet("BIRSIM_LONG_TESTS"); }
 
-/// A sweep's size: the default suite's, the long mode's, or the emulated
-/// run's (an emulator runs each instruction some 50-500x slower).
-size_t sweepSize(size_t normal, size_t longRun, size_t emulated) {
+/// A sweep's size: the default suite's, the long mode's, the emulated
+/// run's (an emulator runs each instruction some 50-500x slower), or the
+/// emulated long pass's (both flags; the long mode's size unless given).
+size_t sweepSize(size_t normal, size_t longRun, size_t emulated,
+                 size_t emulatedLong = 0) {
+  bool emulatedRun = flagSet("BIRSIM_EMULATED_SWEEPS");
   if (longMode())
-    return longRun;
-  return flagSet("BIRSIM_EMULATED_SWEEPS") ? emulated : normal;
+    return emulatedRun && emulatedLong ? emulatedLong : longRun;
+  return emulatedRun ? emulated : normal;
 }
 
 /// The paths this CPU has, portable first.
@@ -221,9 +224,10 @@ TEST(VectorPath, IntegerPairs) {
 }
 
 /// Every bf16/fp16 value against `partners` source values per chunk of
-/// 2^24 pairs (and 13 more); in long mode every pair (2^32).
+/// 2^24 pairs (and 13 more); in long mode every pair (2^32), in the emulated
+/// long pass 4,096 partners (2^28 pairs, a 1/16 sample).
 TEST(VectorPath, Bf16Fp16Pairs) {
-  unsigned partners = unsigned(sweepSize(256, 65536, 16));
+  unsigned partners = unsigned(sweepSize(256, 65536, 16, 4096));
   const unsigned partnersPerChunk = std::min(256u, partners);
   for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
     for (int op = 1; op <= 3; ++op)
@@ -232,7 +236,7 @@ TEST(VectorPath, Bf16Fp16Pairs) {
         for (unsigned p = first; p < first + partnersPerChunk; ++p) {
           // In the shorter sweeps, partners spread over all 65,536 values.
           uint16_t partner =
-              uint16_t(longMode() ? p : p * (65536 / partners + 1) + 91);
+              uint16_t(partners == 65536 ? p : p * (65536 / partners + 1) + 91);
           for (uint32_t v = 0; v < 65536; ++v) {
             dst.push_back(uint16_t(v));
             src.push_back(partner);
