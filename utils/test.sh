@@ -9,7 +9,8 @@
 #               tests there (any report fails its test).
 #   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
 #               CPU (utils/avx512-emulated.sh; 15-20 minutes), counted as
-#               one more test; with --long, its long pass too (an hour more).
+#               one more test; with --long, its long pass too (an hour and a
+#               half more).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
