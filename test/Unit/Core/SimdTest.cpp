@@ -141,6 +141,14 @@ private:
 };
 constexpr size_t kRandomSlice = 10000000;
 
+/// Calls fn(first, n) for each slice of `total` random values, kRandomSlice
+/// at a time, until a check has failed.
+template <typename Fn> void forEachRandomSlice(size_t total, Fn fn) {
+  for (size_t first = 0; first < total && !::testing::Test::HasFailure();
+       first += kRandomSlice)
+    fn(first, std::min(kRandomSlice, total - first));
+}
+
 std::vector<uint32_t> randomF32(size_t n, uint64_t seed) {
   return RandomF32(seed).next(n);
 }
@@ -302,12 +310,10 @@ TEST(VectorPath, Float32SpecialCrossAndRandomPairs) {
   }
   size_t randomCount = sweepSize(10000000, 100000000, 200000);
   RandomF32 x(1), y(2);
-  for (size_t first = 0; first < randomCount && !HasFailure();
-       first += kRandomSlice) {
-    size_t n = std::min(kRandomSlice, randomCount - first);
+  forEachRandomSlice(randomCount, [&](size_t first, size_t n) {
     compare(x.next(n), y.next(n),
             ", random pairs from " + std::to_string(first));
-  }
+  });
 }
 
 Bytes cast(int from, int to, const Bytes &in, unsigned config) {
@@ -323,12 +329,10 @@ TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
   // The special values, then the random ones, in slices (RandomF32).
   size_t randomCount = sweepSize(1000000, 100000000, 100000);
   RandomF32 random(3);
-  for (size_t first = 0; first < randomCount && !HasFailure();
-       first += kRandomSlice) {
+  forEachRandomSlice(randomCount, [&](size_t first, size_t n) {
     std::vector<uint32_t> values =
         first ? std::vector<uint32_t>() : specialF32();
-    std::vector<uint32_t> slice =
-        random.next(std::min(kRandomSlice, randomCount - first));
+    std::vector<uint32_t> slice = random.next(n);
     values.insert(values.end(), slice.begin(), slice.end());
     Bytes in = asBytes(values);
     for (int to : kNarrowFloats)
@@ -338,7 +342,7 @@ TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
             std::string("float32 -> ") + lookupDtype(to)->name + " config " +
                 std::to_string(config) + ", random values from " +
                 std::to_string(first));
-  }
+  });
   for (int from : kNarrowFloats) {
     unsigned bytes = lookupDtype(from)->bytes;
     Bytes every(size_t(1) << (8 * bytes) << bytes);
