@@ -18,15 +18,31 @@
 #      fp32 pairs, 10^8 random casts under every FP8 config), avx512
 #      against avx2 (which ./utils/test.sh --long compares with the portable
 #      path on the same seeded values), but the bf16/fp16 pairs on a 1/16
-#      sample (2^28 per dtype and op; all 2^32 would take days here). About
-#      an hour and a half more.
-#   utils/avx512-emulated.sh [--long] [gtest filter]  (default: VectorPath.*)
-# Takes 15-20 minutes here; the serial console is kept in
-# build-emu/emu/serial.log. Not part of CI: ./utils/test.sh --avx512-emulated.
+#      sample (2^28 per dtype and op). About an hour and a half more.
+#   --all-pairs [N] runs only the long mode's bf16/fp16 pair sweep, every
+#      pair (2^32 per dtype and op), avx512 against avx2, its 65,536
+#      partners split between N emulators run side by side (default: one per
+#      CPU; BIRSIM_PAIR_PARTNERS gives each its share). Hours: see
+#      docs/Benchmarks.md.
+#   utils/avx512-emulated.sh [--long | --all-pairs [N]] [gtest filter]
+#      (default filter: VectorPath.*)
+# Takes 15-20 minutes here; the serial consoles are kept in
+# build-emu/emu/<run>/serial.log. Not part of CI: ./utils/test.sh
+# --avx512-emulated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=0
-if [ "${1:-}" = --long ]; then long=1; shift; fi
+mode=default
+emulators=1
+case "${1:-}" in
+  --long) mode=long; shift ;;
+  --all-pairs)
+    mode=all-pairs; shift
+    emulators=$(nproc)
+    if [[ "${1:-}" =~ ^[0-9]+$ ]]; then emulators=$1; shift; fi
+    if [ $(( 256 % emulators )) != 0 ]; then
+      echo "usage: --all-pairs N: N must divide 256" >&2; exit 2
+    fi ;;
+esac
 filter="${1:-VectorPath.*}"
 ./utils/setup.sh --emulator
 P=/usr/lib/llvm-22
@@ -52,48 +68,70 @@ if [ ! -f "$emu/vmlinuz" ]; then
   rm -rf "$emu/deb"
 fi
 
-# The initramfs: busybox and the tests; /init runs them and powers off.
+# The initramfs: busybox, the tests, and /init, which runs this mode's
+# passes and powers off. Kernel arguments holding '=' reach /init as
+# environment variables (BIRSIM_PAIR_PARTNERS).
 root="$emu/root"
 rm -rf "$root" && mkdir -p "$root/bin" "$root/proc" "$root/dev"
 cp /bin/busybox "$root/bin/"
 cp "$dir/test/Unit/BirsimSimdTests" "$root/bin/"
-cat > "$root/init" <<INIT
+{
+  cat <<'INIT'
 #!/bin/busybox sh
 /bin/busybox mount -t proc proc /proc
 /bin/busybox mount -t devtmpfs dev /dev
-echo "birsim-emulated: cpu flags: \$(/bin/busybox grep -o -E 'avx512[a-z]*|f16c' /proc/cpuinfo | /bin/busybox sort -u | /bin/busybox tr '\n' ' ')"
+echo "birsim-emulated: cpu flags: $(/bin/busybox grep -o -E 'avx512[a-z]*|f16c' /proc/cpuinfo | /bin/busybox sort -u | /bin/busybox tr '\n' ' ')"
 export BIRSIM_EXPECT_ISA=avx512 GTEST_COLOR=no
+INIT
+  if [ $mode = all-pairs ]; then
+    cat <<'INIT'
+echo "birsim-emulated: all pairs, partners $BIRSIM_PAIR_PARTNERS"
+BIRSIM_LONG_TESTS=1 BIRSIM_REFERENCE_ISA=avx2 /bin/BirsimSimdTests --gtest_filter='VectorPath.BestPathIsTheExpectedOne:VectorPath.Bf16Fp16Pairs'
+echo "birsim-emulated: all pairs, partners $BIRSIM_PAIR_PARTNERS (avx512 against avx2) exit status $?"
+INIT
+  else
+    cat <<INIT
 BIRSIM_REFERENCE_ISA=avx2 /bin/BirsimSimdTests --gtest_filter='$filter'
 echo "birsim-emulated: pass 1 (avx512 against avx2) exit status \$?"
 BIRSIM_EMULATED_SWEEPS=1 /bin/BirsimSimdTests --gtest_filter='$filter:-VectorPath.Bf16Fp16Pairs'
 echo "birsim-emulated: pass 2 (against portable) exit status \$?"
-if [ $long = 1 ]; then
-  BIRSIM_LONG_TESTS=1 BIRSIM_EMULATED_SWEEPS=1 BIRSIM_REFERENCE_ISA=avx2 /bin/BirsimSimdTests --gtest_filter='$filter'
-  echo "birsim-emulated: pass 3 (long, avx512 against avx2) exit status \$?"
-fi
-/bin/busybox poweroff -f
 INIT
+  fi
+  if [ $mode = long ]; then
+    cat <<INIT
+BIRSIM_LONG_TESTS=1 BIRSIM_EMULATED_SWEEPS=1 BIRSIM_REFERENCE_ISA=avx2 /bin/BirsimSimdTests --gtest_filter='$filter'
+echo "birsim-emulated: pass 3 (long, avx512 against avx2) exit status \$?"
+INIT
+  fi
+  echo '/bin/busybox poweroff -f'
+} > "$root/init"
 chmod +x "$root/init"
-iso="$emu/iso"
-rm -rf "$iso" && mkdir -p "$iso/isolinux"
-(cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$iso/initrd.gz"
-cp "$emu/vmlinuz" "$iso/vmlinuz"
-cp /usr/lib/ISOLINUX/isolinux.bin /usr/lib/syslinux/modules/bios/ldlinux.c32 "$iso/isolinux/"
-# clearcpuid=321,323 (XSAVEC, XSAVES): Bochs 2.7 reports the standard XSAVE
-# size for the compacted format, and Linux would then turn off every xstate
-# feature (AVX and AVX-512 with them); the standard format is consistent.
-cat > "$iso/isolinux/isolinux.cfg" <<CFG
+(cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) > "$emu/initrd.gz"
+
+# Boots one emulator in $emu/$1 with the extra kernel arguments $2, for at
+# most $3 seconds; its serial console goes to $emu/$1/serial.log.
+boot() {
+  local run="$emu/$1"
+  local iso="$run/iso"
+  rm -rf "$run" && mkdir -p "$iso/isolinux"
+  cp "$emu/initrd.gz" "$emu/vmlinuz" "$iso/"
+  cp /usr/lib/ISOLINUX/isolinux.bin /usr/lib/syslinux/modules/bios/ldlinux.c32 \
+    "$iso/isolinux/"
+  # clearcpuid=321,323 (XSAVEC, XSAVES): Bochs 2.7 reports the standard
+  # XSAVE size for the compacted format, and Linux would then turn off every
+  # xstate feature (AVX and AVX-512 with them); the standard format is
+  # consistent.
+  cat > "$iso/isolinux/isolinux.cfg" <<CFG
 DEFAULT linux
 PROMPT 0
 TIMEOUT 0
 LABEL linux
   KERNEL /vmlinuz
-  APPEND initrd=/initrd.gz console=ttyS0,115200 quiet panic=-1 mitigations=off clearcpuid=321,323
+  APPEND initrd=/initrd.gz console=ttyS0,115200 quiet panic=-1 mitigations=off clearcpuid=321,323 $2
 CFG
-xorriso -as mkisofs -quiet -o "$emu/boot.iso" -b isolinux/isolinux.bin \
-  -c isolinux/boot.cat -no-emul-boot -boot-load-size 4 -boot-info-table "$iso"
-
-cat > "$emu/bochsrc" <<RC
+  xorriso -as mkisofs -quiet -o "$run/boot.iso" -b isolinux/isolinux.bin \
+    -c isolinux/boot.cat -no-emul-boot -boot-load-size 4 -boot-info-table "$iso"
+  cat > "$run/bochsrc" <<RC
 display_library: rfb, options="timeout=0"
 romimage: file=/usr/share/bochs/BIOS-bochs-latest
 vgaromimage: file=/usr/share/vgabios/vgabios.bin
@@ -110,14 +148,36 @@ info: action=ignore
 debug: action=ignore
 clock: sync=none, time0=local
 RC
-printf 'c\nquit\n' > "$emu/debugger.rc" # Debian's Bochs starts in its debugger
-rm -f "$emu/serial.log"
+  printf 'c\nquit\n' > "$run/debugger.rc" # Debian's Bochs starts in its debugger
+  (cd "$run" && timeout "$3" bochs-bin -q -f bochsrc -rc debugger.rc \
+     >bochs.out 2>&1 </dev/null) || true
+}
+
 start=$(date +%s)
-(cd "$emu" && timeout $(( long ? 28800 : 5400 )) bochs-bin -q -f bochsrc -rc debugger.rc \
-   >bochs.out 2>&1 </dev/null) || true
-grep -a -E 'birsim-emulated|^\[' "$emu/serial.log" | grep -a -v -E '^\[ *[0-9]+\.[0-9]+\]' || true
+runs=()
+if [ $mode = all-pairs ]; then
+  share=$(( 65536 / emulators ))
+  for (( i = 0; i < emulators; ++i )); do
+    runs+=("pairs-$i")
+    boot "pairs-$i" "BIRSIM_PAIR_PARTNERS=$(( i * share )):$(( (i + 1) * share ))" \
+      172800 &
+  done
+  wait
+else
+  runs=("$mode")
+  boot "$mode" "" "$([ $mode = long ] && echo 28800 || echo 5400)"
+fi
+for run in "${runs[@]}"; do
+  grep -a -E 'birsim-emulated|^\[' "$emu/$run/serial.log" |
+    grep -a -v -E '^\[ *[0-9]+\.[0-9]+\]' || true
+done
 echo "birsim-emulated: $(( $(date +%s) - start )) s in the emulator"
-grep -a -q 'pass 1 (avx512 against avx2) exit status 0' "$emu/serial.log" &&
-  grep -a -q 'pass 2 (against portable) exit status 0' "$emu/serial.log" &&
-  { [ $long = 0 ] ||
-    grep -a -q 'pass 3 (long, avx512 against avx2) exit status 0' "$emu/serial.log"; }
+passed() { grep -a -q "$2 exit status 0" "$emu/$1/serial.log"; }
+case $mode in
+  all-pairs)
+    for run in "${runs[@]}"; do passed "$run" '(avx512 against avx2)' || exit 1; done ;;
+  *)
+    passed "$mode" 'pass 1 (avx512 against avx2)' &&
+      passed "$mode" 'pass 2 (against portable)' &&
+      { [ $mode = default ] || passed "$mode" 'pass 3 (long, avx512 against avx2)'; } ;;
+esac

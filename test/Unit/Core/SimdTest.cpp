@@ -19,10 +19,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
+#include <utility>
 #include <vector>
 #include <xmmintrin.h>
 
@@ -231,36 +233,60 @@ TEST(VectorPath, IntegerPairs) {
   }
 }
 
+/// The partners [begin, end) of BIRSIM_PAIR_PARTNERS=<begin>:<end> (long
+/// mode; utils/avx512-emulated.sh --all-pairs splits the 65,536 partners
+/// between emulators), or all of them.
+std::pair<unsigned, unsigned> partnerRange() {
+  const char *range = std::getenv("BIRSIM_PAIR_PARTNERS");
+  unsigned begin = 0, end = 65536;
+  if (longMode() && range && *range) {
+    EXPECT_EQ(std::sscanf(range, "%u:%u", &begin, &end), 2)
+        << "BIRSIM_PAIR_PARTNERS=" << range << ": expected <begin>:<end>";
+    EXPECT_TRUE(begin < end && end <= 65536 && begin % 256 == 0 &&
+                (end % 256 == 0 || end == 65536))
+        << "BIRSIM_PAIR_PARTNERS=" << range
+        << ": expected multiples of 256 within 0:65536";
+  }
+  return {begin, end};
+}
+
 /// Every bf16/fp16 value against `partners` source values per chunk of
-/// 2^24 pairs (and 13 more); in long mode every pair (2^32), in the emulated
-/// long pass 4,096 partners (2^28 pairs, a 1/16 sample).
+/// 2^24 pairs (and 13 more); in long mode every pair (2^32, or the partners
+/// BIRSIM_PAIR_PARTNERS names), in the emulated long pass 4,096 partners
+/// (2^28 pairs, a 1/16 sample).
 TEST(VectorPath, Bf16Fp16Pairs) {
   unsigned partners = unsigned(sweepSize(256, 65536, 16, 4096));
+  auto [begin, end] =
+      partners == 65536 ? partnerRange() : std::make_pair(0u, partners);
+  if (HasFailure())
+    return;
   const unsigned partnersPerChunk = std::min(256u, partners);
+  const size_t pairsPerChunk = size_t(partnersPerChunk) * 65536;
+  // Every value once per partner, the same in every chunk; then 13 more, so
+  // that the last vector step is partial (a scalar tail on AVX2, a masked
+  // step on AVX-512).
+  std::vector<uint16_t> dst(pairsPerChunk + 13), src(pairsPerChunk + 13);
+  for (size_t i = 0; i < pairsPerChunk; ++i)
+    dst[i] = uint16_t(i);
+  for (unsigned k = 0; k < 13; ++k) {
+    dst[pairsPerChunk + k] = uint16_t(0x3C01 + 0x1111 * k);
+    src[pairsPerChunk + k] = uint16_t(0x8001 + 0x0F0F * k);
+  }
+  Bytes dstBytes = asBytes(dst);
   for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
     for (int op = 1; op <= 3; ++op)
-      for (unsigned first = 0; first < partners; first += partnersPerChunk) {
-        std::vector<uint16_t> dst, src;
+      for (unsigned first = begin; first < end; first += partnersPerChunk) {
         for (unsigned p = first; p < first + partnersPerChunk; ++p) {
           // In the shorter sweeps, partners spread over all 65,536 values.
           uint16_t partner =
               uint16_t(partners == 65536 ? p : p * (65536 / partners + 1) + 91);
-          for (uint32_t v = 0; v < 65536; ++v) {
-            dst.push_back(uint16_t(v));
-            src.push_back(partner);
-          }
+          std::fill_n(src.begin() + size_t(p - first) * 65536, 65536, partner);
         }
-        // 13 more, so that the last vector step is partial (a scalar tail
-        // on AVX2, a masked step on AVX-512).
-        for (unsigned k = 0; k < 13; ++k) {
-          dst.push_back(uint16_t(0x3C01 + 0x1111 * k));
-          src.push_back(uint16_t(0x8001 + 0x0F0F * k));
-        }
+        Bytes srcBytes = asBytes(src);
         expectSameOnEveryPath(
-            [&] { return accumulated(op, dtype, asBytes(dst), asBytes(src)); },
+            [&] { return accumulated(op, dtype, dstBytes, srcBytes); },
             std::string(lookupDtype(dtype)->name) + " op " +
-                std::to_string(op) + " partners from " +
-                std::to_string(first));
+                std::to_string(op) + " partners from " + std::to_string(first));
         if (HasFailure())
           return;
       }
