@@ -39,8 +39,8 @@ case "${1:-}" in
     mode=all-pairs; shift
     emulators=$(nproc)
     if [[ "${1:-}" =~ ^[0-9]+$ ]]; then emulators=$1; shift; fi
-    if [ $(( 256 % emulators )) != 0 ]; then
-      echo "usage: --all-pairs N: N must divide 256" >&2; exit 2
+    if [ "$emulators" -lt 1 ] || [ "$emulators" -gt 256 ] || [ $# != 0 ]; then
+      echo "usage: $0 --all-pairs [N], 1 <= N <= 256 (no filter)" >&2; exit 2
     fi ;;
 esac
 filter="${1:-VectorPath.*}"
@@ -156,11 +156,12 @@ RC
 start=$(date +%s)
 runs=()
 if [ $mode = all-pairs ]; then
-  share=$(( 65536 / emulators ))
+  # Emulator i takes the partners of chunks [256 i / N, 256 (i + 1) / N)
+  # (the sweep's chunks hold 256 partners each).
   for (( i = 0; i < emulators; ++i )); do
     runs+=("pairs-$i")
-    boot "pairs-$i" "BIRSIM_PAIR_PARTNERS=$(( i * share )):$(( (i + 1) * share ))" \
-      172800 &
+    boot "pairs-$i" "BIRSIM_PAIR_PARTNERS=$(( 256 * (256 * i / emulators) )):$((
+      256 * (256 * (i + 1) / emulators) ))" 172800 &
   done
   wait
 else
