@@ -22,8 +22,7 @@
 #   --all-pairs [N] runs only the long mode's bf16/fp16 pair sweep, every
 #      pair (2^32 per dtype and op), avx512 against avx2, its 65,536
 #      partners split between N emulators run side by side (default: one per
-#      CPU; BIRSIM_PAIR_PARTNERS gives each its share). Hours: see
-#      docs/Benchmarks.md.
+#      CPU; BIRSIM_PAIR_PARTNERS gives each its share). 84 minutes on 2.
 #   utils/avx512-emulated.sh [--long | --all-pairs [N]] [gtest filter]
 #      (default filter: VectorPath.*)
 # Takes 15-20 minutes here; the serial consoles are kept in
