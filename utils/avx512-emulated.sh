@@ -23,8 +23,8 @@
 #      pair (2^32 per dtype and op), avx512 against avx2, its 65,536
 #      partners split between N emulators run side by side (default: one per
 #      CPU; BIRSIM_PAIR_PARTNERS gives each its share). 84 minutes on 2.
-#   utils/avx512-emulated.sh [--long | --all-pairs [N]] [gtest filter]
-#      (default filter: VectorPath.*)
+#   utils/avx512-emulated.sh [--long] [gtest filter]  (default: VectorPath.*)
+#   utils/avx512-emulated.sh --all-pairs [N]
 # Takes 15-20 minutes here; the serial consoles are kept in
 # build-emu/emu/<run>/serial.log. Not part of CI: ./utils/test.sh
 # --avx512-emulated.
