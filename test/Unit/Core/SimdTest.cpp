@@ -274,16 +274,16 @@ TEST(VectorPath, Bf16Fp16Pairs) {
     src[pairsPerChunk + k] = uint16_t(0x8001 + 0x0F0F * k);
   }
   Bytes dstBytes = asBytes(dst);
-  for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
-    for (int op = 1; op <= 3; ++op)
-      for (unsigned first = begin; first < end; first += partnersPerChunk) {
-        for (unsigned p = first; p < first + partnersPerChunk; ++p) {
-          // In the shorter sweeps, partners spread over all 65,536 values.
-          uint16_t partner =
-              uint16_t(partners == 65536 ? p : p * (65536 / partners + 1) + 91);
-          std::fill_n(src.begin() + size_t(p - first) * 65536, 65536, partner);
-        }
-        Bytes srcBytes = asBytes(src);
+  for (unsigned first = begin; first < end; first += partnersPerChunk) {
+    for (unsigned p = first; p < first + partnersPerChunk; ++p) {
+      // In the shorter sweeps, partners spread over all 65,536 values.
+      uint16_t partner =
+          uint16_t(partners == 65536 ? p : p * (65536 / partners + 1) + 91);
+      std::fill_n(src.begin() + size_t(p - first) * 65536, 65536, partner);
+    }
+    Bytes srcBytes = asBytes(src);
+    for (int dtype : {int(Dtype::bfloat16), int(Dtype::float16)})
+      for (int op = 1; op <= 3; ++op) {
         expectSameOnEveryPath(
             [&] { return accumulated(op, dtype, dstBytes, srcBytes); },
             std::string(lookupDtype(dtype)->name) + " op " +
@@ -291,6 +291,7 @@ TEST(VectorPath, Bf16Fp16Pairs) {
         if (HasFailure())
           return;
       }
+  }
 }
 
 Bytes collectiveReduced(int aluOp, Bytes acc, const Bytes &x) {
