@@ -2,6 +2,7 @@
 #include "birsim/Core/Bfp.h"
 
 #include <cstring>
+#include "birsim/Core/Enums.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Simd.h"
@@ -11,12 +12,16 @@
 
 namespace birsim::core {
 
-static const BfpFormatInfo kBfpFormats[kNumBfpFormats] = {
-    {BfpFormat::bfp8_b, "bfp8_b", 7, false, 64 + 1024},
-    {BfpFormat::bfp4_b, "bfp4_b", 3, false, 64 + 512},
-    {BfpFormat::bfp8_a, "bfp8_a", 7, true, 64 + 1024},
-    {BfpFormat::bfp4_a, "bfp4_a", 3, true, 64 + 512},
+static constexpr BfpFormatInfo kBfpFormats[] = {
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
+  {BfpFormat::Enumerator, #Enumerator, MagnitudeBits, BfpExponent::Exponent},
+#include "birsim/Core/BfpFormats.def"
 };
+static_assert(numberedInRowOrder({
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Number,
+#include "birsim/Core/BfpFormats.def"
+              }),
+              "BfpFormats.def rows must be numbered 0..N-1");
 
 const BfpFormatInfo *lookupBfpFormat(int format) {
   if (format < 0 || format >= kNumBfpFormats)
@@ -102,19 +107,6 @@ static Status checkTiles(int format, const void *in, size_t tileCount,
   return checkCount(tileCount, kBfpTileBytesF32); // the larger side
 }
 
-/// Byte offset of datum `i` (0..1023, block order) after the exponents, and
-/// its nibble shift for BFP4 (low nibble first).
-static void datumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
-                       unsigned &shift) {
-  if (f.mantissaBits == 7) {
-    offset = kBfpTileBlocks + i;
-    shift = 0;
-  } else {
-    offset = kBfpTileBlocks + i / 2;
-    shift = (i & 1) * 4;
-  }
-}
-
 static void packTiles(const BfpFormatInfo &f, const char *tiles,
                       size_t tileCount, uint8_t *bytes, BfpTally &tally,
                       bool countEvents);
@@ -172,7 +164,7 @@ static void packTiles(const BfpFormatInfo &f, const char *tiles,
       packed[b] = shared;
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
-        datumPlace(f, b * kBfpBlockValues + j, offset, shift);
+        bfpDatumPlace(f, b * kBfpBlockValues + j, offset, shift);
         packed[offset] |= uint8_t(
             bfpEncode(f, block[j], shared, tally, countEvents) << shift);
       }
@@ -203,14 +195,14 @@ Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
 /// The portable unpacker (§5 decoding).
 static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
                         size_t tileCount, char *tiles) {
-  uint8_t datumMask = uint8_t((1u << (f.mantissaBits + 1)) - 1);
+  uint8_t datumMask = uint8_t((1u << f.datumBits) - 1);
   for (size_t t = 0; t < tileCount; ++t) {
     const uint8_t *in = bytes + t * f.tileBytes;
     char *tile = tiles + t * kBfpTileBytesF32;
     for (unsigned b = 0; b < kBfpTileBlocks; ++b)
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned offset, shift;
-        datumPlace(f, b * kBfpBlockValues + j, offset, shift);
+        bfpDatumPlace(f, b * kBfpBlockValues + j, offset, shift);
         uint8_t datum = uint8_t(in[offset] >> shift) & datumMask;
         uint32_t value = bfpDecode(f, datum, in[b]);
         std::memcpy(tile + 4 * bfpTileIndex(b, j), &value, 4);

@@ -1,5 +1,6 @@
 //===- Dtype.cpp - bir::Dtype descriptor table ----------------------------===//
 #include "birsim/Core/Dtype.h"
+#include "birsim/Core/Enums.h"
 
 namespace birsim::core {
 
@@ -21,19 +22,17 @@ constexpr const FloatFormat *formatOrNull(const FloatFormat &format) {
 }
 
 constexpr DtypeInfo kDtypes[] = {
-#define BIRSIM_DTYPE(E, N, Name, Bytes, Kind, Format, Red, ...)                \
+#define BIRSIM_DTYPE(E, N, Name, Bytes, Kind, Format, Red, Spelling, ...)      \
   {Dtype::E,        Name,           Bytes,                                     \
-   DtypeKind::Kind, formatOrNull(kFormats.E), Reduction::Red},
+   DtypeKind::Kind, formatOrNull(kFormats.E), Reduction::Red, Spelling},
 #include "birsim/Core/Dtypes.def"
 };
 
-constexpr bool rowsInNumberOrder() {
-  for (int d = 0; d < kNumDtypes; ++d)
-    if (int(kDtypes[d].dtype) != d)
-      return false;
-  return true;
-}
-static_assert(rowsInNumberOrder(), "Dtypes.def rows must be numbered 0..N-1");
+static_assert(numberedInRowOrder({
+#define BIRSIM_DTYPE(E, Number, ...) Number,
+#include "birsim/Core/Dtypes.def"
+              }),
+              "Dtypes.def rows must be numbered 0..N-1");
 } // namespace
 
 const FloatFormat &kFloat32Format = kFormats.float32;
@@ -42,6 +41,28 @@ const DtypeInfo *lookupDtype(int dtype) {
   if (dtype < 0 || dtype >= kNumDtypes)
     return nullptr;
   return &kDtypes[dtype];
+}
+
+const char *dtypeKindName(DtypeKind kind) {
+  switch (kind) {
+#define BIRSIM_DTYPE_KIND(Enumerator, Name)                                    \
+  case DtypeKind::Enumerator:                                                  \
+    return Name;
+    BIRSIM_DTYPE_KINDS
+#undef BIRSIM_DTYPE_KIND
+  }
+  return nullptr;
+}
+
+const char *reductionName(Reduction reduction) {
+  switch (reduction) {
+#define BIRSIM_REDUCTION(Enumerator, Name)                                     \
+  case Reduction::Enumerator:                                                  \
+    return Name;
+    BIRSIM_REDUCTIONS
+#undef BIRSIM_REDUCTION
+  }
+  return nullptr;
 }
 
 } // namespace birsim::core

@@ -84,20 +84,20 @@ void withNarrowCase(bool counted, unsigned bytes, Fn &&fn) {
 }
 
 /// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
-/// M>(), std::bool_constant<fp16Exponent>()) for BFP format `f`: every
-/// constant of a packing loop is then an immediate.
+/// M>(), std::bool_constant<fp16Exponent>()) for BFP format `f`, one
+/// instantiation per BfpFormats.def row: every constant of a packing loop is
+/// then an immediate.
 template <typename Fn>
 void withBfpCase(const BfpFormatInfo &f, bool counted, Fn &&fn) {
   auto withFormat = [&](auto count) {
-    using Fp16 = std::true_type;
-    using Fp32 = std::false_type;
-    if (f.mantissaBits == 7)
-      return f.fp16Exponent
-                 ? fn(count, std::integral_constant<unsigned, 7>(), Fp16())
-                 : fn(count, std::integral_constant<unsigned, 7>(), Fp32());
-    return f.fp16Exponent
-               ? fn(count, std::integral_constant<unsigned, 3>(), Fp16())
-               : fn(count, std::integral_constant<unsigned, 3>(), Fp32());
+    switch (f.format) {
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
+  case BfpFormat::Enumerator:                                                  \
+    return fn(count, std::integral_constant<unsigned, MagnitudeBits>(),        \
+              std::bool_constant<BfpExponent::Exponent ==                      \
+                                 BfpExponent::Fp16>());
+#include "birsim/Core/BfpFormats.def"
+    }
   };
   if (counted)
     return withFormat(std::true_type());
@@ -109,7 +109,7 @@ void withBfpCase(const BfpFormatInfo &f, bool counted, Fn &&fn) {
 inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
                               unsigned b) {
   const unsigned char *datums = tile + kBfpTileBlocks;
-  if (f.mantissaBits == 7)
+  if (f.datumBits == 8)
     return _mm_loadu_si128((const __m128i *)(datums + 16 * b));
   __m128i pairs = _mm_loadl_epi64((const __m128i *)(datums + 8 * b));
   __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
@@ -121,10 +121,10 @@ inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
 /// nibble first); bfpBlockDatums reads them back. SSSE3 (PMADDUBSW), which
 /// every vector path has.
 __attribute__((target("ssse3"))) inline void
-bfpStoreBlockDatums(unsigned mantissaBits, char *tile, unsigned b,
+bfpStoreBlockDatums(unsigned datumBits, char *tile, unsigned b,
                     __m128i datums) {
   char *out = tile + kBfpTileBlocks;
-  if (mantissaBits == 7) {
+  if (datumBits == 8) {
     _mm_storeu_si128((__m128i *)(out + 16 * b), datums);
     return;
   }

@@ -10,64 +10,26 @@
 
 namespace birsim::core {
 
-static const char *const kMemoryReductionOpNames[kNumMemoryReductionOps] = {
-    "copy", "add", "min", "max"};
+namespace memory_reduction_of {
+constexpr int None = -1;
+#define BIRSIM_MEMORY_REDUCTION_OP(Enumerator, Number, ...)                    \
+  constexpr int Enumerator = Number;
+#include "birsim/Core/MemoryReductionOps.def"
+} // namespace memory_reduction_of
 
-static const char *const kAluOpTypeNames[kNumAluOpTypes] = {
-    "bypass",
-    "bitwise_not",
-    "arith_shift_left",
-    "arith_shift_right",
-    "add",
-    "subtract",
-    "mult",
-    "divide",
-    "max",
-    "min",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "logical_shift_left",
-    "logical_shift_right",
-    "is_equal",
-    "not_equal",
-    "is_gt",
-    "is_ge",
-    "is_lt",
-    "is_le",
-    "average",
-    "elemwise_mul",
-    "pow",
-    "mod",
-    "rsqrt",
-    "abs",
-    "abs_max",
-    "abs_min",
-    "mod_int"};
-
-const char *memoryReductionOpName(int op) {
-  return op >= 0 && op < kNumMemoryReductionOps ? kMemoryReductionOpNames[op]
-                                                : nullptr;
-}
-
-const char *aluOpTypeName(int aluOp) {
-  return aluOp >= 0 && aluOp < kNumAluOpTypes ? kAluOpTypeNames[aluOp]
-                                              : nullptr;
-}
+/// AluOpTypes.def's MemoryReduction column, by AluOpType.
+static constexpr int kMemoryReductionOfAluOp[] = {
+#define BIRSIM_ALU_OP_TYPE(Enumerator, Number, MemoryReduction)                \
+  memory_reduction_of::MemoryReduction,
+#include "birsim/Core/AluOpTypes.def"
+};
 
 Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out) {
-  if (aluOp == int(AluOpType::bypass)) {
-    out = MemoryReductionOp::copy;
-    return Status::success();
-  }
-  if (aluOp == int(AluOpType::add)) {
-    out = MemoryReductionOp::add;
-    return Status::success();
-  }
-  return Status::error(ErrorCode::unmappedAluOp, aluOp);
+  if (aluOp < 0 || aluOp >= kNumAluOpTypes ||
+      kMemoryReductionOfAluOp[aluOp] == memory_reduction_of::None)
+    return Status::error(ErrorCode::unmappedAluOp, aluOp);
+  out = MemoryReductionOp(kMemoryReductionOfAluOp[aluOp]);
+  return Status::success();
 }
 
 uint64_t loadBits(const void *p, unsigned bytes) {

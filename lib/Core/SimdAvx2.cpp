@@ -532,7 +532,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
             bits, s, lanes);
       };
       __m128i datums = toBytes(encode(lo), encode(hi));
-      bfpStoreBlockDatums(M, packed, b, datums);
+      bfpStoreBlockDatums(M + 1, packed, b, datums);
     }
     lanes.moveTo(tally);
   }

@@ -367,7 +367,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       __m128i datums = _mm512_cvtepi32_epi8(
           bfpEncodeLanes<Avx512Lanes<32>, CountEvents, M, Fp16Exponent>(
               bits, Avx512Lanes<32>::splat(uint32_t(shared)), tally));
-      bfpStoreBlockDatums(M, packed, b, datums);
+      bfpStoreBlockDatums(M + 1, packed, b, datums);
     }
   }
 }

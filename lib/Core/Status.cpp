@@ -1,7 +1,8 @@
 //===- Status.cpp - Error texts -------------------------------------------===//
 #include "birsim/Core/Status.h"
 #include "birsim/Core/Dtype.h"
-#include "birsim/Core/Reduce.h"
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Enums.h"
 
 namespace birsim::core {
 
@@ -16,6 +17,19 @@ static std::string aluOpText(int64_t aluOp) {
          std::to_string(aluOp) + ")";
 }
 
+/// "a=0, b=1 or c=2": every row of an enumeration's table, by name.
+static std::string choices(int count, const char *(*nameOf)(int)) {
+  std::string text;
+  for (int i = 0; i < count; ++i)
+    text += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") +
+            nameOf(i) + "=" + std::to_string(i);
+  return text;
+}
+
+static const char *bfpFormatName(int format) {
+  return lookupBfpFormat(format)->name;
+}
+
 std::string Status::message() const {
   switch (code) {
   case ErrorCode::ok:
@@ -25,10 +39,11 @@ std::string Status::message() const {
            (subject ? " (got " + std::to_string(subject) + ")" : "");
   case ErrorCode::invalidOp:
     return "invalid MemoryReductionOp " + std::to_string(subject) +
-           ": expected copy=0, add=1, min=2 or max=3";
+           ": expected " +
+           choices(kNumMemoryReductionOps, memoryReductionOpName);
   case ErrorCode::invalidFormat:
     return "unknown BFP format " + std::to_string(subject) +
-           ": expected bfp8_b=0, bfp4_b=1, bfp8_a=2 or bfp4_a=3";
+           ": expected " + choices(kNumBfpFormats, bfpFormatName);
   case ErrorCode::unknownDtype: // Dtype.h:50
     return "Unknown dtype " + std::to_string(subject);
   case ErrorCode::unsupportedDtype: // string @ 0x5c9608 + Dtype2string

@@ -17,6 +17,14 @@
 
 using namespace birsim::core;
 
+// Runtime.h's macros are the core tables' rows.
+#define BIRSIM_MEMORY_REDUCTION_OP(Enumerator, Number, CMacro)                 \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#include "birsim/Core/MemoryReductionOps.def"
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, M, Exponent, CMacro)             \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#include "birsim/Core/BfpFormats.def"
+
 static thread_local std::string tLastError;
 
 /// Records the status text and returns the C status code.
@@ -189,6 +197,47 @@ const char *birsim_dtype_name(int dtype) {
 size_t birsim_dtype_size(int dtype) {
   const DtypeInfo *info = lookupDtype(dtype);
   return info ? info->bytes : 0;
+}
+
+int birsim_dtype_count(void) { return kNumDtypes; }
+
+int birsim_dtype_info(int dtype, struct birsim_dtype_info *out,
+                      size_t out_size) {
+  if (!out || out_size < sizeof(struct birsim_dtype_info))
+    return report(ErrorCode::invalidArgument,
+                  "null or smaller than struct birsim_dtype_info");
+  const DtypeInfo *info = lookupDtype(dtype);
+  if (!info)
+    return report(Status::error(ErrorCode::unknownDtype, dtype));
+  struct birsim_dtype_info row = {};
+  row.name = info->name;
+  row.mlir_type = info->mlirSpelling;
+  row.kind = dtypeKindName(info->kind);
+  row.reduction = reductionName(info->reduction);
+  row.bytes = info->bytes;
+  if (info->format) {
+    row.exponent_bits = info->format->exponentBits;
+    row.mantissa_bits = info->format->mantissaBits;
+    row.bias = info->format->bias;
+  }
+  std::memcpy(out, &row, sizeof row);
+  return BIRSIM_OK;
+}
+
+const char *birsim_memory_reduction_op_name(int op) {
+  return memoryReductionOpName(op);
+}
+
+const char *birsim_alu_op_type_name(int alu_op) { return aluOpTypeName(alu_op); }
+
+const char *birsim_bfp_format_name(int format) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  return f ? f->name : nullptr;
+}
+
+const char *birsim_bfp_exponent_kind(int format) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  return f ? (f->fp16Exponent ? "fp16" : "fp32") : nullptr;
 }
 
 const char *birsim_last_error(void) { return tLastError.c_str(); }

@@ -16,13 +16,27 @@ namespace birsim::core {
 
 struct FidelityCounts; // birsim/Core/Fidelity.h
 
-enum class BfpFormat : int { bfp8_b = 0, bfp4_b = 1, bfp8_a = 2, bfp4_a = 3 };
-constexpr int kNumBfpFormats = 4;
+enum class BfpFormat : int {
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Enumerator = Number,
+#include "birsim/Core/BfpFormats.def"
+};
+constexpr int kNumBfpFormats = 0
+#define BIRSIM_BFP_FORMAT(...) +1
+#include "birsim/Core/BfpFormats.def"
+    ;
 
+/// A format's shared exponent (BfpFormats.def's Exponent column, §5 step 2).
+enum class BfpExponent : uint8_t {
+  Fp32, ///< "b": fp32's 8-bit exponent field
+  Fp16, ///< "a": 5 bits, fp32's field minus kBfpFp16Rebias, clamped
+};
+
+/// Tile geometry (§5): 16-value blocks, one exponent byte each, then the
+/// datums in block order.
 constexpr unsigned kBfpBlockValues = 16;
 constexpr unsigned kBfpTileSide = 32;
 constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
-constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues; // 64
+constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues;
 constexpr size_t kBfpTileBytesF32 = kBfpTileValues * 4; ///< one fp32 tile
 /// The "a" formats' exponent (§5 step 2): fp32's field minus this, clamped
 /// to 0..kBfpMaxE5.
@@ -32,13 +46,31 @@ constexpr int kBfpMaxE5 = 31;
 struct BfpFormatInfo {
   BfpFormat format;
   const char *name;
-  unsigned mantissaBits; ///< magnitude bits M (7 or 3), sign excluded
-  bool fp16Exponent;     ///< "a": 5-bit exponent, bias 15
-  size_t tileBytes;      ///< 64 exponent bytes + datums
+  unsigned mantissaBits; ///< magnitude bits M, sign excluded
+  bool fp16Exponent;     ///< "a": BfpExponent::Fp16
+  unsigned datumBits;    ///< M + 1: sign on top
+  size_t tileBytes;      ///< kBfpTileBlocks exponent bytes + datums
+
+  constexpr BfpFormatInfo(BfpFormat format, const char *name,
+                          unsigned mantissaBits, BfpExponent exponent)
+      : format(format), name(name), mantissaBits(mantissaBits),
+        fp16Exponent(exponent == BfpExponent::Fp16),
+        datumBits(mantissaBits + 1),
+        tileBytes(kBfpTileBlocks + kBfpTileValues * datumBits / 8) {}
+  /// Datums per byte, element 0 in the low bits.
+  constexpr unsigned datumsPerByte() const { return 8 / datumBits; }
 };
 
-/// Descriptor of `format`, or null when it is not 0..3.
+/// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);
+
+/// Where datum `i` (block order) of a packed tile lives: its byte offset
+/// from the tile's start and its bit shift in that byte (§5).
+inline void bfpDatumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
+                          unsigned &shift) {
+  offset = kBfpTileBlocks + i / f.datumsPerByte();
+  shift = (i % f.datumsPerByte()) * f.datumBits;
+}
 
 /// Row-major index inside a 32x32 tile of value `j` of block `block`: faces
 /// TL, TR, BL, BR, rows inside a face, 16 values per block (§5).

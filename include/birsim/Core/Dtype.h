@@ -23,26 +23,47 @@ constexpr int kNumDtypes = 0
 #include "birsim/Core/Dtypes.def"
     ;
 
-/// How cast_copy_or_accumulate reduces a dtype with add/min/max (§3).
+/// How cast_copy_or_accumulate reduces a dtype with add/min/max (§3):
+/// BIRSIM_REDUCTION(Enumerator, Name), Name as birsim_dtype_info gives it.
+#define BIRSIM_REDUCTIONS                                                      \
+  /* "cast_accumulate: unsupported dtype" */                                   \
+  BIRSIM_REDUCTION(None, "none")                                               \
+  /* widen, fp32 core, narrow with FP8 config 0 (tabulated when portable) */   \
+  BIRSIM_REDUCTION(Fp8, "fp8")                                                 \
+  /* bf16/fp16: widen, fp32 core, narrow */                                    \
+  BIRSIM_REDUCTION(Narrow16, "narrow16")                                       \
+  /* wrapping add, signed min/max */                                           \
+  BIRSIM_REDUCTION(Int32, "int32")                                             \
+  BIRSIM_REDUCTION(Int64, "int64")                                             \
+  /* the fp32 core on the raw bits */                                          \
+  BIRSIM_REDUCTION(Float32, "float32")
 enum class Reduction : uint8_t {
-  None,     ///< "cast_accumulate: unsupported dtype"
-  Fp8,      ///< widen, fp32 core, narrow with FP8 config 0 (the portable
-            ///< path tabulates it)
-  Narrow16, ///< bf16/fp16: widen, fp32 core, narrow
-  Int32,    ///< wrapping add, signed min/max
-  Int64,
-  Float32, ///< the fp32 core on the raw bits
+#define BIRSIM_REDUCTION(Enumerator, Name) Enumerator,
+  BIRSIM_REDUCTIONS
+#undef BIRSIM_REDUCTION
 };
+const char *reductionName(Reduction reduction);
 
-/// How the cast engine and the reduce kernel interpret a dtype's bits.
+/// How the cast engine and the reduce kernel interpret a dtype's bits:
+/// BIRSIM_DTYPE_KIND(Enumerator, Name), Name as birsim_dtype_info gives it.
+#define BIRSIM_DTYPE_KINDS                                                     \
+  /* two's complement without sign (e8m0fnu included, §4) */                   \
+  BIRSIM_DTYPE_KIND(UnsignedInt, "unsigned_int")                               \
+  BIRSIM_DTYPE_KIND(SignedInt, "signed_int")                                   \
+  /* IEEE-like binary float described by a FloatFormat */                      \
+  BIRSIM_DTYPE_KIND(Float, "float")                                            \
+  /* fp32 itself (the hub) */                                                  \
+  BIRSIM_DTYPE_KIND(Float32, "float32")                                        \
+  /* fp32 storage, TF32-like rounding on write (§4) */                         \
+  BIRSIM_DTYPE_KIND(Float32r, "float32r")                                      \
+  /* _x4 dtypes: copy only, outside the cast engine */                         \
+  BIRSIM_DTYPE_KIND(Packed, "packed")
 enum class DtypeKind : uint8_t {
-  UnsignedInt, ///< two's complement without sign (e8m0fnu included, §4)
-  SignedInt,
-  Float,    ///< IEEE-like binary float described by a FloatFormat
-  Float32,  ///< fp32 itself (the hub)
-  Float32r, ///< fp32 storage, TF32-like rounding on write (§4)
-  Packed,   ///< _x4 dtypes: copy only, outside the cast engine
+#define BIRSIM_DTYPE_KIND(Enumerator, Name) Enumerator,
+  BIRSIM_DTYPE_KINDS
+#undef BIRSIM_DTYPE_KIND
 };
+const char *dtypeKindName(DtypeKind kind);
 
 /// How a narrow float encodes non-finite values (docs/Semantics.md section 1).
 enum class NonFinite : uint8_t {
@@ -81,8 +102,9 @@ struct DtypeInfo {
   DtypeKind kind;
   const FloatFormat *format; ///< Float, Float32, Float32r; null otherwise
   Reduction reduction;
+  const char *mlirSpelling; ///< the MLIR element type as printed
 
-  /// One of the 8 reducing dtypes (§3).
+  /// add/min/max reduce it (§3).
   constexpr bool reduces() const { return reduction != Reduction::None; }
   /// The FP8 config applies when narrowing to it (§4).
   constexpr bool isFp8() const { return format && format->totalBits() == 8; }

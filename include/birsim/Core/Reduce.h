@@ -9,6 +9,7 @@
 #define BIRSIM_CORE_REDUCE_H
 
 #include "birsim/Core/Dtype.h"
+#include "birsim/Core/Enums.h"
 #include "birsim/Core/Status.h"
 #include "birsim/Core/Fidelity.h"
 
@@ -17,52 +18,8 @@
 
 namespace birsim::core {
 
-/// birsim::MemoryReductionOp [page]: copy=0, add=1, min=2, max=3.
-enum class MemoryReductionOp : int { copy = 0, add = 1, min = 2, max = 3 };
-constexpr int kNumMemoryReductionOps = 4;
-const char *memoryReductionOpName(int op); ///< null when not 0..3
-
-/// bir::AluOpType (docs/Semantics.md section 1).
-enum class AluOpType : int {
-  bypass = 0,
-  bitwise_not,
-  arith_shift_left,
-  arith_shift_right,
-  add,
-  subtract,
-  mult,
-  divide,
-  max,
-  min,
-  bitwise_and,
-  bitwise_or,
-  bitwise_xor,
-  logical_and,
-  logical_or,
-  logical_xor,
-  logical_shift_left,
-  logical_shift_right,
-  is_equal,
-  not_equal,
-  is_gt,
-  is_ge,
-  is_lt,
-  is_le,
-  average,
-  elemwise_mul,
-  pow,
-  mod,
-  rsqrt,
-  abs,
-  abs_max,
-  abs_min,
-  mod_int,
-};
-constexpr int kNumAluOpTypes = 33;
-const char *aluOpTypeName(int aluOp); ///< null when not 0..32
-
-/// AluOpType2MemoryReduction [page]: bypass -> copy, add -> add, any other
-/// value is an error (inst_visitor.cpp:363).
+/// AluOpType2MemoryReduction [page]: AluOpTypes.def's MemoryReduction
+/// column; any other value is an error (inst_visitor.cpp:363).
 Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out);
 
 /// A resolved (op, dtype) pair: `dst = reduce(dst, src)` on one element's
@@ -77,7 +34,7 @@ struct Reducer {
 };
 
 /// Resolves (op, dtype) with the kernel's checks (§3), in its order: copy
-/// admits 0..19 ("Unknown dtype"), add/min/max the 8 reducing dtypes
+/// admits every bir::Dtype ("Unknown dtype"), add/min/max the reducing ones
 /// ("cast_accumulate: unsupported dtype <name>"), other ops are invalid.
 Status resolveReducer(int op, int dtype, Reducer &reducer,
                       const DtypeInfo *&info);

@@ -18,14 +18,14 @@ namespace birsim::core {
 enum class ErrorCode : int {
   ok = 0,
   invalidArgument = -1,         ///< null buffer, bad op/format/config
-  unknownDtype = -2,            ///< dtype outside 0..19: "Unknown dtype"
+  unknownDtype = -2,            ///< not a Dtypes.def row: "Unknown dtype"
   unsupportedDtype = -3,        ///< "cast_accumulate: unsupported dtype <name>"
   unmappedAluOp = -4,           ///< AluOpType2MemoryReduction assertion
   unsupportedCollectiveOp = -5, ///< doReduction assertion
   indexOutOfRange = -6,         ///< scatter index outside the destination
   notCastable = -7,             ///< packed dtype given to the cast engine
-  invalidOp = -8,               ///< MemoryReductionOp outside 0..3
-  invalidFormat = -9,           ///< BFP format outside 0..3
+  invalidOp = -8,               ///< not a MemoryReductionOps.def row
+  invalidFormat = -9,           ///< not a BfpFormats.def row
 };
 
 struct Status {

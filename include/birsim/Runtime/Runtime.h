@@ -32,16 +32,16 @@ extern "C" {
 #define BIRSIM_ECOLLECTIVE_OP (-5) /* doReduction assertion */
 #define BIRSIM_EINDEX (-6)         /* scatter index out of range */
 #define BIRSIM_ENOT_CASTABLE (-7)  /* packed dtype in the cast engine */
-#define BIRSIM_EOP (-8)            /* MemoryReductionOp outside 0..3 */
-#define BIRSIM_EFORMAT (-9)        /* BFP format outside 0..3 */
+#define BIRSIM_EOP (-8)            /* not a MemoryReductionOp */
+#define BIRSIM_EFORMAT (-9)        /* not a BFP format */
 
-/* birsim::MemoryReductionOp */
+/* birsim::MemoryReductionOp (include/birsim/Core/MemoryReductionOps.def) */
 #define BIRSIM_OP_COPY 0
 #define BIRSIM_OP_ADD 1
 #define BIRSIM_OP_MIN 2
 #define BIRSIM_OP_MAX 3
 
-/* BFP formats */
+/* BFP formats (include/birsim/Core/BfpFormats.def) */
 #define BIRSIM_BFP8_B 0
 #define BIRSIM_BFP4_B 1
 #define BIRSIM_BFP8_A 2
@@ -66,6 +66,33 @@ BIRSIM_RT_API int birsim_cast(int src_dtype, const void *src, int dst_dtype,
                               void *dst, size_t count, unsigned fp8_config);
 BIRSIM_RT_API const char *birsim_dtype_name(int dtype); /* NULL when unknown */
 BIRSIM_RT_API size_t birsim_dtype_size(int dtype);      /* 0 when unknown */
+
+/* The tables behind the ABI, for tools and bindings that must not keep
+ * copies: bir::Dtype rows are numbered 0..birsim_dtype_count()-1, and the
+ * name queries return NULL past the last row of their table. */
+struct birsim_dtype_info {
+  const char *name;      /* bir::Dtype2string: "float8e4" */
+  const char *mlir_type; /* the MLIR element type: "f8E4M3", "!birsim.float32r" */
+  const char *kind;      /* how the cast engine reads the bits: "unsigned_int",
+                            "signed_int", "float", "float32", "float32r",
+                            "packed" (copy only) */
+  const char *reduction; /* how add/min/max reduce it: "none" (rejected),
+                            "fp8", "narrow16", "int32", "int64", "float32" */
+  uint32_t bytes;        /* element stride */
+  uint32_t exponent_bits, mantissa_bits; /* float formats; 0 otherwise */
+  int32_t bias;
+};
+BIRSIM_RT_API int birsim_dtype_count(void);
+/* Fills *out (out_size = sizeof *out; fields are only ever appended, and a
+ * caller's smaller, older struct is filled up to its size): 0, or
+ * BIRSIM_EUNKNOWN_DTYPE, or BIRSIM_EINVAL for a null or too small out. */
+BIRSIM_RT_API int birsim_dtype_info(int dtype, struct birsim_dtype_info *out,
+                                    size_t out_size);
+BIRSIM_RT_API const char *birsim_memory_reduction_op_name(int op);
+BIRSIM_RT_API const char *birsim_alu_op_type_name(int alu_op);
+BIRSIM_RT_API const char *birsim_bfp_format_name(int format);
+/* "fp32" ("b" formats) or "fp16" ("a"); NULL for an unknown format. */
+BIRSIM_RT_API const char *birsim_bfp_exponent_kind(int format);
 BIRSIM_RT_API const char *
 birsim_last_error(void); /* thread-local text of the last error */
 BIRSIM_RT_API size_t birsim_bfp_tile_bytes(int format);

@@ -271,6 +271,11 @@ TEST(DialectTables, EnumsAndDtypesMatchTheCore) {
     ASSERT_TRUE(type) << d;
     EXPECT_EQ(getDtype(type), dtype) << d;
     EXPECT_EQ(lookupDtypeInfo(type), ::birsim::core::lookupDtype(d));
+    // Dtypes.def's MlirSpelling column is how MlirType prints.
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    type.print(os);
+    EXPECT_EQ(printed, ::birsim::core::lookupDtype(d)->mlirSpelling);
   }
   // siN is the same dtype as iN; other types are none.
   EXPECT_EQ(getDtype(IntegerType::get(&context, 32, IntegerType::Signed)),

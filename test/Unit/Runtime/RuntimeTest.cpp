@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -104,23 +105,107 @@ TEST(RuntimeAbi, CastErrors) {
   EXPECT_TRUE(dst.untouched());
 }
 
+// The golden rows of docs/Semantics.md section 1, written out independently
+// of Dtypes.def: a row added there and not here fails the count.
+struct GoldenDtype {
+  const char *name, *mlirType, *kind, *reduction;
+  uint32_t bytes, exponentBits, mantissaBits;
+  int32_t bias;
+};
+const GoldenDtype kGoldenDtypes[] = {
+    {"uint8", "ui8", "unsigned_int", "none", 1, 0, 0, 0},
+    {"int8", "i8", "signed_int", "none", 1, 0, 0, 0},
+    {"float4_e2m1fn_x4", "!birsim.float4_e2m1fn_x4", "packed", "none", 2, 0,
+     0, 0},
+    {"float8e3", "f8E3M4", "float", "fp8", 1, 3, 4, 3},
+    {"float8e4", "f8E4M3", "float", "fp8", 1, 4, 3, 7},
+    {"float8_e4m3fn", "f8E4M3FN", "float", "none", 1, 4, 3, 7},
+    {"float8_e8m0fnu", "f8E8M0FNU", "unsigned_int", "none", 1, 0, 0, 0},
+    {"float8e5", "f8E5M2", "float", "fp8", 1, 5, 2, 15},
+    {"float8_e4m3fn_x4", "!birsim.float8_e4m3fn_x4", "packed", "none", 4, 0,
+     0, 0},
+    {"float8_e5m2_x4", "!birsim.float8_e5m2_x4", "packed", "none", 4, 0, 0,
+     0},
+    {"uint16", "ui16", "unsigned_int", "none", 2, 0, 0, 0},
+    {"int16", "i16", "signed_int", "none", 2, 0, 0, 0},
+    {"bfloat16", "bf16", "float", "narrow16", 2, 8, 7, 127},
+    {"float16", "f16", "float", "narrow16", 2, 5, 10, 15},
+    {"uint32", "ui32", "unsigned_int", "none", 4, 0, 0, 0},
+    {"int32", "i32", "signed_int", "int32", 4, 0, 0, 0},
+    {"float32", "f32", "float32", "float32", 4, 8, 23, 127},
+    {"float32r", "!birsim.float32r", "float32r", "none", 4, 8, 23, 127},
+    {"uint64", "ui64", "unsigned_int", "none", 8, 0, 0, 0},
+    {"int64", "i64", "signed_int", "int64", 8, 0, 0, 0},
+};
+
 TEST(RuntimeAbi, DtypeTable) {
-  const char *names[] = {"uint8",          "int8",     "float4_e2m1fn_x4",
-                         "float8e3",       "float8e4", "float8_e4m3fn",
-                         "float8_e8m0fnu", "float8e5", "float8_e4m3fn_x4",
-                         "float8_e5m2_x4", "uint16",   "int16",
-                         "bfloat16",       "float16",  "uint32",
-                         "int32",          "float32",  "float32r",
-                         "uint64",         "int64"};
-  const size_t sizes[] = {1, 1, 2, 1, 1, 1, 1, 1, 4, 4,
-                          2, 2, 2, 2, 4, 4, 4, 4, 8, 8};
-  for (int d = 0; d < 20; ++d) {
-    EXPECT_STREQ(birsim_dtype_name(d), names[d]);
-    EXPECT_EQ(birsim_dtype_size(d), sizes[d]);
+  ASSERT_EQ(birsim_dtype_count(), int(std::size(kGoldenDtypes)));
+  for (int d = 0; d < birsim_dtype_count(); ++d) {
+    const GoldenDtype &want = kGoldenDtypes[d];
+    EXPECT_STREQ(birsim_dtype_name(d), want.name);
+    EXPECT_EQ(birsim_dtype_size(d), want.bytes);
+    struct birsim_dtype_info info;
+    ASSERT_EQ(birsim_dtype_info(d, &info, sizeof info), BIRSIM_OK) << d;
+    EXPECT_STREQ(info.name, want.name);
+    EXPECT_STREQ(info.mlir_type, want.mlirType) << want.name;
+    EXPECT_STREQ(info.kind, want.kind) << want.name;
+    EXPECT_STREQ(info.reduction, want.reduction) << want.name;
+    EXPECT_EQ(info.bytes, want.bytes) << want.name;
+    EXPECT_EQ(info.exponent_bits, want.exponentBits) << want.name;
+    EXPECT_EQ(info.mantissa_bits, want.mantissaBits) << want.name;
+    EXPECT_EQ(info.bias, want.bias) << want.name;
   }
-  EXPECT_EQ(birsim_dtype_name(20), nullptr);
+  int past = birsim_dtype_count();
+  EXPECT_EQ(birsim_dtype_name(past), nullptr);
   EXPECT_EQ(birsim_dtype_name(-1), nullptr);
-  EXPECT_EQ(birsim_dtype_size(20), 0u);
+  EXPECT_EQ(birsim_dtype_size(past), 0u);
+  // Errors write nothing.
+  struct birsim_dtype_info info;
+  std::memset(&info, 0xA5, sizeof info);
+  struct birsim_dtype_info before = info;
+  EXPECT_EQ(birsim_dtype_info(past, &info, sizeof info),
+            BIRSIM_EUNKNOWN_DTYPE);
+  EXPECT_EQ(lastError(), "Unknown dtype " + std::to_string(past));
+  EXPECT_EQ(birsim_dtype_info(-1, &info, sizeof info), BIRSIM_EUNKNOWN_DTYPE);
+  EXPECT_EQ(birsim_dtype_info(0, &info, sizeof info - 1), BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("smaller than struct birsim_dtype_info"),
+            std::string::npos);
+  EXPECT_EQ(std::memcmp(&info, &before, sizeof info), 0);
+  EXPECT_EQ(birsim_dtype_info(0, nullptr, sizeof info), BIRSIM_EINVAL);
+}
+
+// The other tables' names, and their error texts built from the same rows.
+TEST(RuntimeAbi, EnumerationNames) {
+  const char *ops[] = {"copy", "add", "min", "max"};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_STREQ(birsim_memory_reduction_op_name(i), ops[i]);
+  EXPECT_EQ(birsim_memory_reduction_op_name(4), nullptr);
+  EXPECT_EQ(birsim_memory_reduction_op_name(-1), nullptr);
+  EXPECT_STREQ(birsim_alu_op_type_name(0), "bypass");
+  EXPECT_STREQ(birsim_alu_op_type_name(9), "min");
+  EXPECT_STREQ(birsim_alu_op_type_name(32), "mod_int");
+  EXPECT_EQ(birsim_alu_op_type_name(33), nullptr);
+  EXPECT_EQ(birsim_alu_op_type_name(-1), nullptr);
+  const char *formats[] = {"bfp8_b", "bfp4_b", "bfp8_a", "bfp4_a"};
+  const char *exponents[] = {"fp32", "fp32", "fp16", "fp16"};
+  const uint32_t mantissaBits[] = {7, 3, 7, 3};
+  const size_t tileBytes[] = {1088, 576, 1088, 576};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_STREQ(birsim_bfp_format_name(i), formats[i]);
+    EXPECT_STREQ(birsim_bfp_exponent_kind(i), exponents[i]);
+    EXPECT_EQ(birsim_bfp_mantissa_bits(i), mantissaBits[i]);
+    EXPECT_EQ(birsim_bfp_tile_bytes(i), tileBytes[i]);
+  }
+  EXPECT_EQ(birsim_bfp_format_name(4), nullptr);
+  EXPECT_EQ(birsim_bfp_exponent_kind(-1), nullptr);
+  unsigned char dst[4] = {}, src[4] = {};
+  EXPECT_EQ(birsim_accumulate(4, dst, src, 16, 1), BIRSIM_EOP);
+  EXPECT_EQ(lastError(), "invalid MemoryReductionOp 4: expected copy=0, "
+                         "add=1, min=2 or max=3");
+  EXPECT_EQ(birsim_bfp_tile_bytes(4), 0u);
+  EXPECT_EQ(birsim_bfp_pack_tiles(4, nullptr, 0, nullptr), BIRSIM_EFORMAT);
+  EXPECT_EQ(lastError(), "unknown BFP format 4: expected bfp8_b=0, bfp4_b=1, "
+                         "bfp8_a=2 or bfp4_a=3");
 }
 
 TEST(RuntimeAbi, BfpErrors) {

@@ -2,6 +2,9 @@
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Enums.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -11,6 +14,32 @@ using namespace birsim;
 
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.cpp.inc"
 #include "birsim/Dialect/Birsim/IR/BirsimEnums.cpp.inc"
+
+// The ODS enums (BirsimEnums.td) have exactly the core tables' rows, by
+// name and number; DialectTables.EnumsAndDtypesMatchTheCore checks the
+// printed names.
+#define BIRSIM_CHECK_ENUM_ROW(Enum, Enumerator, Number)                        \
+  static_assert(uint32_t(::birsim::Enum::Enumerator) == Number,                \
+                #Enum " " #Enumerator " differs from the core table");
+#define BIRSIM_MEMORY_REDUCTION_OP(Enumerator, Number, ...)                    \
+  BIRSIM_CHECK_ENUM_ROW(MemoryReductionOp, Enumerator, Number)
+#include "birsim/Core/MemoryReductionOps.def"
+#define BIRSIM_ALU_OP_TYPE(Enumerator, Number, ...)                            \
+  BIRSIM_CHECK_ENUM_ROW(AluOpType, Enumerator, Number)
+#include "birsim/Core/AluOpTypes.def"
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...)                             \
+  BIRSIM_CHECK_ENUM_ROW(BfpFormat, Enumerator, Number)
+#include "birsim/Core/BfpFormats.def"
+#undef BIRSIM_CHECK_ENUM_ROW
+static_assert(::birsim::getMaxEnumValForMemoryReductionOp() + 1 ==
+                  ::birsim::core::kNumMemoryReductionOps,
+              "BirsimEnums.td's MemoryReductionOp has rows the core lacks");
+static_assert(::birsim::getMaxEnumValForAluOpType() + 1 ==
+                  ::birsim::core::kNumAluOpTypes,
+              "BirsimEnums.td's AluOpType has rows the core lacks");
+static_assert(::birsim::getMaxEnumValForBfpFormat() + 1 ==
+                  ::birsim::core::kNumBfpFormats,
+              "BirsimEnums.td's BfpFormat has rows the core lacks");
 
 #define GET_ATTRDEF_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimAttrs.cpp.inc"

@@ -12,7 +12,7 @@ using core::Dtype;
 Type birsim::getElementType(MLIRContext *ctx, Dtype dtype) {
   // The MlirType column of Dtypes.def (docs/Semantics.md section 1).
   switch (dtype) {
-#define BIRSIM_DTYPE(E, N, Name, B, K, F, R, MlirType)                         \
+#define BIRSIM_DTYPE(E, N, Name, B, K, F, R, Spelling, MlirType)               \
   case Dtype::E:                                                               \
     return MlirType;
 #include "birsim/Core/Dtypes.def"
