@@ -35,8 +35,8 @@ def Birsim_ReduceOp : Birsim_Op<"reduce",
   let description = [{
     Elementwise `birsim::cast_copy_or_accumulate(kind, dst, src, dtype)`
     (docs/Semantics.md section 3). `copy` takes every bir::Dtype; `add`, `min`
-    and `max` only the 8 reducing dtypes (`f8E3M4`, `f8E4M3`, `f8E5M2`,
-    `bf16`, `f16`, `i32`, `f32`, `i64`). Floats reduce in fp32 with x86 SSE
+    and `max` only the reducing ones (the add/min/max column of
+    docs/Semantics.md section 1). Floats reduce in fp32 with x86 SSE
     semantics (`add` = ADDSS(dst, src), `min` = MINSS(src, dst),
     `max` = MAXSS(src, dst)) and narrow back with round-to-nearest-even,
     FP8 config 0; integers wrap.
@@ -150,7 +150,7 @@ class Birsim_CceOp<string mnemonic, string caller, list<Trait> traits = []>
   code cceOpDescription = [{
     The `cce_op` AluOpType goes through `AluOpType2MemoryReduction`, as in
     the simulator's }] # caller # [{: `bypass` copies, `add` accumulates
-    (on the 8 reducing dtypes only), and every other value, `min` and `max`
+    (on the reducing dtypes only), and every other value, `min` and `max`
     included, is rejected by the verifier because the simulator asserts
     (inst_visitor.cpp:363).
   }];
