@@ -182,7 +182,8 @@ TEST(Cast, Errors) {
   EXPECT_EQ(
       castBuffer(2, &src, 16, &dst, 1, 1).message(),
       "cast: dtype float4_e2m1fn_x4 is packed and outside the cast engine");
-  EXPECT_EQ(castBuffer(16, &src, 20, &dst, 1, 1).code, ErrorCode::unknownDtype);
+  EXPECT_EQ(castBuffer(16, &src, kNumDtypes, &dst, 1, 1).code,
+            ErrorCode::unknownDtype);
   EXPECT_EQ(castBuffer(16, &src, 7, &dst, 1, 2).code,
             ErrorCode::invalidArgument);
   EXPECT_EQ(castBuffer(16, nullptr, 7, &dst, 1, 1).code,

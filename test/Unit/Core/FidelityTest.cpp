@@ -6,6 +6,7 @@
 // classification; then the bulk tallies against per-element brute force.
 //
 //===----------------------------------------------------------------------===//
+#include "DtypeRows.h"
 #include "Oracle.h"
 
 #include "birsim/Core/Bfp.h"
@@ -182,7 +183,7 @@ TEST(Fidelity, CastTallyIsPerElementClassification) {
 }
 
 TEST(Fidelity, Fp8AddEveryPairMatchesOracle) {
-  for (Dtype d : {Dtype::float8e3, Dtype::float8e4, Dtype::float8e5}) {
+  for (Dtype d : birsim::test::reducingAs(Reduction::Fp8)) {
     const DtypeInfo &info = dtypeInfo(d);
     std::vector<uint8_t> acc(65536), x(65536);
     FidelityTally want;
@@ -408,7 +409,7 @@ TEST(Fidelity, BulkCountsEqualTalliesOnEveryPath) {
       ASSERT_TRUE(bfpPackTiles(format, f32.data(), 3, out.data(), &got).ok());
       expectSameCounts(got, want, path + " bfp format " + std::to_string(format));
     }
-    for (Dtype d : {Dtype::float8e3, Dtype::float8e4, Dtype::float8e5}) {
+    for (Dtype d : birsim::test::reducingAs(Reduction::Fp8)) {
       std::vector<uint8_t> acc(10007), x(10007);
       for (size_t i = 0; i < acc.size(); ++i) {
         acc[i] = uint8_t(gen.bits());

@@ -1,4 +1,5 @@
 //===- FloatTest.cpp - fp32 ALU and conversions vs APFloat ----------------===//
+#include "DtypeRows.h"
 #include "Oracle.h"
 
 #include "birsim/Core/Float.h"
@@ -13,9 +14,7 @@ using oracle::APFloat;
 
 namespace {
 
-const Dtype kNarrowFloats[] = {Dtype::float8e3,      Dtype::float8e4,
-                               Dtype::float8_e4m3fn, Dtype::float8e5,
-                               Dtype::bfloat16,      Dtype::float16};
+const std::vector<Dtype> kNarrowFloats = birsim::test::narrowFloats();
 
 const FloatFormat &formatOf(Dtype d) { return *dtypeInfo(d).format; }
 

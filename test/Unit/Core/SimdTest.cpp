@@ -10,6 +10,7 @@
 // under an instruction-set emulator (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
+#include "DtypeRows.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
@@ -169,11 +170,15 @@ Bytes accumulated(int op, int dtype, Bytes dst, const Bytes &src) {
   return dst;
 }
 
-const int kNarrowFloats[] = {int(Dtype::float8e3), int(Dtype::float8e4),
-                             int(Dtype::float8_e4m3fn), int(Dtype::float8e5),
-                             int(Dtype::bfloat16), int(Dtype::float16)};
-const int kReducingFp8[] = {int(Dtype::float8e3), int(Dtype::float8e4),
-                            int(Dtype::float8e5)};
+std::vector<int> numbersOf(const std::vector<Dtype> &dtypes) {
+  std::vector<int> numbers;
+  for (Dtype d : dtypes)
+    numbers.push_back(int(d));
+  return numbers;
+}
+const std::vector<int> kNarrowFloats = numbersOf(birsim::test::narrowFloats());
+const std::vector<int> kReducingFp8 =
+    numbersOf(birsim::test::reducingAs(Reduction::Fp8));
 
 /// BIRSIM_EXPECT_ISA=<name> (set by utils/avx512-emulated.sh) fails the run
 /// unless this CPU's best path is that one, so that a run meant for a path

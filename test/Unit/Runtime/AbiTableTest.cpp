@@ -58,7 +58,11 @@ TEST(AbiTable, RowsNameExportedFunctions) {
   names.push_back(#Name);                                                      \
   EXPECT_NE(reinterpret_cast<void *>(&Name), nullptr);
 #include "birsim/Runtime/RuntimeFunctions.def"
-  EXPECT_EQ(names.size(), 8u);
+  size_t rows = 0;
+#define BIRSIM_RUNTIME_FUNCTION(...) ++rows;
+#include "birsim/Runtime/RuntimeFunctions.def"
+  EXPECT_EQ(names.size(), rows);
+  EXPECT_GT(rows, 0u);
 }
 
 } // namespace

@@ -33,7 +33,8 @@ TEST(RuntimeAbi, AccumulateErrors) {
   EXPECT_EQ(birsim_cast_copy_or_accumulate(1, dst.bytes, src, 17),
             BIRSIM_EUNSUPPORTED_DTYPE);
   EXPECT_EQ(lastError(), "cast_accumulate: unsupported dtype float32r");
-  EXPECT_EQ(birsim_cast_copy_or_accumulate(0, dst.bytes, src, 20),
+  EXPECT_EQ(birsim_cast_copy_or_accumulate(0, dst.bytes, src,
+                                           birsim_dtype_count()),
             BIRSIM_EUNKNOWN_DTYPE);
   EXPECT_NE(lastError().find("Unknown dtype"), std::string::npos);
   EXPECT_EQ(birsim_cast_copy_or_accumulate(4, dst.bytes, src, 16), BIRSIM_EOP);
