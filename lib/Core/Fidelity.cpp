@@ -101,7 +101,9 @@ uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
                               const uint8_t *x, const uint8_t *result,
                               size_t count) {
   auto magnitude = uint8_t(format.magnitudeMask());
-  auto inf = uint8_t(format.infCode());
+  // The smallest non-finite magnitude: Inf (IEEE) or the one NaN code
+  // (FiniteNaN, §1); below it every code is finite.
+  auto inf = uint8_t(format.maxFiniteCode() + 1);
   uint64_t overflows = 0;
   size_t i = 0;
 #if defined(__SSE2__) // x86-64's baseline: 16 bytes at a time

@@ -250,7 +250,7 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
     chunk.elements[int(FidelityFamily::reduce)] = end - begin;
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
-    if (vector) {
+    if (vector && fp8AddFitsHalf(*info->format)) {
       overflows = vector->fp8AddCounted(*info->format, d, s, end - begin);
     } else {
       constexpr size_t kBlock = 4096;

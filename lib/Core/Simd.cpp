@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,16 +15,13 @@
 
 namespace birsim::core {
 
+/// BIRSIM_ISA's names, by Isa.
+static constexpr const char *kIsaNames[] = {"portable", "avx2", "avx512"};
+
 const char *isaName(Isa isa) {
-  switch (isa) {
-  case Isa::portable:
-    return "portable";
-  case Isa::avx2:
-    return "avx2";
-  case Isa::avx512:
-    return "avx512";
-  }
-  return "unknown";
+  return int(isa) >= 0 && int(isa) < int(std::size(kIsaNames))
+             ? kIsaNames[int(isa)]
+             : "unknown";
 }
 
 Isa bestIsa() {
@@ -45,13 +43,10 @@ static Isa fromEnvironment() {
   const char *name = std::getenv("BIRSIM_ISA");
   if (!name || !*name)
     return best;
-  Isa requested = best;
-  if (!std::strcmp(name, "portable"))
-    requested = Isa::portable;
-  else if (!std::strcmp(name, "avx2"))
-    requested = Isa::avx2;
-  else if (!std::strcmp(name, "avx512"))
-    requested = Isa::avx512;
+  Isa requested = best; // an unknown name: the best path
+  for (int isa = 0; isa < int(std::size(kIsaNames)); ++isa)
+    if (!std::strcmp(name, kIsaNames[isa]))
+      requested = Isa(isa);
   return std::min(requested, best);
 }
 

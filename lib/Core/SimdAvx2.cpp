@@ -372,8 +372,9 @@ __attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
 template <bool Count>
 uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
                     size_t count) {
-  return f.mantissaBits == 2 ? fp8AddSteps<Count, true>(f, acc, x, count)
-                             : fp8AddSteps<Count, false>(f, acc, x, count);
+  bool topByte = f.exponentBits == 5 && f.mantissaBits == 2; // E5M2
+  return topByte ? fp8AddSteps<Count, true>(f, acc, x, count)
+                 : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
 template <F32Op Op>
@@ -412,7 +413,7 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
     return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
                  : minMaxCodesLoop<false, 2>(f, a, b, count);
   }
-  if (op == F32Op::kernelAdd && bytes == 1 && f.nonFinite == NonFinite::IEEE)
+  if (op == F32Op::kernelAdd && bytes == 1 && fp8AddFitsHalf(f))
     return (void)fp8AddLoop<false>(f, a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::bfloat16).format)
     return bf16AddLoop(a, b, count);

@@ -283,7 +283,7 @@ NarrowReduceLoop narrowReduceLoop(const FloatFormat &f, unsigned bytes,
     return bytes == 1 ? minMaxCodesLoop<false, 1> : minMaxCodesLoop<false, 2>;
   if (op != F32Op::kernelAdd)
     return nullptr;
-  if (ieee && bytes == 1)
+  if (bytes == 1 && fp8AddFitsHalf(f))
     return [](const FloatFormat &f, char *a, const char *b, size_t n) {
       fp8AddLoop<false>(f, a, b, n);
     };

@@ -36,6 +36,15 @@ Isa selectIsa(Isa requested);
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
+/// The vector kernels' fp8 add runs through fp16 (SimdAvx2.cpp's
+/// fp8AddSteps), whose proof covers one-byte IEEE formats with 2..4
+/// mantissa bits and at most 5 exponent bits; any other format takes the
+/// general widen-add-narrow loop.
+constexpr bool fp8AddFitsHalf(const FloatFormat &f) {
+  return f.totalBits() == 8 && f.nonFinite == NonFinite::IEEE &&
+         f.mantissaBits >= 2 && f.mantissaBits <= 4 && f.exponentBits <= 5;
+}
+
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
 struct VectorKernels {
@@ -65,8 +74,8 @@ struct VectorKernels {
                   bool countEvents);
   void (*bfpUnpack)(const BfpFormatInfo &format, const void *packed,
                     size_t tileCount, void *tiles);
-  /// The fp8 add of reduceNarrow (an IEEE fp8 format), returning
-  /// countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
+  /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
+  /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,
                             const void *x, size_t count);
 };

@@ -14,6 +14,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Simd.h"
 
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -183,6 +185,83 @@ const std::vector<int> kReducingFp8 =
 /// BIRSIM_EXPECT_ISA=<name> (set by utils/avx512-emulated.sh) fails the run
 /// unless this CPU's best path is that one, so that a run meant for a path
 /// cannot pass on a lesser one.
+/// BIRSIM_ISA=<name> selects that path where the CPU has it, else the best
+/// below it (every-isa-path.test runs this with each name).
+TEST(VectorPath, IsaNameSelectsThatPath) {
+  const char *requested = std::getenv("BIRSIM_ISA");
+  if (!requested || !*requested)
+    GTEST_SKIP() << "BIRSIM_ISA is not set";
+  Isa want = bestIsa();
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512})
+    if (std::string(requested) == isaName(isa))
+      want = std::min(isa, bestIsa());
+  EXPECT_STREQ(isaName(activeIsa()), isaName(want)) << "BIRSIM_ISA=" << requested;
+  EXPECT_EQ(activeKernels() == nullptr, want == Isa::portable);
+  if (want == Isa::avx2)
+    EXPECT_EQ(activeKernels(), &avx2Kernels());
+  if (want == Isa::avx512)
+    EXPECT_EQ(activeKernels(), &avx512Kernels());
+}
+
+/// The fp8 add through fp16 is chosen only where fp8AddFitsHalf holds: one-
+/// byte IEEE formats outside its proof (E6M1, whose shift to fp16 wraps;
+/// E2M5) take the general loop on every vector path and give the scalar
+/// widen-ADDSS-narrow bits on every pair; E4M3 and E5M2 are the controls.
+TEST(VectorPath, Fp8AddOutsideTheHalfTrickFallsBack) {
+  const FloatFormat formats[] = {
+      {6, 1, 31, NonFinite::IEEE, 0x7E, false},
+      {2, 5, 1, NonFinite::IEEE, 0x70, false},
+      *dtypeInfo(Dtype::float8e4).format,
+      *dtypeInfo(Dtype::float8e5).format,
+  };
+  EXPECT_FALSE(fp8AddFitsHalf(formats[0]));
+  EXPECT_FALSE(fp8AddFitsHalf(formats[1]));
+  EXPECT_TRUE(fp8AddFitsHalf(formats[2]));
+  EXPECT_TRUE(fp8AddFitsHalf(formats[3]));
+  EXPECT_FALSE(fp8AddFitsHalf(*dtypeInfo(Dtype::float8_e4m3fn).format));
+  EXPECT_FALSE(fp8AddFitsHalf(*dtypeInfo(Dtype::bfloat16).format));
+  Bytes acc0(65536), x(65536);
+  for (unsigned i = 0; i < 65536; ++i) {
+    acc0[i] = uint8_t(i >> 8);
+    x[i] = uint8_t(i);
+  }
+  for (const FloatFormat &f : formats) {
+    Bytes want(65536);
+    for (unsigned i = 0; i < 65536; ++i)
+      want[i] = uint8_t(narrowFromF32(
+          f, addss(widenToF32(f, acc0[i]), widenToF32(f, x[i])), 0));
+    for (Isa isa : everyPath()) {
+      if (isa == Isa::portable)
+        continue;
+      const VectorKernels &k =
+          isa == Isa::avx2 ? avx2Kernels() : avx512Kernels();
+      Bytes acc = acc0;
+      k.reduceNarrow(f, 1, F32Op::kernelAdd, acc.data(), x.data(), 65536);
+      for (unsigned i = 0; i < 65536; ++i)
+        ASSERT_EQ(acc[i], want[i])
+            << "E" << int(f.exponentBits) << "M" << int(f.mantissaBits)
+            << " on " << isaName(isa) << ": " << (i >> 8) << " + " << (i & 255);
+    }
+  }
+}
+
+/// countFp8AddOverflows reads "finite" from the format: below Inf (IEEE) or
+/// below the one NaN code (e4m3fn, which has no Inf).
+TEST(VectorPath, Fp8AddOverflowCountReadsTheFormat) {
+  const FloatFormat &fn = *dtypeInfo(Dtype::float8_e4m3fn).format;
+  Bytes acc(256 * 3), x(256 * 3), result(256 * 3);
+  uint64_t want = 0;
+  for (unsigned i = 0; i < acc.size(); ++i) {
+    acc[i] = uint8_t(i * 7), x[i] = uint8_t(i * 13), result[i] = uint8_t(i);
+    auto finite = [](uint8_t c) { return (c & 0x7F) != 0x7F; };
+    want += finite(acc[i]) && finite(x[i]) && !finite(result[i]);
+  }
+  EXPECT_GT(want, 0u);
+  EXPECT_EQ(countFp8AddOverflows(fn, acc.data(), x.data(), result.data(),
+                                 acc.size()),
+            want);
+}
+
 TEST(VectorPath, BestPathIsTheExpectedOne) {
   const char *expected = std::getenv("BIRSIM_EXPECT_ISA");
   if (!expected || !*expected)
