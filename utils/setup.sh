@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package birsim needs; does nothing when all are present.
 #   --emulator  also the x86 emulator and boot tools of utils/avx512-emulated.sh
+#   --aarch64   also the arm64 architecture, its cross toolchain, GoogleTest
+#               and libLLVM (the oracle), and qemu-user (utils/test.sh
+#               --aarch64)
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev ninja-build cmake pkgconf libgtest-dev googletest
@@ -10,7 +13,14 @@ case "${1:-}" in
   --emulator)
     PKGS+=(bochs bochsbios vgabios isolinux syslinux-common xorriso
            busybox-static cpio) ;;
-  *) echo "usage: $0 [--emulator]" >&2; exit 2 ;;
+  --aarch64)
+    PKGS+=(crossbuild-essential-arm64 libgtest-dev:arm64 libllvm22:arm64
+           qemu-user-static)
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+      SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+      $SUDO dpkg --add-architecture arm64
+    fi ;;
+  *) echo "usage: $0 [--emulator|--aarch64]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${PKGS[@]}"; do

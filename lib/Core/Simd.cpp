@@ -67,6 +67,16 @@ Isa selectIsa(Isa requested) {
   return chosen;
 }
 
+#if !defined(__x86_64__)
+// No vector path on this host: every member null, the portable path (§2:
+// the same bits on any host).
+const VectorKernels &avx2Kernels() {
+  static const VectorKernels none{};
+  return none;
+}
+const VectorKernels &avx512Kernels() { return avx2Kernels(); }
+#endif
+
 const VectorKernels *activeKernels() {
 #if defined(__x86_64__)
   switch (activeIsa()) {

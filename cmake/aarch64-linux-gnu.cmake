@@ -1,0 +1,19 @@
+# Cross-compiles the core-only build for aarch64 with clang-22 and lld
+# against Debian's arm64 multiarch packages; tests run under qemu-user
+# (utils/test.sh --aarch64; utils/setup.sh --aarch64 installs the packages).
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(triple aarch64-linux-gnu)
+set(CMAKE_C_COMPILER /usr/lib/llvm-22/bin/clang)
+set(CMAKE_CXX_COMPILER /usr/lib/llvm-22/bin/clang++)
+set(CMAKE_C_COMPILER_TARGET ${triple})
+set(CMAKE_CXX_COMPILER_TARGET ${triple})
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-fuse-ld=lld")
+set(CMAKE_SHARED_LINKER_FLAGS_INIT "-fuse-ld=lld")
+# Debian's multiarch layout: arm64 libraries in /usr/lib/aarch64-linux-gnu,
+# headers shared in /usr/include.
+set(CMAKE_FIND_ROOT_PATH /usr/${triple} /usr/lib/${triple})
+set(CMAKE_LIBRARY_ARCHITECTURE ${triple})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static -L /usr/${triple})
+set(BIRSIM_ORACLE_LLVM_LIBRARY /usr/lib/${triple}/libLLVM.so.22.1 CACHE FILEPATH "")
