@@ -14,15 +14,7 @@ if(NOT BIRSIM_ORACLE_LLVM_LIBRARY)
   link_directories(${LLVM_LIBRARY_DIR})
 endif()
 
-function(birsim_public_includes target)
-  target_include_directories(${target} PUBLIC
-    $<BUILD_INTERFACE:${BIRSIM_SOURCE_DIR}/include>
-    $<INSTALL_INTERFACE:include>)
-endfunction()
-
-set(CMAKE_LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
-set(CMAKE_ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
-set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+include(cmake/BirsimTargets.cmake)
 add_subdirectory(lib/Core)
 add_subdirectory(lib/Runtime)
 

@@ -43,26 +43,22 @@ const DtypeInfo *lookupDtype(int dtype) {
   return &kDtypes[dtype];
 }
 
-const char *dtypeKindName(DtypeKind kind) {
-  switch (kind) {
-#define BIRSIM_DTYPE_KIND(Enumerator, Name)                                    \
-  case DtypeKind::Enumerator:                                                  \
-    return Name;
+static constexpr const char *kDtypeKindNames[] = {
+#define BIRSIM_DTYPE_KIND(Enumerator, Name) Name,
     BIRSIM_DTYPE_KINDS
 #undef BIRSIM_DTYPE_KIND
-  }
-  return nullptr;
-}
-
-const char *reductionName(Reduction reduction) {
-  switch (reduction) {
-#define BIRSIM_REDUCTION(Enumerator, Name)                                     \
-  case Reduction::Enumerator:                                                  \
-    return Name;
+};
+static constexpr const char *kReductionNames[] = {
+#define BIRSIM_REDUCTION(Enumerator, Name) Name,
     BIRSIM_REDUCTIONS
 #undef BIRSIM_REDUCTION
-  }
-  return nullptr;
+};
+
+const char *dtypeKindName(DtypeKind kind) {
+  return kDtypeKindNames[int(kind)];
+}
+const char *reductionName(Reduction reduction) {
+  return kReductionNames[int(reduction)];
 }
 
 } // namespace birsim::core
