@@ -40,11 +40,11 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
     if (exponent < 0) {
       exponent = 0;
       significand = 0x800000u;
-      events |= kBfpExponentClamped;
+      events |= bfpClassBit(BfpClass::exponentClamped);
     } else if (exponent > kBfpMaxE5) {
       exponent = kBfpMaxE5;
       significand = 0xFFFFFFu;
-      events |= kBfpExponentClamped;
+      events |= bfpClassBit(BfpClass::exponentClamped);
     }
   }
   int shift = std::max(0, int(sharedExp) - exponent); // step 3
@@ -54,9 +54,9 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
   uint32_t remainder = aligned & ((1u << dropped) - 1);
   uint32_t half = 1u << (dropped - 1);
   if (remainder == half) {
-    events |= kBfpTie;
+    events |= bfpClassBit(BfpClass::tie);
     if (magnitude & 1) {
-      events |= kBfpTieRoundedUp;
+      events |= bfpClassBit(BfpClass::tieRoundedUp);
       ++magnitude;
     }
   } else if (remainder > half) {
@@ -65,7 +65,7 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
   uint32_t maxMagnitude = (1u << f.mantissaBits) - 1;
   if (magnitude > maxMagnitude) {
     magnitude = maxMagnitude;
-    events |= kBfpSaturated;
+    events |= bfpClassBit(BfpClass::saturated);
   }
   uint32_t sign = magnitude ? (bits >> 31) << f.mantissaBits : 0; // step 5
   return uint8_t(sign | magnitude);
@@ -136,12 +136,10 @@ Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
       FidelityCounts chunk;
       chunk.elements[int(FidelityFamily::bfp_pack)] =
           (end - begin) * kBfpTileValues;
-      chunk.count[int(FidelityEvent::bfp_pack_flushed_to_zero)] =
-          tally.flushedToZero;
-      chunk.count[int(FidelityEvent::bfp_pack_rounding_ties)] = tally.seen;
-      chunk.count[int(FidelityEvent::bfp_pack_saturated)] = tally.saturated;
-      chunk.count[int(FidelityEvent::bfp_pack_exponent_clamped)] =
-          tally.exponentClamped;
+      for (int c = 0; c < BfpTally::kClasses; ++c)
+        if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
+            e != kNoFidelityEvent)
+          chunk.count[int(e)] = tally.cells[c];
       counts->addLocked(chunk);
     }
   });
@@ -213,10 +211,10 @@ static void unpackTiles(const BfpFormatInfo &f, const uint8_t *bytes,
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};
 
 void bfpAddTies(const BfpTally &ties) {
-  if (ties.seen)
-    gTiesSeen.fetch_add(ties.seen, std::memory_order_relaxed);
-  if (ties.roundedUp)
-    gTiesRoundedUp.fetch_add(ties.roundedUp, std::memory_order_relaxed);
+  if (uint64_t seen = ties[BfpClass::tie])
+    gTiesSeen.fetch_add(seen, std::memory_order_relaxed);
+  if (uint64_t roundedUp = ties[BfpClass::tieRoundedUp])
+    gTiesRoundedUp.fetch_add(roundedUp, std::memory_order_relaxed);
 }
 
 void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp) {

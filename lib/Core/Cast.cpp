@@ -145,9 +145,9 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
         uint32_t hub = readAsF32(from, bits);
         uint64_t written = writeFromF32(to, hub, fp8Config);
         storeBits(out, to.bytes, written);
-        if (CastEvent e = classifier.classify(bits, hub, written);
-            e != CastEvent::none)
-          ++chunk.count[int(castEventOf(e))];
+        if (FidelityEvent e = classifier.classify(bits, hub, written);
+            e != kNoFidelityEvent)
+          ++chunk.count[int((e))];
       }
     } else {
       for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes)

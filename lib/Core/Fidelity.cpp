@@ -15,7 +15,7 @@
 namespace birsim::core {
 
 static const FidelityFamilyInfo kFamilies[] = {
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName) {#Family, OpName},
+#define BIRSIM_FIDELITY_FAMILY(Family) {#Family},
 #include "birsim/Core/Fidelity.def"
 };
 static const FidelityEventInfo kEvents[] = {
@@ -213,31 +213,31 @@ static bool writeClamps(const DtypeInfo &to, uint32_t f32, unsigned config) {
 }
 
 /// classifyCast given the engine's fp32 value and the bits it wrote.
-static CastEvent classifyWrite(const DtypeInfo &from, const DtypeInfo &to,
+static FidelityEvent classifyWrite(const DtypeInfo &from, const DtypeInfo &to,
                                uint64_t srcBits, uint32_t hub,
                                uint64_t outBits, unsigned fp8Config) {
   if (&from == &to) // bits unchanged (§4)
-    return CastEvent::none;
+    return kNoFidelityEvent;
   ExactValue in = exactOf(from, srcBits);
   ExactValue out = exactOf(to, outBits);
   if (in.cls == ExactValue::nan)
-    return out.cls == ExactValue::nan ? CastEvent::none
-                                      : CastEvent::nanSuppressed;
+    return out.cls == ExactValue::nan ? kNoFidelityEvent
+                                      : FidelityEvent::cast_nan_suppressed;
   bool clamped = writeClamps(to, hub, fp8Config);
   if (in.cls == ExactValue::infinite)
-    return clamped ? CastEvent::saturated : CastEvent::none;
+    return clamped ? FidelityEvent::cast_saturated : kNoFidelityEvent;
   if (out.cls == ExactValue::infinite)
-    return CastEvent::overflowToInf;
+    return FidelityEvent::cast_overflow_to_inf;
   if (out.cls == ExactValue::nan)
-    return CastEvent::overflowToNaN;
+    return FidelityEvent::cast_overflow_to_nan;
   if (clamped)
-    return CastEvent::saturated;
+    return FidelityEvent::cast_saturated;
   if (out.isZero() && !in.isZero())
-    return CastEvent::underflowToZero;
-  return in == out ? CastEvent::none : CastEvent::inexact;
+    return FidelityEvent::cast_underflow_to_zero;
+  return in == out ? kNoFidelityEvent : FidelityEvent::cast_inexact;
 }
 
-CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
+FidelityEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
                        uint64_t srcBits, unsigned fp8Config) {
   uint32_t hub = readAsF32(from, srcBits);
   return classifyWrite(from, to, srcBits, hub,
@@ -305,22 +305,22 @@ CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
   clampNegativeFrom = clampsFrom(kF32SignMask);
 }
 
-CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
+FidelityEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
                                    uint64_t outBits) const {
   if (&from == &to)
-    return CastEvent::none;
+    return kNoFidelityEvent;
   if (floatToInteger) { // the fp32 value is the input's, exactly
     if (isNaNF32(hub))
-      return CastEvent::nanSuppressed;
+      return FidelityEvent::cast_nan_suppressed;
     uint32_t magnitude = hub & ~kF32SignMask;
     if (magnitude >= ((hub & kF32SignMask) ? clampNegativeFrom
                                            : clampPositiveFrom)) // Inf too
-      return CastEvent::saturated;
+      return FidelityEvent::cast_saturated;
     bool negative;
     uint64_t value;
     if (integerValue(hub, negative, value))
-      return CastEvent::none;
-    return outBits == 0 ? CastEvent::underflowToZero : CastEvent::inexact;
+      return kNoFidelityEvent;
+    return outBits == 0 ? FidelityEvent::cast_underflow_to_zero : FidelityEvent::cast_inexact;
   }
   if (!betweenFloats && !integerToFloat)
     return classifyWrite(from, to, srcBits, hub, outBits, config);
@@ -336,27 +336,60 @@ CastEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
     uint64_t in = inNegative ? 0 - uint64_t(value) : srcBits;
     if (to.kind == DtypeKind::Float32) // exact iff its odd part fits 24 bits
       return in == 0 || (in >> __builtin_ctzll(in)) < (uint64_t(1) << 24)
-                 ? CastEvent::none
-                 : CastEvent::inexact;
-    if (CastEvent e = floats.classifyWidened(hub, widened);
-        e != CastEvent::inexact && e != CastEvent::none)
+                 ? kNoFidelityEvent
+                 : FidelityEvent::cast_inexact;
+    if (FidelityEvent e = floats.classifyWidened(hub, widened);
+        e != FidelityEvent::cast_inexact && e != kNoFidelityEvent)
       return e; // clamped or overflowed: the rule sees it on the fp32 value
     bool outNegative;
     uint64_t out;
     bool same = integerValue(widened, outNegative, out) && out == in &&
                 (in == 0 || outNegative == inNegative);
-    return same ? CastEvent::none : CastEvent::inexact;
+    return same ? kNoFidelityEvent : FidelityEvent::cast_inexact;
   }
   return floats.classifyWidened(hub, widened); // fp32 holds both exactly
 }
 
-FidelityEvent castEventOf(CastEvent event) {
-  static constexpr FidelityEvent kEventOf[] = {
-      FidelityEvent::cast_saturated, // none: unused
-      FidelityEvent::cast_saturated,      FidelityEvent::cast_overflow_to_inf,
-      FidelityEvent::cast_overflow_to_nan, FidelityEvent::cast_nan_suppressed,
-      FidelityEvent::cast_inexact,        FidelityEvent::cast_underflow_to_zero};
-  return kEventOf[int(event)];
+/// The bfp_pack event a class counts as (docs/Fidelity.md); the ties that
+/// round up are a tie counter only.
+FidelityEvent bfpPackEventOf(BfpClass c) {
+  switch (c) {
+  case BfpClass::tie:
+    return FidelityEvent::bfp_pack_rounding_ties;
+  case BfpClass::flushedToZero:
+    return FidelityEvent::bfp_pack_flushed_to_zero;
+  case BfpClass::saturated:
+    return FidelityEvent::bfp_pack_saturated;
+  case BfpClass::exponentClamped:
+    return FidelityEvent::bfp_pack_exponent_clamped;
+  case BfpClass::tieRoundedUp:
+  case BfpClass::kCount:
+    break;
+  }
+  return kNoFidelityEvent;
+}
+
+void addNarrowClassEvents(const FloatFormat &f, unsigned config,
+                          size_t elements,
+                          const ClassCounts<NarrowClass> &classes,
+                          FidelityCounts &events) {
+  auto add = [&](FidelityEvent e, uint64_t n) { events.count[int(e)] += n; };
+  uint64_t beyondMax = classes[NarrowClass::beyondMax],
+           nan = classes[NarrowClass::nan], inf = classes[NarrowClass::inf];
+  bool fp8 = f.totalBits() == 8;
+  events.elements[int(FidelityFamily::cast)] += elements;
+  if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
+    add(FidelityEvent::cast_saturated, beyondMax - nan);
+  else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
+    add(f.nonFinite == NonFinite::IEEE ? FidelityEvent::cast_overflow_to_inf
+                                       : FidelityEvent::cast_overflow_to_nan,
+        beyondMax - nan - inf);
+  if (fp8 && (config & kFp8NanSuppress))
+    add(FidelityEvent::cast_nan_suppressed, nan);
+  add(FidelityEvent::cast_underflow_to_zero, classes[NarrowClass::zeroed]);
+  add(FidelityEvent::cast_inexact, elements - beyondMax -
+                                       classes[NarrowClass::exact] -
+                                       classes[NarrowClass::zeroed]);
 }
 
 void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
@@ -365,10 +398,10 @@ void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
   auto *in = static_cast<const unsigned char *>(src);
   tally.elements[int(FidelityFamily::cast)] += end - begin;
   for (size_t i = begin; i < end; ++i) {
-    CastEvent event = classifyCast(
+    FidelityEvent event = classifyCast(
         from, to, loadBits(in + i * from.bytes, from.bytes), fp8Config);
-    if (event != CastEvent::none)
-      tally.record(castEventOf(event), i);
+    if (event != kNoFidelityEvent)
+      tally.record(event, i);
   }
 }
 
@@ -386,22 +419,22 @@ NarrowCastClassifier::NarrowCastClassifier(const FloatFormat &format,
   });
 }
 
-CastEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) const {
+FidelityEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) const {
   uint32_t absX = x & ~kF32SignMask, absW = w & ~kF32SignMask;
   if (absX > 0x7F800000u) // NaN in
-    return isNaNF32(w) ? CastEvent::none : CastEvent::nanSuppressed;
+    return isNaNF32(w) ? kNoFidelityEvent : FidelityEvent::cast_nan_suppressed;
   bool clamped = absX >= clampFrom;
   if (absX == 0x7F800000u)
-    return clamped ? CastEvent::saturated : CastEvent::none;
+    return clamped ? FidelityEvent::cast_saturated : kNoFidelityEvent;
   if (absW == 0x7F800000u)
-    return CastEvent::overflowToInf;
+    return FidelityEvent::cast_overflow_to_inf;
   if (absW > 0x7F800000u)
-    return CastEvent::overflowToNaN;
+    return FidelityEvent::cast_overflow_to_nan;
   if (clamped)
-    return CastEvent::saturated;
+    return FidelityEvent::cast_saturated;
   if (absW == 0 && absX != 0)
-    return CastEvent::underflowToZero;
-  return w == x ? CastEvent::none : CastEvent::inexact;
+    return FidelityEvent::cast_underflow_to_zero;
+  return w == x ? kNoFidelityEvent : FidelityEvent::cast_inexact;
 }
 
 //===-- bfp_pack: shared exponents (§5) -----------------------------------===//
@@ -422,13 +455,11 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
         unsigned events = 0;
         uint8_t datum = bfpEncodeWithEvents(f, block[j], shared, events);
         if (bfpFlushedToZero(f, block[j], datum))
-          tally.record(FidelityEvent::bfp_pack_flushed_to_zero, index);
-        if (events & kBfpTie)
-          tally.record(FidelityEvent::bfp_pack_rounding_ties, index);
-        if (events & kBfpSaturated)
-          tally.record(FidelityEvent::bfp_pack_saturated, index);
-        if (events & kBfpExponentClamped)
-          tally.record(FidelityEvent::bfp_pack_exponent_clamped, index);
+          events |= bfpClassBit(BfpClass::flushedToZero);
+        for (int c = 0; c < BfpTally::kClasses; ++c)
+          if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
+              (events >> c & 1) && e != kNoFidelityEvent)
+            tally.record(e, index);
       }
     }
   }

@@ -230,35 +230,6 @@ struct NarrowConstants {
   uint32_t overflowBase, overflowSign, nanBase, nanSign;
 };
 
-/// A counted narrowing's elements by class, turned into the cast events of
-/// docs/Fidelity.md: NarrowCastClassifier's rule, counted by class.
-struct NarrowClassTotals {
-  uint64_t overflow = 0; ///< beyond max: NaN, Inf, finite
-  uint64_t nan = 0, inf = 0;
-  uint64_t lost = 0;  ///< non-zero in, zero code
-  uint64_t exact = 0; ///< in range and unchanged
-
-  /// The events of `elements` elements narrowed under `config`.
-  void addTo(const FloatFormat &f, unsigned config, size_t elements,
-             FidelityCounts &events) const {
-    auto add = [&](CastEvent e, uint64_t n) {
-      events.count[int(castEventOf(e))] += n;
-    };
-    bool fp8 = f.totalBits() == 8;
-    events.elements[int(FidelityFamily::cast)] += elements;
-    if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
-      add(CastEvent::saturated, overflow - nan);
-    else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
-      add(f.nonFinite == NonFinite::IEEE ? CastEvent::overflowToInf
-                                         : CastEvent::overflowToNaN,
-          overflow - nan - inf);
-    if (fp8 && (config & kFp8NanSuppress))
-      add(CastEvent::nanSuppressed, nan);
-    add(CastEvent::underflowToZero, lost);
-    add(CastEvent::inexact, elements - overflow - exact - lost);
-  }
-};
-
 } // namespace birsim::core::kernel
 
 #endif // BIRSIM_LIB_CORE_KERNELSUPPORT_H

@@ -207,13 +207,12 @@ template <class V> struct NarrowLanes {
   NarrowLanes(const FloatFormat &f, unsigned config) : c(f, config) {}
 
   I operator()(I x) const {
-    NarrowClassTotals none;
+    ClassCounts<NarrowClass> none;
     return apply<false>(x, V::allLanes(), none);
   }
 
   /// The codes of lanes `x`; with Count, the lanes of `valid` tallied by
-  /// class (NarrowClassTotals' classes) into `tally`'s fields of those
-  /// names with V::count.
+  /// NarrowClass into `tally`'s cells with V::count.
   template <bool Count, class Tally> I apply(I x, M valid, Tally &tally) const {
     I rebias = V::splat(c.rebias), magicBits = V::splat(c.magicBits);
     I magnitude = x & V::splat(0x7FFFFFFFu);
@@ -238,12 +237,13 @@ template <class V> struct NarrowLanes {
       auto count = [&](auto &field, M lanes) {
         V::count(field, V::both(lanes, valid));
       };
-      count(tally.overflow, overflow);
-      count(tally.nan, isNaN);
-      count(tally.inf, V::eq(magnitude, V::splat(0x7F800000u)));
-      count(tally.lost,
+      count(tally[NarrowClass::beyondMax], overflow);
+      count(tally[NarrowClass::nan], isNaN);
+      count(tally[NarrowClass::inf], V::eq(magnitude, V::splat(0x7F800000u)));
+      count(tally[NarrowClass::zeroed],
             V::butNot(V::eq(code, V::zero()), V::eq(magnitude, V::zero())));
-      count(tally.exact, V::butNot(V::eq(back, magnitude), overflow));
+      count(tally[NarrowClass::exact],
+            V::butNot(V::eq(back, magnitude), overflow));
     }
     I value = V::select(
         overflow, V::splat(c.overflowBase) | (sign & V::splat(c.overflowSign)),
@@ -271,7 +271,7 @@ typename V::I bfpBlockExponents(typename V::I bits) {
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
 /// block's largest, so no lane shifts left): the datums, one per lane. Ties
 /// into `tally`, and with CountEvents the other events of docs/Fidelity.md
-/// as bfpEncodeWithEvents gives, into its BfpTally-named fields with
+/// as bfpEncodeWithEvents gives, into `tally`'s BfpClass cells with
 /// V::count. Every value compared here is small and non-negative.
 template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
 typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
@@ -285,7 +285,7 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
     I e5 = V::sub(e, V::splat(kBfpFp16Rebias));
     auto below = V::gt(V::zero(), e5), above = V::gt(e5, V::splat(kBfpMaxE5));
     if constexpr (CountEvents)
-      V::count(tally.exponentClamped, V::butNot(V::either(below, above), zero));
+      V::count(tally[BfpClass::exponentClamped], V::butNot(V::either(below, above), zero));
     significand = V::select(below, V::splat(0x800000), significand);
     significand = V::select(above, V::splat(0xFFFFFF), significand);
     e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
@@ -300,17 +300,18 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
       dropped);
   auto tie = V::eq(aligned & V::splat((1u << dropped) - 1),
                    V::splat(1u << (dropped - 1)));
-  V::count(tally.seen, tie);
-  V::count(tally.roundedUp, V::both(tie, V::eq(oddBit, V::splat(1))));
+  V::count(tally[BfpClass::tie], tie);
+  V::count(tally[BfpClass::tieRoundedUp],
+           V::both(tie, V::eq(oddBit, V::splat(1))));
   I largest = V::splat((1u << M) - 1);
   I magnitude = V::min(rounded, largest);
   if constexpr (CountEvents) {
-    V::count(tally.saturated, V::gt(rounded, largest));
+    V::count(tally[BfpClass::saturated], V::gt(rounded, largest));
     // Finite non-zero inputs (denormals included) whose datum is 0.
     I absBits = bits & V::splat(0x7FFFFFFFu);
     auto finiteNonZero = V::butNot(V::gt(V::splat(0x7F800000u), absBits),
                                    V::eq(absBits, V::zero()));
-    V::count(tally.flushedToZero,
+    V::count(tally[BfpClass::flushedToZero],
              V::both(finiteNonZero, V::eq(magnitude, V::zero())));
   }
   // The sign bit above the magnitude, dropped when the magnitude is 0.

@@ -119,27 +119,21 @@ using Widen = WidenLanes<Avx2Lanes<32>>;
 
 /// Per-lane tallies of a counted narrowing (32-bit lanes; flushed into
 /// `totals` every kMaxSteps steps, before they could wrap).
-struct NarrowLaneCounts {
-  NarrowLaneCounts()
-      : overflow(_mm256_setzero_si256()), nan(overflow), inf(overflow),
-        lost(overflow), exact(overflow) {}
+/// Moves lane counts into 64-bit totals, class by class.
+template <class Class>
+void moveLaneCounts(ClassCounts<Class, __m256i> &lanes,
+                    ClassCounts<Class> &totals) {
+  for (int c = 0; c < ClassCounts<Class>::kClasses; ++c) {
+    totals.cells[c] += laneSum(lanes.cells[c]);
+    lanes.cells[c] = _mm256_setzero_si256();
+  }
+}
 
-  __m256i overflow, nan, inf, lost, exact; ///< NarrowClassTotals' classes
-  NarrowClassTotals totals;
+struct NarrowLaneCounts : ClassCounts<NarrowClass, __m256i> {
+  ClassCounts<NarrowClass> totals;
   static constexpr size_t kMaxSteps = size_t(1) << 24;
 
-  void flush() {
-    std::pair<__m256i *, uint64_t *> lanes[] = {
-        {&overflow, &totals.overflow},
-        {&nan, &totals.nan},
-        {&inf, &totals.inf},
-        {&lost, &totals.lost},
-        {&exact, &totals.exact}};
-    for (auto [vector, total] : lanes) {
-      *total += laneSum(*vector);
-      *vector = _mm256_setzero_si256();
-    }
-  }
+  void flush() { moveLaneCounts(*this, totals); }
 };
 
 using Narrow = NarrowLanes<Avx2Lanes<32>>;
@@ -444,7 +438,7 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
   }
   std::optional<NarrowCastClassifier> tail; // the scalar elements' rule
   if constexpr (Count) {
-    lanes.totals.addTo(f, config, i, *events);
+    addNarrowClassEvents(f, config, i, lanes.totals, *events);
     events->elements[int(FidelityFamily::cast)] += count - i;
     tail.emplace(f, config);
   }
@@ -452,8 +446,8 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
     uint32_t x = load1(src + 4 * i, 4), code = narrowFromF32(f, x, config);
     store1(dst + i * Bytes, Bytes, code);
     if constexpr (Count)
-      if (CastEvent e = tail->classify(x, code); e != CastEvent::none)
-        ++events->count[int(castEventOf(e))];
+      if (FidelityEvent e = tail->classify(x, code); e != kNoFidelityEvent)
+        ++events->count[int((e))];
   }
 }
 
@@ -482,22 +476,7 @@ int horizontalMax(__m256i v) {
 
 /// A BfpTally of one tile in 32-bit lanes (at most 128 per lane), added to
 /// the call's BfpTally after the tile.
-struct BfpLaneTally {
-  BfpLaneTally()
-      : seen(_mm256_setzero_si256()), roundedUp(seen), flushedToZero(seen),
-        saturated(seen), exponentClamped(seen) {}
-
-  __m256i seen, roundedUp, flushedToZero, saturated, exponentClamped;
-
-  void moveTo(BfpTally &tally) {
-    tally.seen += laneSum(seen);
-    tally.roundedUp += laneSum(roundedUp);
-    tally.flushedToZero += laneSum(flushedToZero);
-    tally.saturated += laneSum(saturated);
-    tally.exponentClamped += laneSum(exponentClamped);
-    *this = BfpLaneTally();
-  }
-};
+using BfpLaneTally = ClassCounts<BfpClass, __m256i>;
 
 /// 16 datums (u32 lanes, each < 256) to 16 bytes.
 __m128i toBytes(__m256i lo, __m256i hi) {
@@ -535,7 +514,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       __m128i datums = toBytes(encode(lo), encode(hi));
       bfpStoreBlockDatums(M + 1, packed, b, datums);
     }
-    lanes.moveTo(tally);
+    moveLaneCounts(lanes, tally);
   }
 }
 

@@ -317,7 +317,7 @@ __attribute__((noinline)) void
 narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
            unsigned config, FidelityCounts *events) {
   Narrow narrow(f, config);
-  NarrowClassTotals totals;
+  ClassCounts<NarrowClass> totals;
   forEachStep<16>(count, [&](size_t i, uint64_t mask) {
     prefetchAhead(src + 4 * i, dst + i * Bytes);
     __m512i codes = narrow.apply<Count>(load<4>(mask, src + 4 * i),
@@ -328,7 +328,7 @@ narrowLoop(const FloatFormat &f, const char *src, char *dst, size_t count,
       _mm512_mask_cvtepi32_storeu_epi16(dst + 2 * i, __mmask16(mask), codes);
   });
   if constexpr (Count)
-    totals.addTo(f, config, count, *events);
+    addNarrowClassEvents(f, config, count, totals, *events);
 }
 
 template <unsigned Bytes>

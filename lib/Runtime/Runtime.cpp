@@ -114,7 +114,7 @@ int birsim_fidelity_counters(struct birsim_fidelity_counts *out) {
     return report(ErrorCode::invalidArgument, "null counts");
   FidelityCounters &c = fidelityCounters();
   std::lock_guard<std::mutex> lock(c.mutex);
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+#define BIRSIM_FIDELITY_FAMILY(Family)                                 \
   out->Family.elements = c.total.elements[int(FidelityFamily::Family)];
 #define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
   out->Family.Key = c.total.count[int(FidelityEvent::Family##_##Key)];

@@ -154,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint64_t fields[sizeof counts / sizeof(uint64_t)];
   std::memcpy(fields, &counts, sizeof counts);
   size_t k = 0;
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+#define BIRSIM_FIDELITY_FAMILY(Family)                                 \
   check(fields[k++] == ref.elements[int(FidelityFamily::Family)]);
 #define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
   check(fields[k++] == ref.count[int(FidelityEvent::Family##_##Key)]);

@@ -8,6 +8,7 @@
 #define BIRSIM_CORE_BFP_H
 
 #include "birsim/Core/Status.h"
+#include "birsim/Core/ValueClasses.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -79,23 +80,16 @@ inline unsigned bfpTileIndex(unsigned block, unsigned j) {
   return ((face / 2) * 16 + row) * kBfpTileSide + (face % 2) * 16 + j;
 }
 
-/// Local tally of a packing call: ties (flushed into the global tie
-/// counters once) and, when the fidelity counters ask, the other events of
-/// docs/Fidelity.md.
-struct BfpTally {
-  uint64_t seen = 0, roundedUp = 0;
-  uint64_t flushedToZero = 0, saturated = 0, exponentClamped = 0;
-};
+/// Local tally of a packing call by BfpClass: the ties (flushed into the
+/// process-wide tie counters once) and, when the fidelity counters ask, the
+/// other classes.
+using BfpTally = ClassCounts<BfpClass>;
 
-/// What encoding one value did (§5 steps 2-4), for the fidelity counts.
-enum BfpDatumEvent : unsigned {
-  kBfpTie = 1,             ///< step 4: remainder exactly half
-  kBfpTieRoundedUp = 2,    ///< ... and the odd magnitude rounded up
-  kBfpSaturated = 4,       ///< step 4: clamped at the largest magnitude
-  kBfpExponentClamped = 8, ///< step 2 ("a"): exponent raised or saturated
-};
-/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), or-ing its
-/// BfpDatumEvents into `events`.
+/// The bit of `c` in bfpEncodeWithEvents' class set.
+constexpr unsigned bfpClassBit(BfpClass c) { return 1u << unsigned(c); }
+/// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), or-ing the
+/// bfpClassBit of each class it shows (flushedToZero excepted) into
+/// `events`.
 uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
                             uint32_t sharedExp, unsigned &events);
 /// Encoding `bits` gave `datum` 0 although the value was finite and non-zero
@@ -114,13 +108,12 @@ inline uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits,
                          bool countEvents = false) {
   unsigned events = 0;
   uint8_t datum = bfpEncodeWithEvents(f, bits, sharedExp, events);
-  tally.seen += (events & kBfpTie) != 0;
-  tally.roundedUp += (events & kBfpTieRoundedUp) != 0;
-  if (countEvents) {
-    tally.flushedToZero += bfpFlushedToZero(f, bits, datum);
-    tally.saturated += (events & kBfpSaturated) != 0;
-    tally.exponentClamped += (events & kBfpExponentClamped) != 0;
-  }
+  if (countEvents && bfpFlushedToZero(f, bits, datum))
+    events |= bfpClassBit(BfpClass::flushedToZero);
+  else if (!countEvents) // the ties only
+    events &= bfpClassBit(BfpClass::tie) | bfpClassBit(BfpClass::tieRoundedUp);
+  for (int c = 0; c < BfpTally::kClasses; ++c)
+    tally.cells[c] += (events >> c) & 1;
   return datum;
 }
 /// Decodes a datum under `sharedExp` to fp32 bits (§5).

@@ -12,6 +12,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Float.h"
+#include "birsim/Core/ValueClasses.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +20,7 @@
 namespace birsim::core {
 
 enum class FidelityFamily : uint8_t {
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName) Family,
+#define BIRSIM_FIDELITY_FAMILY(Family) Family,
 #include "birsim/Core/Fidelity.def"
 };
 constexpr int kNumFidelityFamilies = 0
@@ -37,14 +38,15 @@ constexpr int kNumFidelityEvents = 0
     ;
 
 struct FidelityFamilyInfo {
-  const char *name;   ///< "reduce", "cast", "bfp_pack"
-  const char *opName; ///< the tensor-level op
+  const char *name; ///< "reduce", "cast", "bfp_pack"
 };
 struct FidelityEventInfo {
   FidelityFamily family;
   const char *key; ///< JSON key and C struct field
 };
 const FidelityFamilyInfo &fidelityFamilyInfo(FidelityFamily family);
+/// "No event": past the table's last row.
+constexpr FidelityEvent kNoFidelityEvent = FidelityEvent(kNumFidelityEvents);
 const FidelityEventInfo &fidelityEventInfo(FidelityEvent event);
 
 /// What the runtime's counters keep: values examined per family and
@@ -84,18 +86,10 @@ void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
                  const void *x, size_t begin, size_t end,
                  FidelityTally &tally);
 
-/// The one event (if any) the cast engine's write of `srcBits` as `to`
-/// shows, under `fp8Config` (§4); `none` when the value is kept.
-enum class CastEvent : uint8_t {
-  none, ///< the value is kept
-  saturated,
-  overflowToInf,
-  overflowToNaN,
-  nanSuppressed,
-  inexact,
-  underflowToZero,
-};
-CastEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
+/// The one cast event (if any, a `cast_*` row of Fidelity.def) the cast
+/// engine's write of `srcBits` as `to` shows, under `fp8Config` (§4);
+/// kNoFidelityEvent when the value is kept.
+FidelityEvent classifyCast(const DtypeInfo &from, const DtypeInfo &to,
                        uint64_t srcBits, unsigned fp8Config);
 /// Tallies elements [begin, end) of a cast of `src` (validated arguments).
 void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
@@ -103,6 +97,17 @@ void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
                FidelityTally &tally);
 
 //===-- Counts only, for the runtime's bulk calls -------------------------===//
+
+/// The bfp_pack event a BfpClass counts as (kNoFidelityEvent: a tie
+/// counter only).
+FidelityEvent bfpPackEventOf(BfpClass c);
+
+/// The cast events of `elements` elements narrowed to `f` under `config`
+/// from their NarrowClass counts: NarrowCastClassifier's rule, by class.
+void addNarrowClassEvents(const FloatFormat &f, unsigned config,
+                          size_t elements,
+                          const ClassCounts<NarrowClass> &classes,
+                          FidelityCounts &events);
 
 /// The fp8 add overflows among `count` (acc, x, result) code triples, where
 /// result is the add's output: finite operands, non-finite result (§3).
@@ -116,11 +121,11 @@ uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
 /// rule lane by lane.
 struct NarrowCastClassifier {
   NarrowCastClassifier(const FloatFormat &format, unsigned config);
-  CastEvent classify(uint32_t f32, uint32_t code) const {
+  FidelityEvent classify(uint32_t f32, uint32_t code) const {
     return classifyWidened(f32, widenToF32(*format, code));
   }
   /// The same with the output already widened to fp32 bits.
-  CastEvent classifyWidened(uint32_t f32, uint32_t widened) const;
+  FidelityEvent classifyWidened(uint32_t f32, uint32_t widened) const;
 
   const FloatFormat *format;
   /// |x| bit patterns at or above this clamp to ±max (saturating fp8
@@ -136,7 +141,7 @@ struct NarrowCastClassifier {
 class CastClassifier {
 public:
   CastClassifier(const DtypeInfo &from, const DtypeInfo &to, unsigned config);
-  CastEvent classify(uint64_t srcBits, uint32_t hub, uint64_t outBits) const;
+  FidelityEvent classify(uint64_t srcBits, uint32_t hub, uint64_t outBits) const;
 
 private:
   const DtypeInfo &from, &to;
@@ -148,8 +153,6 @@ private:
   uint32_t clampPositiveFrom = 0, clampNegativeFrom = 0;
 };
 
-/// The FidelityEvent a CastEvent counts as (none: no event).
-FidelityEvent castEventOf(CastEvent event);
 
 /// Tallies tiles [begin, end) of a BFP pack of `tiles` (§5); indices are
 /// flat row-major indices of the input floats.

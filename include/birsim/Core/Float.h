@@ -20,7 +20,6 @@ namespace birsim::core {
 constexpr unsigned kFp8Saturate = 0x0001;    ///< bit 0: saturate
 constexpr unsigned kFp8NanSuppress = 0xFF00; ///< byte 1: NaN -> +0
 constexpr unsigned kFp8ConfigMask = kFp8Saturate | kFp8NanSuppress;
-constexpr unsigned kFp8DefaultConfig = 0x0001; ///< whole-tensor cast default
 
 constexpr uint32_t kF32SignMask = 0x80000000u;
 constexpr uint32_t kF32QuietBit = 0x00400000u;

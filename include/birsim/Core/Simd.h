@@ -59,7 +59,7 @@ struct VectorKernels {
   void (*reduceInteger)(unsigned bytes, int op, void *acc, const void *x,
                         size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
-  /// with `events`, each element's CastEvent counted too
+  /// with `events`, each element's FidelityEvent counted too
   /// (NarrowCastClassifier's rule, docs/Fidelity.md).
   void (*narrowFromF32)(const FloatFormat &format, unsigned bytes,
                         const void *src, void *dst, size_t count,

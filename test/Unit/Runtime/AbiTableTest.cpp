@@ -30,7 +30,7 @@ using FunctionType = Result(Params...);
 // struct birsim_fidelity_counts holds exactly the families and keys of
 // Fidelity.def, each a uint64_t, in its order.
 enum FidelityField : size_t {
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName) Family##_elements,
+#define BIRSIM_FIDELITY_FAMILY(Family) Family##_elements,
 #define BIRSIM_FIDELITY_EVENT(Family, Key) Family##_##Key,
 #include "birsim/Core/Fidelity.def"
   kFidelityFields
@@ -41,7 +41,7 @@ enum FidelityField : size_t {
                     offsetof(birsim_fidelity_counts, Family.Field) ==          \
                         Family##_##Field * sizeof(uint64_t),                   \
                 "Fidelity.def " #Family "." #Field " differs from Runtime.h");
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName) BIRSIM_FIELD_AT(Family, elements)
+#define BIRSIM_FIDELITY_FAMILY(Family) BIRSIM_FIELD_AT(Family, elements)
 #define BIRSIM_FIDELITY_EVENT(Family, Key) BIRSIM_FIELD_AT(Family, Key)
 #include "birsim/Core/Fidelity.def"
 #undef BIRSIM_FIELD_AT

@@ -475,7 +475,7 @@ std::vector<uint64_t> fields(const birsim_fidelity_counts &c) {
 std::vector<uint64_t> fields(const birsim::core::FidelityTally &t,
                              uint64_t times) {
   std::vector<uint64_t> out;
-#define BIRSIM_FIDELITY_FAMILY(Family, OpName)                                 \
+#define BIRSIM_FIDELITY_FAMILY(Family)                                 \
   out.push_back(times *                                                        \
                 t.elements[int(birsim::core::FidelityFamily::Family)]);
 #define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
