@@ -8,9 +8,8 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
   let summary = "Lower birsim ops to calls into libbirsim_runtime.so";
   let description = [{
     Every birsim op on memrefs, scalars or vectors becomes a call to the
-    fixed C ABI of `libbirsim_runtime.so` (`birsim_accumulate`,
-    `birsim_scatter_accumulate`, `birsim_cast`, `birsim_collective_reduce`,
-    `birsim_bfp_pack_tiles`, `birsim_bfp_unpack_tiles`), followed by
+    fixed C ABI of `libbirsim_runtime.so` (a row of
+    `include/birsim/Runtime/RuntimeFunctions.def`), followed by
     `birsim_check_status(status, "<op name>")`, which prints
     `birsim_last_error()` and aborts on a non-zero status. Memrefs pass their
     aligned pointer and element count; scalars and vectors pass their raw
@@ -21,9 +20,8 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
   }];
   let options = [
     Option<"fidelityCounters", "fidelity-counters", "bool", "false",
-           "Precede each counted call (birsim_accumulate, "
-           "birsim_scatter_accumulate, birsim_cast, birsim_bfp_pack_tiles) "
-           "with birsim_fidelity_site(\"<op location>\"): the program counts "
+           "Precede each counted call (the Counted rows of "
+           "RuntimeFunctions.def) with birsim_fidelity_site(\"<op location>\"): the program counts "
            "what the simulator's numerics do to values and prints one line "
            "per call site at exit (docs/Fidelity.md)">
   ];

@@ -480,6 +480,42 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   bool fidelityCounters;
 };
 
+/// An op lowers to a runtime call on buffers where a fillCall overload
+/// says which (above), on stack slots where a fillValueCall overload does.
+template <typename Op, typename = void>
+struct HasBufferCall : std::false_type {};
+template <typename Op>
+struct HasBufferCall<Op, std::void_t<decltype(fillCall(
+                             std::declval<Op>(),
+                             std::declval<typename Op::Adaptor>(),
+                             std::declval<RuntimeCall &>()))>>
+    : std::true_type {};
+template <typename Op, typename = void>
+struct HasValueCall : std::false_type {};
+template <typename Op>
+struct HasValueCall<Op, std::void_t<decltype(fillValueCall(
+                            std::declval<Op>(),
+                            std::declval<typename Op::Adaptor>(),
+                            std::declval<const LLVMTypeConverter &>(),
+                            std::declval<RuntimeCall &>(),
+                            std::declval<Value &>()))>> : std::true_type {};
+
+/// One pattern per birsim op that has a call (the ODS op list): a new op
+/// lowers once its fill function exists.
+template <typename... Ops>
+void addRuntimeCallPatterns(const LLVMTypeConverter &converter,
+                            RewritePatternSet &patterns,
+                            bool fidelityCounters) {
+  auto add = [&](auto op) {
+    using Op = decltype(op);
+    if constexpr (HasBufferCall<Op>::value)
+      patterns.add<BufferOpLowering<Op>>(converter, fidelityCounters);
+    else if constexpr (HasValueCall<Op>::value)
+      patterns.add<ValueOpLowering<Op>>(converter, fidelityCounters);
+  };
+  (add(Ops(nullptr)), ...);
+}
+
 struct ConstantOpLowering : public ConvertOpToLLVMPattern<ConstantOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -529,23 +565,19 @@ struct ConvertBirsimToLLVMPass
 void birsim::populateBirsimToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     bool fidelityCounters) {
-  // Raw bits of the dialect's dtypes (docs/Semantics.md section 1 widths).
+  // The dialect's own element types are their raw bits (the dtype table's
+  // widths, docs/Semantics.md section 1).
   converter.addConversion([](Type type) -> std::optional<Type> {
-    if (!isa<Float32rType, Float4E2M1FNx4Type, Float8E4M3FNx4Type,
-             Float8E5M2x4Type>(type))
+    const core::DtypeInfo *info = lookupDtypeInfo(type);
+    if (!info || !isa<BirsimDialect>(type.getDialect()))
       return std::nullopt;
-    return IntegerType::get(type.getContext(),
-                            8 * lookupDtypeInfo(type)->bytes);
+    return IntegerType::get(type.getContext(), 8 * info->bytes);
   });
   patterns.add<ConstantOpLowering>(converter);
-  patterns.add<ValueOpLowering<ReduceOp>, ValueOpLowering<CollectiveReduceOp>,
-               ValueOpLowering<CastOp>, BufferOpLowering<ReduceIntoOp>,
-               BufferOpLowering<CollectiveReduceIntoOp>,
-               BufferOpLowering<CastIntoOp>, BufferOpLowering<BfpPackIntoOp>,
-               BufferOpLowering<BfpUnpackIntoOp>, BufferOpLowering<DmaCopyOp>,
-               BufferOpLowering<IndirectSaveOp>,
-               BufferOpLowering<IndirectSaveAccumulateOp>>(converter,
-                                                           fidelityCounters);
+  addRuntimeCallPatterns<
+#define GET_OP_LIST
+#include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
+      >(converter, patterns, fidelityCounters);
 }
 
 void birsim::registerConvertBirsimToLLVMInterface(

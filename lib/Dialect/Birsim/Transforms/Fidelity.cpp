@@ -123,13 +123,10 @@ struct BirsimFidelityPass
     std::vector<OpCounts> analysed;
     getOperation().walk([&](Operation *op) {
       std::optional<OpCounts> counts;
-      if (auto reduce = dyn_cast<ReduceOp>(op))
-        counts = analyse(reduce);
-      else if (auto cast = dyn_cast<CastOp>(op))
-        counts = analyse(cast);
-      else if (auto pack = dyn_cast<BfpPackOp>(op))
-        counts = analyse(pack);
-      else
+      if (!analyseAny<
+#define GET_OP_LIST
+#include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
+              >(op, counts))
         remarkBufferForm(op);
       if (counts)
         analysed.push_back(std::move(*counts));
@@ -140,6 +137,26 @@ struct BirsimFidelityPass
   }
 
 private:
+  /// The ops without an analyse overload of their own.
+  struct NotAnalysed {};
+  template <typename Op> NotAnalysed analyse(Op) { return {}; }
+
+  /// Runs the analyse overload of the birsim op (of the ODS op list) that
+  /// `op` is, if it has one.
+  template <typename... Ops>
+  bool analyseAny(Operation *op, std::optional<OpCounts> &counts) {
+    auto tryOp = [&](auto typed) {
+      using Op = decltype(typed);
+      if constexpr (!std::is_same_v<decltype(analyse(typed)), NotAnalysed>)
+        if (auto matched = dyn_cast<Op>(op)) {
+          counts = analyse(matched);
+          return true;
+        }
+      return false;
+    };
+    return (tryOp(Ops(nullptr)) || ...);
+  }
+
   std::optional<OpCounts> analyse(ReduceOp op) {
     const core::DtypeInfo *dtype = lookupDtypeInfo(op.getType());
     if (!isFp8Add(dtype, core::MemoryReductionOp(op.getKind())))
