@@ -285,7 +285,7 @@ TEST(DialectTables, EnumsAndDtypesMatchTheCore) {
 }
 
 // Each buffer op reads and writes exactly the operands its ODS Arg<> effects
-// name (docs/ops/BufferForms.md): "r" read, "w" written, "rw" both.
+// name (BirsimOps.td): "r" read, "w" written, "rw" both.
 TEST(DialectTables, DeclaredMemoryEffects) {
   MLIRContext context;
   context.loadDialect<BirsimDialect, func::FuncDialect>();

@@ -11,9 +11,31 @@ def Birsim_Dialect : Dialect {
   let description = [{
     Ops whose results are, bit for bit, what the AWS Neuron BIR simulator's
     `cast_copy_or_accumulate` kernel, collective reducer and whole-tensor
-    cast engine produce, plus Tenstorrent BFP8/BFP4 tile packing. Verifiers
-    mirror the simulator's legality; folders and the runtime both call the
-    same C++ core (`birsim/Core`).
+    cast engine produce, plus Tenstorrent BFP tile packing. Verifiers mirror
+    the simulator's legality; folders (dense, splat, scalar and
+    `dense_resource` constants) and the runtime both call the same C++ core
+    (`birsim/Core`). The rules are docs/Semantics.md's; diagnostics cite its
+    sections.
+
+    Element types: a builtin type where MLIR has one, `!birsim.float32r` and
+    the packed `!birsim.float4_e2m1fn_x4`, `!birsim.float8_e4m3fn_x4`,
+    `!birsim.float8_e5m2_x4` otherwise (the dtype table of
+    docs/Semantics.md section 1; `iN` and `siN` are the same dtype).
+
+    Buffer forms and lowering: One-Shot Bufferize turns each tensor op into
+    its `_into` form (`reduce` and `collective_reduce` in place in the
+    first operand's buffer, `cast`, `bfp_pack` and `bfp_unpack` into a new
+    one); `--convert-birsim-to-llvm` turns every op on memrefs, scalars or
+    vectors into one call of `include/birsim/Runtime/RuntimeFunctions.def`
+    (memrefs as aligned pointer and element count, scalars and vectors
+    through stack slots in the entry block), then
+    `birsim_check_status(status, "<op name>")`, which prints
+    `birsim runtime error in <op name>: <message>` and aborts before any
+    byte is written on a run-time error the verifier cannot see (an
+    out-of-range scatter index). The `birsim-to-llvm` pipeline runs
+    canonicalize, bufferization and this lowering end to end; upstream
+    `--convert-to-llvm` picks birsim up through its
+    `ConvertToLLVMPatternInterface`.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

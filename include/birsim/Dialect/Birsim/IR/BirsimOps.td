@@ -34,12 +34,14 @@ def Birsim_ReduceOp : Birsim_Op<"reduce",
   let summary = "cast_copy_or_accumulate: result = reduce(dst, src)";
   let description = [{
     Elementwise `birsim::cast_copy_or_accumulate(kind, dst, src, dtype)`
-    (docs/Semantics.md section 3). `copy` takes every bir::Dtype; `add`, `min`
-    and `max` only the reducing ones (the add/min/max column of
-    docs/Semantics.md section 1). Floats reduce in fp32 with x86 SSE
-    semantics (`add` = ADDSS(dst, src), `min` = MINSS(src, dst),
-    `max` = MAXSS(src, dst)) and narrow back with round-to-nearest-even,
-    FP8 config 0; integers wrap.
+    (docs/Semantics.md section 3). `copy` takes every bir::Dtype and folds
+    to `src`; `add`, `min` and `max` only the reducing ones (the add/min/max
+    column of docs/Semantics.md section 1), any other is the verifier's
+    `cast_accumulate: unsupported dtype <name>`. Floats reduce in fp32 with
+    x86 SSE semantics (`add` = ADDSS(dst, src), `min` = MINSS(src, dst),
+    `max` = MAXSS(src, dst), so a NaN on either side of `min`/`max` leaves
+    `dst`) and narrow back with round-to-nearest-even, FP8 config 0 (an
+    overflowing fp8 sum is ±Inf); integers wrap, min/max compare signed.
 
     ```mlir
     %r = birsim.reduce add %dst, %src : bf16
@@ -58,9 +60,11 @@ def Birsim_CollectiveReduceOp : Birsim_Op<"collective_reduce",
     [Pure, AllTypesMatch<["acc", "x", "result"]>]> {
   let summary = "the collective doReduction on fp32";
   let description = [{
-    The AllReduce / ReduceScatter reducer: `add` = ADDSS(x, acc),
-    `max` = MAXSS(x, acc), `min` = MINSS(x, acc) on fp32. Any other
-    AluOpType is an error (the simulator asserts at inst_visitor.cpp:5365).
+    The AllReduce / ReduceScatter reducer `doReduction` @ 0x1b3400, which
+    reads `bir::AluOpType` directly (docs/Semantics.md section 2):
+    `add` = ADDSS(x, acc), so a NaN in `x` wins, `max` = MAXSS(x, acc),
+    `min` = MINSS(x, acc), on `f32` only. Any other AluOpType is an error
+    (the simulator asserts at inst_visitor.cpp:5365).
 
     ```mlir
     %r = birsim.collective_reduce max %acc, %x : tensor<16xf32>
@@ -85,7 +89,9 @@ def Birsim_CastOp : Birsim_Op<"cast",
     compiler's default, and applies to fp8 results only. The integer form
     `{fp8_config = N : i32}` of the simulator's config word is accepted
     too: bits outside 0xFF01 are an error, any bit of byte 1 is
-    `nan_suppress`.
+    `nan_suppress` (docs/Decisions.md D2-D4, D16). Packed dtypes are outside
+    the engine. A cast to the same type folds to its input; constant inputs
+    fold through the core, inexact results included.
 
     ```mlir
     %y = birsim.cast %x : tensor<8xf32> to tensor<8xf8E5M2>
@@ -105,9 +111,15 @@ def Birsim_CastOp : Birsim_Op<"cast",
 def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
   let summary = "pack N row-major 32x32 fp32 tiles into BFP bytes";
   let description = [{
-    `tensor<Nx32x32xf32>` to `tensor<N x tile_bytes(format) x i8>`: per tile
-    64 shared-exponent bytes, then the datums in face order (docs/Semantics.md
-    section 5). 1088 bytes per tile for BFP8, 576 for BFP4.
+    `tensor<Nx32x32xf32>` to `tensor<N x tile_bytes(format) x i8>` as
+    `ft_bfp.h` packs them (docs/Semantics.md section 5): per tile one
+    shared-exponent byte per 16-value block, then the datums in face order
+    (TL, TR, BL, BR faces, rows inside a face), several per byte from the
+    low bits for the narrow formats. `bfp*_b` formats share fp32's 8-bit
+    exponent, `bfp*_a` a 5-bit one; encoding aligns to the shared exponent,
+    rounds to the datum width with ties to even and saturates. The verifier
+    checks the packed size against the format (1088 bytes per tile for
+    `bfp8_*`, 576 for `bfp4_*`).
 
     ```mlir
     %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
@@ -152,7 +164,9 @@ class Birsim_CceOp<string mnemonic, string caller, list<Trait> traits = []>
     the simulator's }] # caller # [{: `bypass` copies, `add` accumulates
     (on the reducing dtypes only), and every other value, `min` and `max`
     included, is rejected by the verifier because the simulator asserts
-    (inst_visitor.cpp:363).
+    (inst_visitor.cpp:363). Memrefs must be contiguous in row-major order
+    (the identity layout, or row-major strides with any offset, such as one
+    row of a larger buffer): the runtime takes pointer and element count.
   }];
 }
 
