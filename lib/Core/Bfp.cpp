@@ -5,28 +5,18 @@
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h"
+#include "ParallelFor.h"
 
 #include <algorithm>
 #include <atomic>
 
 namespace birsim::core {
 
-static constexpr BfpFormatInfo kBfpFormats[] = {
-#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
-  {BfpFormat::Enumerator, #Enumerator, MagnitudeBits, BfpExponent::Exponent},
-#include "birsim/Core/BfpFormats.def"
-};
-static_assert(numberedInRowOrder({
-#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Number,
-#include "birsim/Core/BfpFormats.def"
-              }),
-              "BfpFormats.def rows must be numbered 0..N-1");
-
 const BfpFormatInfo *lookupBfpFormat(int format) {
   if (format < 0 || format >= kNumBfpFormats)
     return nullptr;
-  return &kBfpFormats[format];
+  return &kBfpFormatTable[format];
 }
 
 uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,

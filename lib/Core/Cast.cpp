@@ -1,6 +1,7 @@
 //===- Cast.cpp - Whole-tensor cast engine (docs/Semantics.md section 4) -------===//
 #include "birsim/Core/Cast.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h"
+#include "ParallelFor.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 

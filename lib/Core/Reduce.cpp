@@ -1,7 +1,8 @@
 //===- Reduce.cpp - cast_copy_or_accumulate and its callers ---------------===//
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h"
+#include "ParallelFor.h"
 
 #include <algorithm>
 #include <array>
@@ -231,7 +232,7 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
       vector->reduceF32(f32Op, d, s, n);
     else if (vector && (info->reduction == Reduction::Int32 ||
                         info->reduction == Reduction::Int64))
-      vector->reduceInteger(bytes, op, d, s, n);
+      vector->reduceInteger(bytes, MemoryReductionOp(op), d, s, n);
     else if (vector && narrow)
       vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
     else

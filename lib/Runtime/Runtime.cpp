@@ -4,7 +4,7 @@
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Simd.h"
+#include "birsim/Core/Threads.h"
 
 #include <cstdio>
 #include <cstdlib>

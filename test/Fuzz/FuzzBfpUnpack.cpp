@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h" // lib/Core, private
 
 #include <cstdint>
 #include <cstdlib>

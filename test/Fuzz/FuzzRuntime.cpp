@@ -12,7 +12,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
 
 #include <cstdint>

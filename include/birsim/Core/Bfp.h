@@ -7,6 +7,7 @@
 #ifndef BIRSIM_CORE_BFP_H
 #define BIRSIM_CORE_BFP_H
 
+#include "birsim/Core/Enums.h"
 #include "birsim/Core/Status.h"
 #include "birsim/Core/ValueClasses.h"
 
@@ -61,6 +62,18 @@ struct BfpFormatInfo {
   /// Datums per byte, element 0 in the low bits.
   constexpr unsigned datumsPerByte() const { return 8 / datumBits; }
 };
+
+/// BfpFormats.def's rows, by number.
+inline constexpr BfpFormatInfo kBfpFormatTable[] = {
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
+  {BfpFormat::Enumerator, #Enumerator, MagnitudeBits, BfpExponent::Exponent},
+#include "birsim/Core/BfpFormats.def"
+};
+static_assert(numberedInRowOrder({
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Number,
+#include "birsim/Core/BfpFormats.def"
+              }),
+              "BfpFormats.def rows must be numbered 0..N-1");
 
 /// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);

@@ -13,7 +13,7 @@
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h" // lib/Core, private
 
 #include "llvm/ADT/APSInt.h"
 

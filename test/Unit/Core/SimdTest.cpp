@@ -16,7 +16,9 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Simd.h"
+#include "Kernels/Kernels.h" // lib/Core, private
+#include "ParallelFor.h"
+#include "birsim/Core/Threads.h"
 
 #include "gtest/gtest.h"
 
@@ -61,9 +63,9 @@ size_t sweepSize(size_t normal, size_t longRun, size_t emulated,
 /// The paths this CPU has, portable first.
 std::vector<Isa> everyPath() {
   std::vector<Isa> paths;
-  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512})
-    if (isa <= bestIsa())
-      paths.push_back(isa);
+  for (int isa = 0; isa < int(Isa::kCount); ++isa)
+    if (availableIsas().has(Isa(isa)))
+      paths.push_back(Isa(isa));
   return paths;
 }
 
@@ -195,15 +197,17 @@ TEST(VectorPath, IsaNameSelectsThatPath) {
   if (!requested || !*requested)
     GTEST_SKIP() << "BIRSIM_ISA is not set";
   Isa want = bestIsa();
-  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512})
-    if (std::string(requested) == isaName(isa))
-      want = std::min(isa, bestIsa());
+  for (int isa = 0; isa < int(Isa::kCount); ++isa)
+    if (std::string(requested) == isaName(Isa(isa)))
+      want = resolveIsa(Isa(isa));
+  // Where the CPU has the path, that path itself.
+  for (int isa = 0; isa < int(Isa::kCount); ++isa)
+    if (std::string(requested) == isaName(Isa(isa)) &&
+        availableIsas().has(Isa(isa)))
+      EXPECT_EQ(want, Isa(isa));
   EXPECT_STREQ(isaName(activeIsa()), isaName(want)) << "BIRSIM_ISA=" << requested;
+  EXPECT_EQ(activeKernels(), kernelsOf(want));
   EXPECT_EQ(activeKernels() == nullptr, want == Isa::portable);
-  if (want == Isa::avx2)
-    EXPECT_EQ(activeKernels(), &avx2Kernels());
-  if (want == Isa::avx512)
-    EXPECT_EQ(activeKernels(), &avx512Kernels());
 }
 
 /// The fp8 add through fp16 is chosen only where fp8AddFitsHalf holds: one-
@@ -236,8 +240,7 @@ TEST(VectorPath, Fp8AddOutsideTheHalfTrickFallsBack) {
     for (Isa isa : everyPath()) {
       if (isa == Isa::portable)
         continue;
-      const VectorKernels &k =
-          isa == Isa::avx2 ? avx2Kernels() : avx512Kernels();
+      const VectorKernels &k = *kernelsOf(isa);
       Bytes acc = acc0;
       k.reduceNarrow(f, 1, F32Op::kernelAdd, acc.data(), x.data(), 65536);
       for (unsigned i = 0; i < 65536; ++i)

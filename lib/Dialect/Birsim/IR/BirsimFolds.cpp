@@ -13,7 +13,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Simd.h"
+#include "birsim/Core/Threads.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"

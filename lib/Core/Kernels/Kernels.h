@@ -1,18 +1,20 @@
-//===- Simd.h - run-time selected vector kernels and threads ----*- C++ -*-===//
+//===- Kernels.h - the vector kernel interface and its selection -*- C++ -*-===//
 //
-// On x86-64 the SSE/AVX instructions are the specification
-// (docs/Semantics.md section 2), so vector kernels are as exact as the
-// portable integer path, which stays the reference and the fallback. The
-// path is chosen once from CPUID and BIRSIM_ISA=portable|avx2|avx512 (an
-// unavailable path falls back to the best one below it). Every vector kernel
-// runs under the default MXCSR whatever the caller set.
+// Private to lib/Core (tests and fuzzers that choose paths include it
+// through a private include path). On x86-64 the SSE/AVX instructions are
+// the specification (docs/Semantics.md section 2), so vector kernels are as
+// exact as the portable integer path, which stays the reference and the
+// fallback. Each path contributes one VectorKernels table; the path is
+// chosen once from the CPU and BIRSIM_ISA. Every vector kernel runs under
+// the default MXCSR whatever the caller set.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BIRSIM_CORE_SIMD_H
-#define BIRSIM_CORE_SIMD_H
+#ifndef BIRSIM_LIB_CORE_KERNELS_KERNELS_H
+#define BIRSIM_LIB_CORE_KERNELS_KERNELS_H
 
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
+#include "birsim/Core/Enums.h"
 #include "birsim/Core/Fidelity.h"
 
 #include <cstddef>
@@ -20,15 +22,32 @@
 
 namespace birsim::core {
 
-enum class Isa : int { portable = 0, avx2 = 1, avx512 = 2 };
-const char *isaName(Isa isa);
+/// The paths, by BIRSIM_ISA name; `portable` is no vector path.
+enum class Isa : int { portable, avx2, avx512, kCount };
+const char *isaName(Isa isa); ///< "unknown" when not a path
 
-/// The best path this CPU runs.
+/// A set of paths.
+class IsaSet {
+public:
+  void add(Isa isa) { bits |= 1u << unsigned(isa); }
+  bool has(Isa isa) const { return bits >> unsigned(isa) & 1; }
+
+private:
+  unsigned bits = 1u << unsigned(Isa::portable);
+};
+
+/// The paths this build and this CPU run (portable always).
+IsaSet availableIsas();
+/// The path a request gets: the requested one where available, else the
+/// next available one after it in this platform's preference list (x86-64:
+/// avx512, avx2), else portable; a path the list lacks gets the best.
+Isa resolveIsa(Isa requested);
+/// The first available path of the preference list, or portable.
 Isa bestIsa();
-/// The path in use: BIRSIM_ISA or the best, read once.
+/// The path in use: resolveIsa(BIRSIM_ISA), or the best, read once.
 Isa activeIsa();
-/// Uses `requested` (or the best available below it) from now on; returns
-/// the path chosen. For tests and benchmarks; not thread-safe.
+/// Uses resolveIsa(requested) from now on; returns it. For tests and
+/// benchmarks; not thread-safe.
 Isa selectIsa(Isa requested);
 
 /// The fp32 operation of a reduction, with its operand order: `acc op x` is
@@ -36,7 +55,7 @@ Isa selectIsa(Isa requested);
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
-/// The vector kernels' fp8 add runs through fp16 (SimdAvx2.cpp's
+/// The vector kernels' fp8 add runs through fp16 (Avx2.cpp's
 /// fp8AddSteps), whose proof covers one-byte IEEE formats with 2..4
 /// mantissa bits and at most 5 exponent bits; any other format takes the
 /// general widen-add-narrow loop.
@@ -55,9 +74,9 @@ struct VectorKernels {
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
   /// acc[i] = acc[i] op x[i] on int32 (`bytes` 4) or int64 (8): wrapping
-  /// add, signed min/max (§3); `op` is 1, 2, 3 = add, min, max.
-  void (*reduceInteger)(unsigned bytes, int op, void *acc, const void *x,
-                        size_t count);
+  /// add, signed min/max (§3).
+  void (*reduceInteger)(unsigned bytes, MemoryReductionOp op, void *acc,
+                        const void *x, size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
   /// with `events`, each element's FidelityEvent counted too
   /// (NarrowCastClassifier's rule, docs/Fidelity.md).
@@ -80,56 +99,18 @@ struct VectorKernels {
                             const void *x, size_t count);
 };
 
-/// The kernels of the active path; null on the portable path.
-const VectorKernels *activeKernels();
-/// The AVX2 + F16C kernels (SimdAvx2.cpp); call only when the CPU has them.
+#if defined(__x86_64__)
+/// The x86 paths' tables (Avx2.cpp, Avx512.cpp); call through kernelsOf,
+/// which checks the CPU.
 const VectorKernels &avx2Kernels();
-/// The AVX-512 F/BW/VL + F16C kernels (SimdAvx512.cpp); call only when the
-/// CPU has them.
 const VectorKernels &avx512Kernels();
+#endif
 
-/// Threads for large calls: BIRSIM_NUM_THREADS, else hardware concurrency;
-/// `setNumThreads(0)` restores that default. Returns the previous setting.
-int setNumThreads(int threads);
-int numThreads();
-
-/// Keeps every bulk call made by this thread on this thread while it lives
-/// (the folders: MLIR already folds functions in parallel).
-class SingleThreadScope {
-public:
-  SingleThreadScope();
-  ~SingleThreadScope();
-  SingleThreadScope(const SingleThreadScope &) = delete;
-  SingleThreadScope &operator=(const SingleThreadScope &) = delete;
-
-private:
-  bool saved;
-};
-
-/// Runs fn(begin, end) over [0, count) in contiguous chunks, on several
-/// threads only when each gets at least `minPerThread` items: the calling
-/// thread and workers kept from earlier calls (a call that finds them busy
-/// starts its own). Chunks are independent, so results do not depend on the
-/// thread count.
-void parallelFor(size_t count, size_t minPerThread,
-                 void (*fn)(void *context, size_t begin, size_t end),
-                 void *context);
-
-template <typename Fn>
-void parallelFor(size_t count, size_t minPerThread, Fn &&fn) {
-  parallelFor(
-      count, minPerThread,
-      [](void *context, size_t begin, size_t end) {
-        (*static_cast<Fn *>(context))(begin, end);
-      },
-      &fn);
-}
-
-/// Elements per thread below which a bulk call stays on one thread.
-constexpr size_t kMinElementsPerThread = size_t(1) << 18;
-/// BFP tiles per thread below which packing stays on one thread.
-constexpr size_t kMinTilesPerThread = 256;
+/// The kernels of `isa`; null for portable and for a path not available.
+const VectorKernels *kernelsOf(Isa isa);
+/// kernelsOf(activeIsa()).
+const VectorKernels *activeKernels();
 
 } // namespace birsim::core
 
-#endif // BIRSIM_CORE_SIMD_H
+#endif // BIRSIM_LIB_CORE_KERNELS_KERNELS_H

@@ -1,7 +1,7 @@
 //===- LaneArithmetic.h - lane arithmetic of every vector path --*- C++ -*-===//
 //
-// Private to lib/Core. The per-lane arithmetic that SimdAvx2.cpp (8 lanes)
-// and SimdAvx512.cpp (16 lanes) share, written once over a lane vocabulary
+// Private to lib/Core. The per-lane arithmetic that Avx2.cpp (8 lanes)
+// and Avx512.cpp (16 lanes) share, written once over a lane vocabulary
 // `V` that each of them defines (Avx2Lanes<Bits>, Avx512Lanes<Bits>): V::I,
 // a vector of lanes of `Bits` bits (32 unless a function says otherwise);
 // V::M, a lane mask; and one function per instruction. Included inside
@@ -9,11 +9,11 @@
 // file's ISA; the vocabularies are file-local, so are the instantiations.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BIRSIM_LIB_CORE_LANEARITHMETIC_H
-#define BIRSIM_LIB_CORE_LANEARITHMETIC_H
+#ifndef BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
+#define BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
 
-#ifndef BIRSIM_LIB_CORE_KERNELSUPPORT_H // its functions must stay SSE-only
-#error "include KernelSupport.h before the target region"
+#ifndef BIRSIM_LIB_CORE_KERNELS_X86_H // its functions must stay SSE-only
+#error "include X86.h before the target region"
 #endif
 
 #include <cstdint>
@@ -147,7 +147,7 @@ typename V::I f16AddResult(typename V::I acc, typename V::I h) {
 }
 
 /// fp8 add's codes from fp16 sums truncated (16-bit lanes; fp8AddLoop in
-/// SimdAvx2.cpp): round to nearest even onto the format's m mantissa bits on
+/// Avx2.cpp): round to nearest even onto the format's m mantissa bits on
 /// the fp16 bits, the carry running up to Inf; every NaN the format's one
 /// NaN code (§4).
 template <class V> struct HalfSumToFp8Lanes {
@@ -344,4 +344,4 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
 
 } // namespace birsim::core::kernel
 
-#endif // BIRSIM_LIB_CORE_LANEARITHMETIC_H
+#endif // BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H

@@ -1,17 +1,16 @@
-//===- SimdAvx2.cpp - AVX2 kernels ----------------------------------------===//
+//===- Avx2.cpp - AVX2 kernels --------------------------------------------===//
 //
 // Every function here is compiled for AVX2 + POPCNT (a target attribute, not
 // a file-wide flag, so that inline functions of the core's headers are not
 // emitted here with AVX2 code in them) and called only when the CPU has
-// them (Simd.cpp). Each lane computes exactly what the portable path
+// them (Select.cpp). Each lane computes exactly what the portable path
 // computes (docs/Semantics.md sections 2-5); the tests compare the two. The
 // lane arithmetic is LaneArithmetic.h's, on this file's Avx2Lanes; the loops
 // around it are this file's.
 //
 //===----------------------------------------------------------------------===//
-#include "KernelSupport.h"
+#include "X86.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Simd.h"
 
 #include <immintrin.h>
 
@@ -158,18 +157,18 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 
 /// int32/int64 add (wrapping), min, max (signed; equal values are the same
 /// bits, so the order of MIN/MAX's operands does not matter) (§3).
-template <unsigned Bytes, int Op>
+template <unsigned Bytes, MemoryReductionOp Op>
 __attribute__((noinline)) void integerLoop(char *acc, const char *x,
                                            size_t count) {
   using Bits = std::conditional_t<Bytes == 4, int32_t, int64_t>;
   auto apply = [](__m256i a, __m256i b) {
-    if constexpr (Op == 1)
+    if constexpr (Op == MemoryReductionOp::add)
       return Bytes == 4 ? _mm256_add_epi32(a, b) : _mm256_add_epi64(a, b);
     else if constexpr (Bytes == 4)
-      return Op == 2 ? _mm256_min_epi32(a, b) : _mm256_max_epi32(a, b);
+      return Op == MemoryReductionOp::min ? _mm256_min_epi32(a, b) : _mm256_max_epi32(a, b);
     else {
       __m256i r = Avx2Lanes<32>::select(
-          Op == 2 ? _mm256_cmpgt_epi64(a, b) : _mm256_cmpgt_epi64(b, a), b, a);
+          Op == MemoryReductionOp::min ? _mm256_cmpgt_epi64(a, b) : _mm256_cmpgt_epi64(b, a), b, a);
       // Opaque to LLVM, which would otherwise store only the lanes taken
       // from `b` with VPMASKMOVQ (microcoded, 4x slower here).
       asm("" : "+x"(r));
@@ -190,9 +189,9 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
     Bits a, b;
     std::memcpy(&a, acc + i * Bytes, Bytes);
     std::memcpy(&b, x + i * Bytes, Bytes);
-    Bits r = Op == 1   ? Bits(std::make_unsigned_t<Bits>(a) +
+    Bits r = Op == MemoryReductionOp::add   ? Bits(std::make_unsigned_t<Bits>(a) +
                               std::make_unsigned_t<Bits>(b))
-             : Op == 2 ? std::min(a, b)
+             : Op == MemoryReductionOp::min ? std::min(a, b)
                        : std::max(a, b);
     std::memcpy(acc + i * Bytes, &r, Bytes);
   }
@@ -413,9 +412,8 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
     return bf16AddLoop(a, b, count);
   if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
     return f16AddLoop(a, b, count);
-  withF32Op(op, [&](auto f32Op) {
-    reduceNarrowLoop<f32Op>(f, bytes, a, b, count);
-  });
+  withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
+      op, [&](auto f32Op) { reduceNarrowLoop<f32Op>(f, bytes, a, b, count); });
 }
 
 template <bool Count, unsigned Bytes>

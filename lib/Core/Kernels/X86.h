@@ -1,17 +1,18 @@
-//===- KernelSupport.h - what every ISA's kernels share ---------*- C++ -*-===//
+//===- X86.h - what every x86 path's kernels share --------------*- C++ -*-===//
 //
-// Private to lib/Core. Included by SimdAvx2.cpp and SimdAvx512.cpp before
+// Private to lib/Core. Included by Avx2.cpp and Avx512.cpp before
 // their target attributes, so these inline functions are plain x86-64 code
 // (SSE only) in both, as the one-definition rule needs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef BIRSIM_LIB_CORE_KERNELSUPPORT_H
-#define BIRSIM_LIB_CORE_KERNELSUPPORT_H
+#ifndef BIRSIM_LIB_CORE_KERNELS_X86_H
+#define BIRSIM_LIB_CORE_KERNELS_X86_H
 
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Simd.h"
+#include "Dispatch.h"
+#include "Kernels.h"
 
 #include <tmmintrin.h>
 
@@ -69,41 +70,6 @@ inline void prefetchAhead(const void *a, const void *b) {
   prefetchAhead(b);
 }
 
-/// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
-/// bytes>()) for a narrow float of `bytes` 1 or 2, counted or not.
-template <typename Fn>
-void withNarrowCase(bool counted, unsigned bytes, Fn &&fn) {
-  auto withWidth = [&](auto count) {
-    if (bytes == 1)
-      return fn(count, std::integral_constant<unsigned, 1>());
-    return fn(count, std::integral_constant<unsigned, 2>());
-  };
-  if (counted)
-    return withWidth(std::true_type());
-  return withWidth(std::false_type());
-}
-
-/// Calls fn(std::bool_constant<counted>(), std::integral_constant<unsigned,
-/// M>(), std::bool_constant<fp16Exponent>()) for BFP format `f`, one
-/// instantiation per BfpFormats.def row: every constant of a packing loop is
-/// then an immediate.
-template <typename Fn>
-void withBfpCase(const BfpFormatInfo &f, bool counted, Fn &&fn) {
-  auto withFormat = [&](auto count) {
-    switch (f.format) {
-#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
-  case BfpFormat::Enumerator:                                                  \
-    return fn(count, std::integral_constant<unsigned, MagnitudeBits>(),        \
-              std::bool_constant<BfpExponent::Exponent ==                      \
-                                 BfpExponent::Fp16>());
-#include "birsim/Core/BfpFormats.def"
-    }
-  };
-  if (counted)
-    return withFormat(std::true_type());
-  return withFormat(std::false_type());
-}
-
 /// The 16 datum bytes of block `b` of a packed tile (§5; BFP4: low nibble
 /// first). SSE2 only, so any ISA's kernel can call it.
 inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
@@ -142,37 +108,6 @@ constexpr F32Instruction instructionOf(F32Op op) {
                                   : F32Instruction::addss;
 }
 constexpr bool accumulatorFirst(F32Op op) { return op == F32Op::kernelAdd; }
-
-/// Calls fn(std::integral_constant<F32Op, op>()): one loop instantiation
-/// per operation, chosen at run time.
-template <typename Fn> void withF32Op(F32Op op, Fn &&fn) {
-  switch (op) {
-  case F32Op::kernelAdd:
-    return fn(std::integral_constant<F32Op, F32Op::kernelAdd>());
-  case F32Op::kernelMin:
-    return fn(std::integral_constant<F32Op, F32Op::kernelMin>());
-  case F32Op::kernelMax:
-    return fn(std::integral_constant<F32Op, F32Op::kernelMax>());
-  case F32Op::collectiveAdd:
-    return fn(std::integral_constant<F32Op, F32Op::collectiveAdd>());
-  }
-}
-
-/// Calls fn(std::integral_constant<unsigned, bytes>(),
-/// std::integral_constant<int, op>()) for int32 (`bytes` 4) or int64 (8)
-/// and `op` 1, 2, 3 = add, min, max.
-template <typename Fn> void withIntegerOp(unsigned bytes, int op, Fn &&fn) {
-  auto withOp = [&](auto width) {
-    if (op == 1)
-      return fn(width, std::integral_constant<int, 1>());
-    if (op == 2)
-      return fn(width, std::integral_constant<int, 2>());
-    return fn(width, std::integral_constant<int, 3>());
-  };
-  if (bytes == 8)
-    return withOp(std::integral_constant<unsigned, 8>());
-  return withOp(std::integral_constant<unsigned, 4>());
-}
 
 /// The constants of widening a format to fp32: exact, subnormals by an
 /// exact multiply, NaN payloads moved up and not quieted (§4).
@@ -232,4 +167,4 @@ struct NarrowConstants {
 
 } // namespace birsim::core::kernel
 
-#endif // BIRSIM_LIB_CORE_KERNELSUPPORT_H
+#endif // BIRSIM_LIB_CORE_KERNELS_X86_H

@@ -1,12 +1,11 @@
-//===- Simd.cpp - vector path selection and threads -----------------------===//
-#include "birsim/Core/Simd.h"
+//===- Threads.cpp - the bulk calls' threads ------------------------------===//
+#include "birsim/Core/Threads.h"
+#include "ParallelFor.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
-#include <cstring>
-#include <iterator>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -14,82 +13,6 @@
 #include <unistd.h>
 
 namespace birsim::core {
-
-/// BIRSIM_ISA's names, by Isa.
-static constexpr const char *kIsaNames[] = {"portable", "avx2", "avx512"};
-
-const char *isaName(Isa isa) {
-  return int(isa) >= 0 && int(isa) < int(std::size(kIsaNames))
-             ? kIsaNames[int(isa)]
-             : "unknown";
-}
-
-Isa bestIsa() {
-#if defined(__x86_64__)
-  // __builtin_cpu_supports also checks that the OS saves the registers.
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("f16c") ||
-      !__builtin_cpu_supports("popcnt"))
-    return Isa::portable;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512vl"))
-    return Isa::avx512;
-  return Isa::avx2;
-#endif
-  return Isa::portable;
-}
-
-static Isa fromEnvironment() {
-  Isa best = bestIsa();
-  const char *name = std::getenv("BIRSIM_ISA");
-  if (!name || !*name)
-    return best;
-  Isa requested = best; // an unknown name: the best path
-  for (int isa = 0; isa < int(std::size(kIsaNames)); ++isa)
-    if (!std::strcmp(name, kIsaNames[isa]))
-      requested = Isa(isa);
-  return std::min(requested, best);
-}
-
-static std::atomic<int> gIsa{-1};
-
-Isa activeIsa() {
-  int isa = gIsa.load(std::memory_order_relaxed);
-  if (isa < 0) {
-    isa = int(fromEnvironment());
-    gIsa.store(isa, std::memory_order_relaxed);
-  }
-  return Isa(isa);
-}
-
-Isa selectIsa(Isa requested) {
-  Isa chosen = std::min(requested, bestIsa());
-  gIsa.store(int(chosen), std::memory_order_relaxed);
-  return chosen;
-}
-
-#if !defined(__x86_64__)
-// No vector path on this host: every member null, the portable path (§2:
-// the same bits on any host).
-const VectorKernels &avx2Kernels() {
-  static const VectorKernels none{};
-  return none;
-}
-const VectorKernels &avx512Kernels() { return avx2Kernels(); }
-#endif
-
-const VectorKernels *activeKernels() {
-#if defined(__x86_64__)
-  switch (activeIsa()) {
-  case Isa::avx512:
-    return &avx512Kernels();
-  case Isa::avx2:
-    return &avx2Kernels();
-  case Isa::portable:
-    break;
-  }
-#endif
-  return nullptr;
-}
 
 //===-- Threads -----------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
-//===- SimdAvx512.cpp - AVX-512 kernels -----------------------------------===//
+//===- Avx512.cpp - AVX-512 kernels ---------------------------------------===//
 //
 // Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
-// SimdAvx2.cpp) and called only when the CPU has them (Simd.cpp). Every
+// Avx2.cpp) and called only when the CPU has them (Select.cpp). Every
 // kernel runs 16 fp32 lanes (64 bytes) per step, and the last step of each
 // loop is the same vector step under a mask, so no element leaves the
 // vector path; a BFP block of 16 values is one vector. Event tallies are
@@ -12,9 +12,8 @@
 // AVX-512 CPU where the host has none (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
-#include "KernelSupport.h"
+#include "X86.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Simd.h"
 
 #include <immintrin.h>
 
@@ -140,17 +139,17 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 
 /// Wrapping add, signed min/max (equal values are the same bits, so the
 /// order of MIN/MAX's operands does not matter).
-template <unsigned Bytes, int Op>
+template <unsigned Bytes, MemoryReductionOp Op>
 __attribute__((noinline)) void integerLoop(char *acc, const char *x,
                                            size_t count) {
   auto apply = [](__m512i a, __m512i b) {
     if constexpr (Bytes == 4)
-      return Op == 1   ? _mm512_add_epi32(a, b)
-             : Op == 2 ? _mm512_min_epi32(a, b)
+      return Op == MemoryReductionOp::add   ? _mm512_add_epi32(a, b)
+             : Op == MemoryReductionOp::min ? _mm512_min_epi32(a, b)
                        : _mm512_max_epi32(a, b);
     else
-      return Op == 1   ? _mm512_add_epi64(a, b)
-             : Op == 2 ? _mm512_min_epi64(a, b)
+      return Op == MemoryReductionOp::add   ? _mm512_add_epi64(a, b)
+             : Op == MemoryReductionOp::min ? _mm512_min_epi64(a, b)
                        : _mm512_max_epi64(a, b);
   };
   forEachStep<64 / Bytes>(count, [&](size_t i, uint64_t mask) {
@@ -191,7 +190,7 @@ template <int Rounding> __m512i halfSums(__m512i a, __m512i b) {
       1);
 }
 
-/// bf16 add, as in SimdAvx2.cpp: widening is a shift, RNE narrowing adds
+/// bf16 add, as in Avx2.cpp: widening is a shift, RNE narrowing adds
 /// 0x7FFF plus the kept lsb, every NaN result is 0x7FC0 (§4).
 __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
                                            size_t count) {
@@ -210,7 +209,7 @@ __attribute__((noinline)) void bf16AddLoop(char *acc, const char *x,
   });
 }
 
-/// fp16 add with F16C lanes, as in SimdAvx2.cpp (f16AddResult).
+/// fp16 add with F16C lanes, as in Avx2.cpp (f16AddResult).
 __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
                                           size_t count) {
   forEachStep<32>(count, [&](size_t i, uint64_t mask) {
@@ -223,7 +222,7 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
   });
 }
 
-/// fp8 add (IEEE fp8 formats, config 0), by SimdAvx2.cpp's fp8AddLoop
+/// fp8 add (IEEE fp8 formats, config 0), by Avx2.cpp's fp8AddLoop
 /// argument (§4). 32 lanes per step, in memory order. With Count, returns
 /// countFp8AddOverflows of the elements.
 template <bool Count>

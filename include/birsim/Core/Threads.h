@@ -1,0 +1,31 @@
+//===- Threads.h - threads of the bulk calls --------------------*- C++ -*-===//
+//
+// Large bulk calls split their elements over threads; results never depend
+// on how many.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_THREADS_H
+#define BIRSIM_CORE_THREADS_H
+
+namespace birsim::core {
+
+/// Threads for large calls: BIRSIM_NUM_THREADS, else hardware concurrency;
+/// `setNumThreads(0)` restores that default. Returns the previous setting.
+int setNumThreads(int threads);
+
+/// Keeps every bulk call made by this thread on this thread while it lives
+/// (the folders: MLIR already folds functions in parallel).
+class SingleThreadScope {
+public:
+  SingleThreadScope();
+  ~SingleThreadScope();
+  SingleThreadScope(const SingleThreadScope &) = delete;
+  SingleThreadScope &operator=(const SingleThreadScope &) = delete;
+
+private:
+  bool saved;
+};
+
+} // namespace birsim::core
+
+#endif // BIRSIM_CORE_THREADS_H

@@ -1,0 +1,50 @@
+//===- Dispatch.h - run-time values to loop instantiations ------*- C++ -*-===//
+//
+// Private to lib/Core/Kernels. A kernel's loop is a template over the
+// operation, width, format and counting it does, so that every constant is
+// an immediate; withConstants picks the instantiation at run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_LIB_CORE_KERNELS_DISPATCH_H
+#define BIRSIM_LIB_CORE_KERNELS_DISPATCH_H
+
+#include "birsim/Core/Bfp.h"
+
+#include <type_traits>
+
+namespace birsim::core::kernel {
+
+/// Calls fn(std::integral_constant<decltype(V), V>()) for the V of Vs that
+/// equals `value`.
+template <auto... Vs, typename T, typename Fn>
+void withConstant(T value, Fn &&fn) {
+  static_assert(sizeof...(Vs) > 0, "no instantiation to choose from");
+  (void)((value == Vs ? (fn(std::integral_constant<decltype(Vs), Vs>()), true)
+                      : false) ||
+         ...);
+}
+
+/// withConstant over false and true.
+template <typename Fn> void withBool(bool value, Fn &&fn) {
+  withConstant<false, true>(value, fn);
+}
+
+/// Calls fn(std::integral_constant<unsigned, M>(),
+/// std::bool_constant<fp16Exponent>()) for BFP format `format`: one
+/// instantiation per BfpFormats.def row.
+template <typename Fn> void withBfpFormat(BfpFormat format, Fn &&fn) {
+  withConstant<
+#define BIRSIM_BFP_FORMAT(Enumerator, ...) BfpFormat::Enumerator,
+#include "birsim/Core/BfpFormats.def"
+      BfpFormat(-1)>(format, [&](auto row) {
+    if constexpr (int(row.value) >= 0) {
+      constexpr const BfpFormatInfo &info = kBfpFormatTable[int(row.value)];
+      fn(std::integral_constant<unsigned, info.mantissaBits>(),
+         std::bool_constant<info.fp16Exponent>());
+    }
+  });
+}
+
+} // namespace birsim::core::kernel
+
+#endif // BIRSIM_LIB_CORE_KERNELS_DISPATCH_H
