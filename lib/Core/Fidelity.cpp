@@ -1,8 +1,8 @@
 //===- Fidelity.cpp - per-element classification (docs/Fidelity.md) -------===//
 #include "birsim/Core/Fidelity.h"
-#include "birsim/Core/Cast.h"
+#include "birsim/Core/Convert.h"
 #include "birsim/Core/Float.h"
-#include "birsim/Core/Reduce.h"
+#include "birsim/Core/Enums.h"
 
 #include <algorithm>
 #include <cstring>
@@ -59,41 +59,30 @@ void FidelityTally::mergeLocked(const FidelityTally &other) {
 
 //===-- reduce: fp8 add narrows with FP8 config 0 (§3) --------------------===//
 
-/// The tabulated fp8 add: finite + finite never overflows fp32, so a
-/// non-finite result from finite operands is the narrow's overflow.
-static bool overflows(const FloatFormat &f, const uint8_t *table, uint8_t acc,
-                      uint8_t x) {
-  return countFp8AddOverflows(f, &acc, &x, &table[acc << 8 | x], 1);
-}
-
-static const uint8_t *fp8AddTable(const DtypeInfo &dtype) {
-  Reducer reducer;
-  const DtypeInfo *info;
-  if (dtype.reduction != Reduction::Fp8 ||
-      !resolveReducer(int(MemoryReductionOp::add), int(dtype.dtype), reducer,
-                      info)
-           .ok() ||
-      !reducer.table)
-    return nullptr;
-  return reducer.table();
+/// The kernel's fp8 add (§3: widen, ADDSS(acc, x), narrow with config 0):
+/// finite + finite never overflows fp32, so a non-finite result from finite
+/// operands is the narrow's overflow.
+static bool overflows(const FloatFormat &f, uint8_t acc, uint8_t x) {
+  auto sum = uint8_t(narrowFromF32(
+      f, addss(widenToF32(f, acc), widenToF32(f, x)), /*config=*/0));
+  return countFp8AddOverflows(f, &acc, &x, &sum, 1);
 }
 
 bool fp8AddOverflows(const DtypeInfo &dtype, uint32_t acc, uint32_t x) {
-  const uint8_t *table = fp8AddTable(dtype);
-  return table && overflows(*dtype.format, table, uint8_t(acc), uint8_t(x));
+  return dtype.reduction == Reduction::Fp8 &&
+         overflows(*dtype.format, uint8_t(acc), uint8_t(x));
 }
 
 void tallyReduce(int op, const DtypeInfo &dtype, const void *acc,
                  const void *x, size_t begin, size_t end,
                  FidelityTally &tally) {
-  const uint8_t *table = fp8AddTable(dtype);
-  if (op != int(MemoryReductionOp::add) || !table)
+  if (op != int(MemoryReductionOp::add) || dtype.reduction != Reduction::Fp8)
     return;
   auto *a = static_cast<const uint8_t *>(acc);
   auto *b = static_cast<const uint8_t *>(x);
   tally.elements[int(FidelityFamily::reduce)] += end - begin;
   for (size_t i = begin; i < end; ++i)
-    if (overflows(*dtype.format, table, a[i], b[i]))
+    if (overflows(*dtype.format, a[i], b[i]))
       tally.record(FidelityEvent::reduce_sim_inf_device_saturates, i);
 }
 

@@ -33,15 +33,6 @@ Status aluOpToMemoryReduction(int aluOp, MemoryReductionOp &out) {
   return Status::success();
 }
 
-uint64_t loadBits(const void *p, unsigned bytes) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, bytes);
-  return v;
-}
-
-void storeBits(void *p, unsigned bytes, uint64_t bits) {
-  std::memcpy(p, &bits, bytes);
-}
 
 //===-- Element operations (§3) -------------------------------------------===//
 //

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace birsim::core {
 
@@ -121,6 +122,16 @@ inline const DtypeInfo &dtypeInfo(Dtype d) { return *lookupDtype(int(d)); }
 inline int64_t signedValue(const DtypeInfo &d, uint64_t bits) {
   unsigned shift = 64 - 8u * d.bytes;
   return int64_t(bits << shift) >> shift;
+}
+
+/// Raw little-endian element access (the host is little-endian).
+inline uint64_t loadBits(const void *p, unsigned bytes) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+inline void storeBits(void *p, unsigned bytes, uint64_t bits) {
+  std::memcpy(p, &bits, bytes);
 }
 
 /// Copy every dtype; cast the non-packed ones (§4).

@@ -63,9 +63,6 @@ Status resolveCollectiveReducer(int aluOp,
 /// `count` fp32 elements (raw bits, any alignment).
 Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count);
 
-/// Raw little-endian element access (the host is little-endian).
-uint64_t loadBits(const void *p, unsigned bytes);
-void storeBits(void *p, unsigned bytes, uint64_t bits);
 
 } // namespace birsim::core
 
