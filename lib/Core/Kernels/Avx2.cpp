@@ -297,28 +297,14 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 template <bool Count, bool TopByte>
 __attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
                                                const char *x, size_t count) {
-  unsigned m = f.mantissaBits,
-           toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
-  __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
   __m256i zero = _mm256_setzero_si256();
-  __m256i halfMask = _mm256_set1_epi16(short(0x8000 | (0x7F00 >> toHalf)));
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
-  __m256i halfTopExponent =
-      _mm256_set1_epi8(0x7C); // fp16 exponent 31, high byte
+  Fp8ToHalfLanes<Avx2Lanes<16>, TopByte> toHalf(f);
   // 32 codes as two vectors of 16 fp16 codes (in unpack order).
   auto toHalves = [&](__m256i codes, __m256i &lo, __m256i &hi) {
-    lo = _mm256_unpacklo_epi8(zero, codes);
-    hi = _mm256_unpackhi_epi8(zero, codes);
-    if constexpr (!TopByte) { // shift; Inf/NaN to exponent 31
-      lo = _mm256_and_si256(_mm256_sra_epi16(lo, toHalfShift), halfMask);
-      hi = _mm256_and_si256(_mm256_sra_epi16(hi, toHalfShift), halfMask);
-      __m256i special = _mm256_and_si256(
-          _mm256_cmpgt_epi8(_mm256_and_si256(codes, byteMagnitude), belowInf),
-          halfTopExponent);
-      lo = _mm256_or_si256(lo, _mm256_unpacklo_epi8(zero, special));
-      hi = _mm256_or_si256(hi, _mm256_unpackhi_epi8(zero, special));
-    }
+    lo = toHalf(_mm256_unpacklo_epi8(zero, codes));
+    hi = toHalf(_mm256_unpackhi_epi8(zero, codes));
   };
   // fp32 sum of 8 lanes -> fp16, truncated.
   auto sum8 = [](__m128i a, __m128i b) {
@@ -365,9 +351,8 @@ __attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
 template <bool Count>
 uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
                     size_t count) {
-  bool topByte = f.exponentBits == 5 && f.mantissaBits == 2; // E5M2
-  return topByte ? fp8AddSteps<Count, true>(f, acc, x, count)
-                 : fp8AddSteps<Count, false>(f, acc, x, count);
+  return fp8IsHalfTopByte(f) ? fp8AddSteps<Count, true>(f, acc, x, count)
+                             : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
 template <F32Op Op>

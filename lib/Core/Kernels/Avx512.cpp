@@ -225,16 +225,12 @@ __attribute__((noinline)) void f16AddLoop(char *acc, const char *x,
 /// fp8 add (IEEE fp8 formats, config 0), by Avx2.cpp's fp8AddLoop
 /// argument (§4). 32 lanes per step, in memory order. With Count, returns
 /// countFp8AddOverflows of the elements.
-template <bool Count>
-__attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
-                                              const char *x, size_t count) {
-  unsigned m = f.mantissaBits,
-           toHalf = m - 2; // fp16 bits = fp8 bits << 8 >> toHalf
-  __m128i toHalfShift = _mm_cvtsi32_si128(int(toHalf));
-  __m512i halfMask = Avx512Lanes<16>::splat(0x8000 | (0x7F00 >> toHalf));
+template <bool Count, bool TopByte>
+__attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
+                                               const char *x, size_t count) {
   __m256i byteMagnitude = _mm256_set1_epi8(0x7F);
   __m256i belowInf = _mm256_set1_epi8(char(f.infCode() - 1));
-  __m512i halfTopExponent = Avx512Lanes<16>::splat(0x7C00);
+  Fp8ToHalfLanes<Avx512Lanes<16>, TopByte> toHalf(f);
   HalfSumToFp8Lanes<Avx512Lanes<16>> toFp8(f);
   // Non-NaN, non-Inf codes (docs/Fidelity.md's overflow: finite + finite
   // giving Inf).
@@ -244,13 +240,7 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
   };
   // 32 codes -> 32 fp16 codes in 16-bit lanes.
   auto toHalves = [&](__m256i codes) {
-    __m512i h = _mm512_slli_epi16(_mm512_cvtepu8_epi16(codes), 8);
-    if (toHalf) { // not E5M2 (fp16's top byte): shift; Inf/NaN to exponent 31
-      h = _mm512_and_si512(_mm512_sra_epi16(h, toHalfShift), halfMask);
-      h = _mm512_mask_mov_epi16(h, ~finite(codes),
-                                _mm512_or_si512(h, halfTopExponent));
-    }
-    return h;
+    return toHalf(_mm512_slli_epi16(_mm512_cvtepu8_epi16(codes), 8));
   };
   uint64_t overflows = 0;
   forEachStep<32>(count, [&](size_t i, uint64_t mask) {
@@ -266,6 +256,13 @@ __attribute__((noinline)) uint64_t fp8AddLoop(const FloatFormat &f, char *acc,
           unsigned(mask & finite(a) & finite(b) & ~finite(sum))));
   });
   return overflows;
+}
+
+template <bool Count>
+uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
+                    size_t count) {
+  return fp8IsHalfTopByte(f) ? fp8AddSteps<Count, true>(f, acc, x, count)
+                             : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
 using NarrowReduceLoop = void (*)(const FloatFormat &, char *, const char *,

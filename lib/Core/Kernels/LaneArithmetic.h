@@ -44,6 +44,7 @@ template <class I, unsigned Bits> struct GenericLaneOps {
     return I(__builtin_elementwise_min(U(a), U(b)));
   }
   static I shr(I v, int n) { return I(U(v) >> n); }
+  static I sra(I v, int n) { return I(S(v) >> n); }
   static I shl(I v, int n) { return I(U(v) << n); }
   /// fp32 lanes, as bits.
   static I splatF(float v) { return splat(__builtin_bit_cast(uint32_t, v)); }
@@ -145,6 +146,35 @@ typename V::I f16AddResult(typename V::I acc, typename V::I h) {
   I nan = (V::select(accNaN, acc, h) & ~magnitude) | V::splat(0x7E00);
   return V::select(isNaN, nan, h);
 }
+
+/// E5M2's codes are fp16's top byte.
+constexpr bool fp8IsHalfTopByte(const FloatFormat &f) {
+  return f.exponentBits == 5 && f.mantissaBits == 2;
+}
+
+/// The fp8 add's way in (Avx2.cpp's fp8AddSteps has the argument): 16-bit
+/// lanes holding fp8 codes in their high byte become the fp16 codes of the
+/// values times 2^(bias - 15), the fields shifted down by m - 2 bits and an
+/// Inf or NaN code given fp16's all-ones exponent. TopByte: E5M2, whose
+/// codes are fp16's top byte already. Only for fp8AddFitsHalf formats.
+template <class V, bool TopByte> struct Fp8ToHalfLanes {
+  using I = typename V::I;
+  explicit Fp8ToHalfLanes(const FloatFormat &f)
+      : toHalf(int(f.mantissaBits) - 2),
+        halfMask(V::splat(0x8000 | (0x7F00 >> toHalf))),
+        belowInf(V::splat((f.infCode() - 1) << 8)) {}
+
+  I operator()(I high) const {
+    if constexpr (TopByte)
+      return high;
+    I half = V::sra(high, toHalf) & halfMask;
+    auto special = V::gt(high & V::splat(0x7F00), belowInf);
+    return V::select(special, half | V::splat(0x7C00), half);
+  }
+
+  int toHalf;
+  I halfMask, belowInf;
+};
 
 /// fp8 add's codes from fp16 sums truncated (16-bit lanes; fp8AddLoop in
 /// Avx2.cpp): round to nearest even onto the format's m mantissa bits on
