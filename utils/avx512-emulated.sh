@@ -9,7 +9,7 @@
 #   2. every test but the bf16/fp16 pair sweep, avx2 and avx512 against the
 #      portable path, with narrowed sweeps (BIRSIM_EMULATED_SWEEPS=1: the
 #      emulated portable path is the slow part). Bochs 2.7's VCVTPS2PH
-#      rounds ties away from zero instead of to even (docs/Benchmarks.md),
+#      rounds ties away from zero instead of to even (docs/Testing.md),
 #      so fp16 add, which narrows with it, cannot be compared with the
 #      portable path there; pass 1 compares it with the AVX2 kernel, which
 #      native runs compare with the portable path on every pair
