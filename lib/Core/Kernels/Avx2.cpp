@@ -382,23 +382,25 @@ void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
   KernelEntry entry(x, bytes * count, acc, bytes * count);
   auto *a = static_cast<char *>(acc);
   auto *b = static_cast<const char *>(x);
-  if (f.nonFinite == NonFinite::IEEE &&
-      (op == F32Op::kernelMin || op == F32Op::kernelMax)) {
-    bool isMin = op == F32Op::kernelMin;
-    if (bytes == 1)
-      return isMin ? minMaxCodesLoop<true, 1>(f, a, b, count)
-                   : minMaxCodesLoop<false, 1>(f, a, b, count);
-    return isMin ? minMaxCodesLoop<true, 2>(f, a, b, count)
-                 : minMaxCodesLoop<false, 2>(f, a, b, count);
-  }
-  if (op == F32Op::kernelAdd && bytes == 1 && fp8AddFitsHalf(f))
+  switch (narrowReduceLoopOf(f, bytes, op)) {
+  case NarrowReduceLoop::minCodes:
+  case NarrowReduceLoop::maxCodes:
+    return withBool(op == F32Op::kernelMin, [&](auto isMin) {
+      withConstant<1u, 2u>(bytes, [&](auto width) {
+        minMaxCodesLoop<isMin, width>(f, a, b, count);
+      });
+    });
+  case NarrowReduceLoop::fp8Add:
     return (void)fp8AddLoop<false>(f, a, b, count);
-  if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::bfloat16).format)
+  case NarrowReduceLoop::bf16Add:
     return bf16AddLoop(a, b, count);
-  if (op == F32Op::kernelAdd && &f == dtypeInfo(Dtype::float16).format)
+  case NarrowReduceLoop::f16Add:
     return f16AddLoop(a, b, count);
-  withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
-      op, [&](auto f32Op) { reduceNarrowLoop<f32Op>(f, bytes, a, b, count); });
+  case NarrowReduceLoop::general:
+    return withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
+        op,
+        [&](auto f32Op) { reduceNarrowLoop<f32Op>(f, bytes, a, b, count); });
+  }
 }
 
 template <bool Count, unsigned Bytes>

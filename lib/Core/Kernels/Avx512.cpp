@@ -265,42 +265,33 @@ uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
                              : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
-using NarrowReduceLoop = void (*)(const FloatFormat &, char *, const char *,
-                                  size_t);
-
-/// The loop above for `op` on format `f`, or null for the general
-/// widen-op-narrow loop (e4m3fn), which the AVX2 kernel runs.
-NarrowReduceLoop narrowReduceLoop(const FloatFormat &f, unsigned bytes,
-                                  F32Op op) {
-  bool ieee = f.nonFinite == NonFinite::IEEE;
-  if (ieee && op == F32Op::kernelMin)
-    return bytes == 1 ? minMaxCodesLoop<true, 1> : minMaxCodesLoop<true, 2>;
-  if (ieee && op == F32Op::kernelMax)
-    return bytes == 1 ? minMaxCodesLoop<false, 1> : minMaxCodesLoop<false, 2>;
-  if (op != F32Op::kernelAdd)
-    return nullptr;
-  if (bytes == 1 && fp8AddFitsHalf(f))
-    return [](const FloatFormat &f, char *a, const char *b, size_t n) {
-      fp8AddLoop<false>(f, a, b, n);
-    };
-  if (&f == dtypeInfo(Dtype::bfloat16).format)
-    return [](const FloatFormat &, char *a, const char *b, size_t n) {
-      bf16AddLoop(a, b, n);
-    };
-  if (&f == dtypeInfo(Dtype::float16).format)
-    return [](const FloatFormat &, char *a, const char *b, size_t n) {
-      f16AddLoop(a, b, n);
-    };
-  return nullptr;
-}
-
+/// narrowReduceLoopOf's loops on 16 or 32 lanes; the general loop is the
+/// AVX2 kernel's.
 void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
                   const void *x, size_t count) {
-  NarrowReduceLoop loop = narrowReduceLoop(f, bytes, op);
-  if (!loop)
+  NarrowReduceLoop loop = narrowReduceLoopOf(f, bytes, op);
+  if (loop == NarrowReduceLoop::general)
     return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
   KernelEntry entry(x, bytes * count, acc, bytes * count);
-  loop(f, static_cast<char *>(acc), static_cast<const char *>(x), count);
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  switch (loop) {
+  case NarrowReduceLoop::minCodes:
+  case NarrowReduceLoop::maxCodes:
+    return withBool(loop == NarrowReduceLoop::minCodes, [&](auto isMin) {
+      withConstant<1u, 2u>(bytes, [&](auto width) {
+        minMaxCodesLoop<isMin, width>(f, a, b, count);
+      });
+    });
+  case NarrowReduceLoop::fp8Add:
+    return (void)fp8AddLoop<false>(f, a, b, count);
+  case NarrowReduceLoop::bf16Add:
+    return bf16AddLoop(a, b, count);
+  case NarrowReduceLoop::f16Add:
+    return f16AddLoop(a, b, count);
+  case NarrowReduceLoop::general:
+    break;
+  }
 }
 
 //===-- Casts (§4) --------------------------------------------------------===//

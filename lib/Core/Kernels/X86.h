@@ -109,6 +109,31 @@ constexpr F32Instruction instructionOf(F32Op op) {
 }
 constexpr bool accumulatorFirst(F32Op op) { return op == F32Op::kernelAdd; }
 
+/// Which loop a narrow float's reduction runs on every vector path, the
+/// one place this is chosen: min/max on the sign-magnitude codes (IEEE
+/// formats), the fp8 add through fp16 (fp8AddFitsHalf), bf16 and fp16 add,
+/// or the general widen-op-narrow loop (e4m3fn, and any format the special
+/// loops do not cover).
+enum class NarrowReduceLoop { minCodes, maxCodes, fp8Add, bf16Add, f16Add,
+                              general };
+inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
+                                           unsigned bytes, F32Op op) {
+  bool ieee = f.nonFinite == NonFinite::IEEE;
+  if (ieee && op == F32Op::kernelMin)
+    return NarrowReduceLoop::minCodes;
+  if (ieee && op == F32Op::kernelMax)
+    return NarrowReduceLoop::maxCodes;
+  if (op != F32Op::kernelAdd)
+    return NarrowReduceLoop::general;
+  if (bytes == 1 && fp8AddFitsHalf(f))
+    return NarrowReduceLoop::fp8Add;
+  if (&f == dtypeInfo(Dtype::bfloat16).format)
+    return NarrowReduceLoop::bf16Add;
+  if (&f == dtypeInfo(Dtype::float16).format)
+    return NarrowReduceLoop::f16Add;
+  return NarrowReduceLoop::general;
+}
+
 /// The constants of widening a format to fp32: exact, subnormals by an
 /// exact multiply, NaN payloads moved up and not quieted (§4).
 struct WidenConstants {
