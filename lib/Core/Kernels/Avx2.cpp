@@ -377,30 +377,15 @@ reduceNarrowLoop(const FloatFormat &f, unsigned bytes, char *acc,
   }
 }
 
-void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
-                  const void *x, size_t count) {
+/// narrowReduceLoopOf's general loop (KernelTable.inc's reduceNarrow).
+void generalNarrowReduce(const FloatFormat &f, unsigned bytes, F32Op op,
+                         void *acc, const void *x, size_t count) {
   KernelEntry entry(x, bytes * count, acc, bytes * count);
-  auto *a = static_cast<char *>(acc);
-  auto *b = static_cast<const char *>(x);
-  switch (narrowReduceLoopOf(f, bytes, op)) {
-  case NarrowReduceLoop::minCodes:
-  case NarrowReduceLoop::maxCodes:
-    return withBool(op == F32Op::kernelMin, [&](auto isMin) {
-      withConstant<1u, 2u>(bytes, [&](auto width) {
-        minMaxCodesLoop<isMin, width>(f, a, b, count);
+  withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
+      op, [&](auto f32Op) {
+        reduceNarrowLoop<f32Op>(f, bytes, static_cast<char *>(acc),
+                                static_cast<const char *>(x), count);
       });
-    });
-  case NarrowReduceLoop::fp8Add:
-    return (void)fp8AddLoop<false>(f, a, b, count);
-  case NarrowReduceLoop::bf16Add:
-    return bf16AddLoop(a, b, count);
-  case NarrowReduceLoop::f16Add:
-    return f16AddLoop(a, b, count);
-  case NarrowReduceLoop::general:
-    return withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
-        op,
-        [&](auto f32Op) { reduceNarrowLoop<f32Op>(f, bytes, a, b, count); });
-  }
 }
 
 template <bool Count, unsigned Bytes>

@@ -265,33 +265,11 @@ uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
                              : fp8AddSteps<Count, false>(f, acc, x, count);
 }
 
-/// narrowReduceLoopOf's loops on 16 or 32 lanes; the general loop is the
+/// narrowReduceLoopOf's general loop (KernelTable.inc's reduceNarrow): the
 /// AVX2 kernel's.
-void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op, void *acc,
-                  const void *x, size_t count) {
-  NarrowReduceLoop loop = narrowReduceLoopOf(f, bytes, op);
-  if (loop == NarrowReduceLoop::general)
-    return avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
-  KernelEntry entry(x, bytes * count, acc, bytes * count);
-  auto *a = static_cast<char *>(acc);
-  auto *b = static_cast<const char *>(x);
-  switch (loop) {
-  case NarrowReduceLoop::minCodes:
-  case NarrowReduceLoop::maxCodes:
-    return withBool(loop == NarrowReduceLoop::minCodes, [&](auto isMin) {
-      withConstant<1u, 2u>(bytes, [&](auto width) {
-        minMaxCodesLoop<isMin, width>(f, a, b, count);
-      });
-    });
-  case NarrowReduceLoop::fp8Add:
-    return (void)fp8AddLoop<false>(f, a, b, count);
-  case NarrowReduceLoop::bf16Add:
-    return bf16AddLoop(a, b, count);
-  case NarrowReduceLoop::f16Add:
-    return f16AddLoop(a, b, count);
-  case NarrowReduceLoop::general:
-    break;
-  }
+void generalNarrowReduce(const FloatFormat &f, unsigned bytes, F32Op op,
+                         void *acc, const void *x, size_t count) {
+  avx2Kernels().reduceNarrow(f, bytes, op, acc, x, count);
 }
 
 //===-- Casts (§4) --------------------------------------------------------===//
