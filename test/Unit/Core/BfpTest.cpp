@@ -292,7 +292,9 @@ TEST(Bfp, Errors) {
   float tile[kBfpTileValues] = {};
   uint8_t out[1088];
   std::memset(out, 0xEE, sizeof out);
-  EXPECT_EQ(bfpPackTiles(4, reinterpret_cast<uint32_t *>(tile), 1, out).code,
+  EXPECT_EQ(bfpPackTiles(kNumBfpFormats, reinterpret_cast<uint32_t *>(tile), 1,
+                         out)
+                .code,
             ErrorCode::invalidFormat);
   EXPECT_EQ(bfpPackTiles(0, nullptr, 1, out).code, ErrorCode::invalidArgument);
   for (uint8_t b : out)

@@ -209,28 +209,38 @@ TEST(RuntimeAbi, EnumerationNames) {
                          "bfp8_a=2 or bfp4_a=3");
 }
 
+/// The first number past the BFP format table.
+int firstUnknownFormat() {
+  int n = 0;
+  while (birsim_bfp_format_name(n))
+    ++n;
+  return n;
+}
+
 TEST(RuntimeAbi, BfpErrors) {
+  const int past = firstUnknownFormat();
+  const std::string unknown = "unknown BFP format " + std::to_string(past);
   EXPECT_EQ(birsim_bfp_tile_bytes(0), 1088u);
   EXPECT_EQ(birsim_bfp_tile_bytes(1), 576u);
-  EXPECT_EQ(birsim_bfp_tile_bytes(4), 0u);
+  EXPECT_EQ(birsim_bfp_tile_bytes(past), 0u);
   EXPECT_EQ(birsim_bfp_mantissa_bits(1), 3u);
   EXPECT_EQ(birsim_bfp_mantissa_bits(-1), 0u);
   Guarded out;
   std::vector<float> tile(1024, 1.0f);
-  EXPECT_EQ(birsim_bfp_pack_tiles(5, tile.data(), 1, out.bytes),
+  EXPECT_EQ(birsim_bfp_pack_tiles(past, tile.data(), 1, out.bytes),
             BIRSIM_EFORMAT);
-  EXPECT_NE(lastError().find("unknown BFP format 5"), std::string::npos);
+  EXPECT_NE(lastError().find(unknown), std::string::npos);
   EXPECT_EQ(birsim_bfp_pack_tiles(0, nullptr, 1, out.bytes), BIRSIM_EINVAL);
-  EXPECT_EQ(birsim_bfp_unpack_tiles(9, out.bytes, 1,
+  EXPECT_EQ(birsim_bfp_unpack_tiles(past + 5, out.bytes, 1,
                                     reinterpret_cast<float *>(out.bytes)),
             BIRSIM_EFORMAT);
   EXPECT_EQ(birsim_bfp_unpack_tiles(0, nullptr, 1,
                                     reinterpret_cast<float *>(out.bytes)),
             BIRSIM_EINVAL);
   EXPECT_TRUE(out.untouched());
-  EXPECT_EQ(birsim_bfp_convert_float_bits(7, 0x3F800000u, 127), 0);
-  EXPECT_NE(lastError().find("unknown BFP format 7"), std::string::npos);
-  EXPECT_EQ(birsim_bfp_convert_datum(7, 0x40, 127), 0u);
+  EXPECT_EQ(birsim_bfp_convert_float_bits(past, 0x3F800000u, 127), 0);
+  EXPECT_NE(lastError().find(unknown), std::string::npos);
+  EXPECT_EQ(birsim_bfp_convert_datum(past, 0x40, 127), 0u);
   EXPECT_EQ(birsim_bfp_block_shared_exponent(0, nullptr), 0);
   EXPECT_NE(lastError().find("null block_bits"), std::string::npos);
   // Value-level calls on a valid format.
