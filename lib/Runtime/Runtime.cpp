@@ -5,6 +5,7 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
+#include "Kernels/Kernels.h" // lib/Core, private: the active path
 
 #include <cstdio>
 #include <cstdlib>
@@ -243,6 +244,25 @@ const char *birsim_bfp_exponent_kind(int format) {
 const char *birsim_last_error(void) { return tLastError.c_str(); }
 
 int birsim_set_num_threads(int n) { return setNumThreads(n); }
+
+const char *birsim_active_isa(void) { return isaName(activeIsa()); }
+
+const char *birsim_version(void) { return BIRSIM_VERSION_STRING; }
+
+const char *birsim_fidelity_family_name(int family) {
+  if (family < 0 || family >= kNumFidelityFamilies)
+    return nullptr;
+  return fidelityFamilyInfo(FidelityFamily(family)).name;
+}
+
+const char *birsim_fidelity_event_key(int event, int *family) {
+  if (event < 0 || event >= kNumFidelityEvents)
+    return nullptr;
+  const FidelityEventInfo &info = fidelityEventInfo(FidelityEvent(event));
+  if (family)
+    *family = int(info.family);
+  return info.key;
+}
 
 size_t birsim_bfp_tile_bytes(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);

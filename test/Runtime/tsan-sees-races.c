@@ -15,27 +15,42 @@
 
 #include <pthread.h>
 
-enum { kCount = 4096, kFloat32 = 16 };
-static float dst[kCount], src[kCount];
-static int rounds[2]; // read and written with relaxed atomics: no ordering
+enum { kCount = 512, kFloat32 = 16, kRounds = 1024, kPairs = 8 };
+static float dst[kPairs][kCount], src[kCount];
 
-// Accumulates until both threads have made 64 calls, so the calls overlap.
-static void *accumulate(void *self) {
-  int me = *(int *)self;
-  while (__atomic_load_n(&rounds[me], __ATOMIC_RELAXED) < 64 ||
-         __atomic_load_n(&rounds[1 - me], __ATOMIC_RELAXED) < 64) {
-    birsim_accumulate(BIRSIM_OP_ADD, dst, src, kFloat32, kCount);
-    __atomic_fetch_add(&rounds[me], 1, __ATOMIC_RELAXED);
+// Two threads accumulate into one destination until both have made kRounds
+// calls, so the calls overlap; kPairs such pairs, one after another, each
+// on its own destination (ThreadSanitizer misses a race now and then).
+struct Pair {
+  float *dst;
+  int rounds[2]; // read and written with relaxed atomics: no ordering
+};
+struct Side {
+  struct Pair *pair;
+  int me;
+};
+
+static void *accumulate(void *arg) {
+  struct Side *side = arg;
+  struct Pair *pair = side->pair;
+  int me = side->me;
+  while (__atomic_load_n(&pair->rounds[me], __ATOMIC_RELAXED) < kRounds ||
+         __atomic_load_n(&pair->rounds[1 - me], __ATOMIC_RELAXED) < kRounds) {
+    birsim_accumulate(BIRSIM_OP_ADD, pair->dst, src, kFloat32, kCount);
+    __atomic_fetch_add(&pair->rounds[me], 1, __ATOMIC_RELAXED);
   }
   return 0;
 }
 
 int main(void) {
-  static int ids[2] = {0, 1};
-  pthread_t a, b;
-  pthread_create(&a, 0, accumulate, &ids[0]);
-  pthread_create(&b, 0, accumulate, &ids[1]);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
+  for (int p = 0; p < kPairs; ++p) {
+    struct Pair pair = {dst[p], {0, 0}};
+    struct Side sides[2] = {{&pair, 0}, {&pair, 1}};
+    pthread_t a, b;
+    pthread_create(&a, 0, accumulate, &sides[0]);
+    pthread_create(&b, 0, accumulate, &sides[1]);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+  }
   return 0;
 }

@@ -117,6 +117,10 @@ BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
  * concurrency). Returns the previous setting (0 = default). The vector path
  * is chosen once from the CPU and BIRSIM_ISA=portable|avx2|avx512. */
 BIRSIM_RT_API int birsim_set_num_threads(int n);
+/* The vector path in use: "portable", "avx2" or "avx512". */
+BIRSIM_RT_API const char *birsim_active_isa(void);
+/* The runtime's version, "MAJOR.MINOR.PATCH". */
+BIRSIM_RT_API const char *birsim_version(void);
 
 /* Fidelity counters (docs/Fidelity.md): what the simulator's numerics did
  * to the values of the bulk calls (birsim_accumulate,
@@ -139,6 +143,11 @@ struct birsim_fidelity_counts {
         exponent_clamped;
   } bfp_pack;
 };
+/* Fidelity.def's rows: the families (the struct's members) and the event
+ * keys (their fields) by number, NULL past the last; a key's family number
+ * is stored in *family when family is not NULL. */
+BIRSIM_RT_API const char *birsim_fidelity_family_name(int family);
+BIRSIM_RT_API const char *birsim_fidelity_event_key(int event, int *family);
 BIRSIM_RT_API void birsim_fidelity_enable(int on);
 /* 0, or BIRSIM_EINVAL for a null `out`. */
 BIRSIM_RT_API int birsim_fidelity_counters(struct birsim_fidelity_counts *out);

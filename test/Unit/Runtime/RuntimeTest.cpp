@@ -4,7 +4,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -215,6 +217,36 @@ int firstUnknownFormat() {
   while (birsim_bfp_format_name(n))
     ++n;
   return n;
+}
+
+// Fidelity.def's rows by number, the version and the active path.
+TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
+  const char *families[] = {"reduce", "cast", "bfp_pack"};
+  for (int f = 0; f < 3; ++f)
+    EXPECT_STREQ(birsim_fidelity_family_name(f), families[f]);
+  EXPECT_EQ(birsim_fidelity_family_name(3), nullptr);
+  EXPECT_EQ(birsim_fidelity_family_name(-1), nullptr);
+  std::vector<std::string> keys;
+  int family = -1;
+  for (int e = 0; birsim_fidelity_event_key(e, &family); ++e)
+    keys.push_back(std::string(birsim_fidelity_family_name(family)) + "." +
+                   birsim_fidelity_event_key(e, nullptr));
+  const std::vector<std::string> want = {
+      "reduce.sim_inf_device_saturates", "cast.saturated",
+      "cast.overflow_to_inf",            "cast.overflow_to_nan",
+      "cast.nan_suppressed",             "cast.inexact",
+      "cast.underflow_to_zero",          "bfp_pack.flushed_to_zero",
+      "bfp_pack.rounding_ties",          "bfp_pack.saturated",
+      "bfp_pack.exponent_clamped"};
+  EXPECT_EQ(keys, want);
+  EXPECT_EQ(birsim_fidelity_event_key(-1, &family), nullptr);
+  std::string version = birsim_version();
+  EXPECT_EQ(std::count(version.begin(), version.end(), '.'), 2) << version;
+  std::string isa = birsim_active_isa();
+  EXPECT_TRUE(isa == "portable" || isa == "avx2" || isa == "avx512") << isa;
+  if (const char *forced = std::getenv("BIRSIM_ISA"); forced &&
+      std::string(forced) == "portable")
+    EXPECT_EQ(isa, "portable");
 }
 
 TEST(RuntimeAbi, BfpErrors) {
