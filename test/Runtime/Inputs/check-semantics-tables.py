@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Checks docs/Semantics.md section 1 against the runtime's tables: the
-dtype table row by row (number, name, bytes, MLIR element type, how
-add/min/max reduce it) and its count, the MemoryReductionOp numbering and
-the AluOpType list with its count. Prints one line per mismatch and
+"""Checks docs/Semantics.md against the runtime's tables: section 1's dtype
+table row by row (number, name, bytes, MLIR element type, how add/min/max
+reduce it) and its count, the MemoryReductionOp numbering and the AluOpType
+list with its count, and section 5's BFP format table. Prints one line per mismatch and
 "semantics tables: N dtypes, N ops, N alu ops match" when all agree.
 
 Usage: check-semantics-tables.py libbirsim_runtime.so docs/Semantics.md"""
+import ctypes
 import re
 import sys
 from pathlib import Path
@@ -52,9 +53,25 @@ expect("AluOpType count", int(alu.group(1)) if alu else None, len(alu_names))
 expect("AluOpType list", " ".join(alu.group(2).split()).rstrip(" ,.") if alu else None,
        ", ".join("%s %d" % (n, i) for i, n in enumerate(alu_names)))
 
+# Section 5's format table.
+bfp = text[text.index("## 5."):]
+bfp = bfp[:bfp.index("\n## ", 4)] if "\n## " in bfp[4:] else bfp
+bfp_rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in bfp.splitlines() if re.match(r"\| \d+ \| bfp", line)]
+formats = rt.bfp_formats()
+expect("BFP format rows", len(bfp_rows), len(formats))
+rt.lib.birsim_bfp_mantissa_bits.restype = ctypes.c_uint32
+for row, (number, name, exponent, tile_bytes) in zip(bfp_rows, formats):
+    expect("BFP format %s number" % name, int(row[0]), number)
+    expect("BFP format %d name" % number, row[1], name)
+    expect("BFP format %s M" % name, int(row[2]), rt.lib.birsim_bfp_mantissa_bits(number))
+    expect("BFP format %s exponent" % name, row[3].split()[0], exponent)
+    expect("BFP format %s tile bytes" % name, int(row[4]), tile_bytes)
+
 for p in problems:
     print(p)
 if problems:
     sys.exit(1)
-print("semantics tables: %d dtypes, %d ops, %d alu ops match" % (
-    len(dtypes), len(rt.enum_names("memory_reduction_op")), len(alu_names)))
+print("semantics tables: %d dtypes, %d ops, %d alu ops, %d bfp formats match" % (
+    len(dtypes), len(rt.enum_names("memory_reduction_op")), len(alu_names),
+    len(formats)))

@@ -118,8 +118,8 @@ def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
     low bits for the narrow formats. `bfp*_b` formats share fp32's 8-bit
     exponent, `bfp*_a` a 5-bit one; encoding aligns to the shared exponent,
     rounds to the datum width with ties to even and saturates. The verifier
-    checks the packed size against the format (1088 bytes per tile for
-    `bfp8_*`, 576 for `bfp4_*`).
+    checks the packed size against the format's (docs/Semantics.md section
+    5; `birsim_bfp_tile_bytes`).
 
     ```mlir
     %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
