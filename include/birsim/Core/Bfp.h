@@ -121,12 +121,18 @@ inline uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits,
                          bool countEvents = false) {
   unsigned events = 0;
   uint8_t datum = bfpEncodeWithEvents(f, bits, sharedExp, events);
-  if (countEvents && bfpFlushedToZero(f, bits, datum))
-    events |= bfpClassBit(BfpClass::flushedToZero);
-  else if (!countEvents) // the ties only
-    events &= bfpClassBit(BfpClass::tie) | bfpClassBit(BfpClass::tieRoundedUp);
-  for (int c = 0; c < BfpTally::kClasses; ++c)
-    tally.cells[c] += (events >> c) & 1;
+  auto tallyClass = [&](BfpClass c) {
+    tally[c] += (events & bfpClassBit(c)) != 0;
+  };
+  tallyClass(BfpClass::tie); // the tie counters, always
+  tallyClass(BfpClass::tieRoundedUp);
+  if (countEvents) {
+    if (bfpFlushedToZero(f, bits, datum))
+      events |= bfpClassBit(BfpClass::flushedToZero);
+    tallyClass(BfpClass::flushedToZero);
+    tallyClass(BfpClass::saturated);
+    tallyClass(BfpClass::exponentClamped);
+  }
   return datum;
 }
 /// Decodes a datum under `sharedExp` to fp32 bits (§5).
