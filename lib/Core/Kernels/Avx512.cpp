@@ -319,6 +319,9 @@ template <bool CountEvents, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
                                            const char *tiles, size_t tileCount,
                                            char *out, BfpTally &tally) {
+  // Counted in a local the stores to `out` cannot alias, so its cells stay
+  // in registers; added to the caller's once.
+  BfpTally local;
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = tiles + t * kBfpTileBytesF32;
     char *packed = out + t * f.tileBytes;
@@ -331,10 +334,12 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
       packed[b] = char(shared);
       __m128i datums = _mm512_cvtepi32_epi8(
           bfpEncodeLanes<Avx512Lanes<32>, CountEvents, M, Fp16Exponent>(
-              bits, Avx512Lanes<32>::splat(uint32_t(shared)), tally));
+              bits, Avx512Lanes<32>::splat(uint32_t(shared)), local));
       bfpStoreBlockDatums(M + 1, packed, b, datums);
     }
   }
+  for (int c = 0; c < BfpTally::kClasses; ++c)
+    tally.cells[c] += local.cells[c];
 }
 
 __attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
