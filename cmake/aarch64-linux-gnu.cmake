@@ -15,5 +15,8 @@ set(CMAKE_SHARED_LINKER_FLAGS_INIT "-fuse-ld=lld")
 set(CMAKE_FIND_ROOT_PATH /usr/${triple} /usr/lib/${triple})
 set(CMAKE_LIBRARY_ARCHITECTURE ${triple})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static -L /usr/${triple})
+# The arm64 multiarch glibc (/lib/ld-linux-aarch64.so.1): with the cross
+# sysroot's loader (-L /usr/aarch64-linux-gnu) qemu-user 7.2 hangs in the
+# first thread the program starts.
+set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static -L /)
 set(BIRSIM_ORACLE_LLVM_LIBRARY /usr/lib/${triple}/libLLVM.so.22.1 CACHE FILEPATH "")

@@ -14,8 +14,8 @@ case "${1:-}" in
     PKGS+=(bochs bochsbios vgabios isolinux syslinux-common xorriso
            busybox-static cpio) ;;
   --aarch64)
-    PKGS+=(crossbuild-essential-arm64 libgtest-dev:arm64 libllvm22:arm64
-           qemu-user-static)
+    PKGS+=(crossbuild-essential-arm64 libc6:arm64 libstdc++6:arm64
+           libgtest-dev:arm64 libllvm22:arm64 qemu-user-static)
     if ! dpkg --print-foreign-architectures | grep -qx arm64; then
       SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
       $SUDO dpkg --add-architecture arm64
