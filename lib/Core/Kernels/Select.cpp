@@ -22,7 +22,8 @@ static constexpr Isa kPreference[] = {Isa::avx512, Isa::avx2};
 static constexpr Isa kPreference[] = {Isa::portable}; // no vector path
 #endif
 
-IsaSet availableIsas() {
+/// The CPU's paths, probed once: kernelsOf() runs on every bulk call.
+static IsaSet probeIsas() {
   IsaSet set;
 #if defined(__x86_64__)
   // __builtin_cpu_supports also checks that the OS saves the registers.
@@ -35,6 +36,11 @@ IsaSet availableIsas() {
       set.add(Isa::avx512);
   }
 #endif
+  return set;
+}
+
+IsaSet availableIsas() {
+  static const IsaSet set = probeIsas();
   return set;
 }
 
