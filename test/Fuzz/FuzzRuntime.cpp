@@ -7,14 +7,18 @@
 // the destination byte-identical and give the core's status. With the
 // fidelity counters on (half the inputs), the runtime's counts must equal
 // the portable core's for the same call, and a failed call counts nothing.
+// The table queries (birsim_dtype_info and the name queries) must give the
+// core's rows for any number and any caller's struct size.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/Enums.h"
 #include "birsim/Core/Reduce.h"
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -73,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 6;
+  unsigned call = unsigned(in.take(1)) % 7;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -144,6 +148,44 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     compare(status, reference, out1, out2, out0);
     if (call == 5 || status != BIRSIM_OK)
       check(seen1 == seen0 && up1 == up0);
+    break;
+  }
+  case 6: { // the table queries: the core's rows, nothing past them
+    int n = int(int8_t(in.take(1)));
+    const DtypeInfo *row = lookupDtype(n);
+    size_t size = size_t(in.take(1) % (sizeof(struct birsim_dtype_info) + 17));
+    std::vector<uint8_t> info = before; // larger than any `size`
+    int status = birsim_dtype_info(
+        n, reinterpret_cast<struct birsim_dtype_info *>(info.data()), size);
+    bool fits = size >= sizeof(struct birsim_dtype_info);
+    check(status == (!fits ? BIRSIM_EINVAL : row ? BIRSIM_OK : BIRSIM_EUNKNOWN_DTYPE));
+    // Exactly the struct's bytes are written, and only on success.
+    size_t written = status == BIRSIM_OK ? sizeof(struct birsim_dtype_info) : 0;
+    check(std::equal(info.begin() + written, info.end(), before.begin() + written));
+    if (status == BIRSIM_OK) {
+      struct birsim_dtype_info got;
+      std::memcpy(&got, info.data(), sizeof got);
+      check(!std::strcmp(got.name, row->name) &&
+            !std::strcmp(got.mlir_type, row->mlirSpelling) &&
+            got.bytes == row->bytes &&
+            got.mantissa_bits == (row->format ? row->format->mantissaBits : 0));
+    }
+    check((birsim_dtype_count() > n && n >= 0) == (row != nullptr));
+    auto same = [](const char *a, const char *b) {
+      return a == b || (a && b && !std::strcmp(a, b));
+    };
+    check(same(birsim_memory_reduction_op_name(n), memoryReductionOpName(n)));
+    check(same(birsim_alu_op_type_name(n), aluOpTypeName(n)));
+    const BfpFormatInfo *format = lookupBfpFormat(n);
+    check(same(birsim_bfp_format_name(n), format ? format->name : nullptr));
+    check((birsim_bfp_exponent_kind(n) != nullptr) == (format != nullptr));
+    int family = -1;
+    const char *key = birsim_fidelity_event_key(n, &family);
+    check((key != nullptr) == (n >= 0 && n < kNumFidelityEvents));
+    check(!key || same(birsim_fidelity_family_name(family),
+                       fidelityFamilyInfo(FidelityFamily(family)).name));
+    check((birsim_fidelity_family_name(n) != nullptr) ==
+          (n >= 0 && n < kNumFidelityFamilies));
     break;
   }
   }

@@ -22,8 +22,12 @@
 
 namespace birsim::core {
 
-/// The paths, by BIRSIM_ISA name; `portable` is no vector path.
-enum class Isa : int { portable, avx2, avx512, kCount };
+/// The paths, by BIRSIM_ISA name (Isas.def); `portable` is no vector path.
+enum class Isa : int {
+#define BIRSIM_ISA(Enumerator) Enumerator,
+#include "Isas.def"
+  kCount
+};
 const char *isaName(Isa isa); ///< "unknown" when not a path
 
 /// A set of paths.
@@ -55,13 +59,48 @@ Isa selectIsa(Isa requested);
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
-/// The vector kernels' fp8 add runs through fp16 (Avx2.cpp's
+/// The vector kernels' fp8 add runs through fp16 (Loops.h's
 /// fp8AddSteps), whose proof covers one-byte IEEE formats with 2..4
 /// mantissa bits and at most 5 exponent bits; any other format takes the
 /// general widen-add-narrow loop.
 constexpr bool fp8AddFitsHalf(const FloatFormat &f) {
   return f.totalBits() == 8 && f.nonFinite == NonFinite::IEEE &&
          f.mantissaBits >= 2 && f.mantissaBits <= 4 && f.exponentBits <= 5;
+}
+
+/// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),
+/// MINSS(x, acc), MAXSS(x, acc), or ADDSS(x, acc) for the collective reducer.
+enum class F32Instruction { addss, minss, maxss };
+constexpr F32Instruction instructionOf(F32Op op) {
+  return op == F32Op::kernelMin   ? F32Instruction::minss
+         : op == F32Op::kernelMax ? F32Instruction::maxss
+                                  : F32Instruction::addss;
+}
+constexpr bool accumulatorFirst(F32Op op) { return op == F32Op::kernelAdd; }
+
+/// Which loop a narrow float's reduction runs on every vector path, the
+/// one place this is chosen: min/max on the sign-magnitude codes (IEEE
+/// formats), the fp8 add through fp16 (fp8AddFitsHalf), bf16 and fp16 add,
+/// or the general widen-op-narrow loop (e4m3fn, and any format the special
+/// loops do not cover).
+enum class NarrowReduceLoop { minCodes, maxCodes, fp8Add, bf16Add, f16Add,
+                              general };
+inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
+                                           unsigned bytes, F32Op op) {
+  bool ieee = f.nonFinite == NonFinite::IEEE;
+  if (ieee && op == F32Op::kernelMin)
+    return NarrowReduceLoop::minCodes;
+  if (ieee && op == F32Op::kernelMax)
+    return NarrowReduceLoop::maxCodes;
+  if (op != F32Op::kernelAdd)
+    return NarrowReduceLoop::general;
+  if (bytes == 1 && fp8AddFitsHalf(f))
+    return NarrowReduceLoop::fp8Add;
+  if (&f == dtypeInfo(Dtype::bfloat16).format)
+    return NarrowReduceLoop::bf16Add;
+  if (&f == dtypeInfo(Dtype::float16).format)
+    return NarrowReduceLoop::f16Add;
+  return NarrowReduceLoop::general;
 }
 
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
@@ -100,10 +139,10 @@ struct VectorKernels {
 };
 
 #if defined(__x86_64__)
-/// The x86 paths' tables (Avx2.cpp, Avx512.cpp); call through kernelsOf,
-/// which checks the CPU.
-const VectorKernels &avx2Kernels();
-const VectorKernels &avx512Kernels();
+/// The x86 paths' tables (Avx2.cpp, Avx512.cpp), or null where this CPU
+/// lacks the path's instructions; call through kernelsOf.
+const VectorKernels *avx2Kernels();
+const VectorKernels *avx512Kernels();
 #endif
 
 /// The kernels of `isa`; null for portable and for a path not available.

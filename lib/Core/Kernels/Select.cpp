@@ -8,34 +8,38 @@
 namespace birsim::core {
 
 /// BIRSIM_ISA's names, by Isa.
-static constexpr const char *kIsaNames[] = {"portable", "avx2", "avx512"};
-static_assert(std::size(kIsaNames) == size_t(Isa::kCount), "a name per Isa");
+static constexpr const char *kIsaNames[] = {
+#define BIRSIM_ISA(Enumerator) #Enumerator,
+#include "Isas.def"
+};
 
 const char *isaName(Isa isa) {
   return int(isa) >= 0 && isa < Isa::kCount ? kIsaNames[int(isa)] : "unknown";
 }
 
-#if defined(__x86_64__)
+namespace {
+/// A vector path this platform builds: its kernels where the CPU has it.
+struct VectorPath {
+  Isa isa;
+  const VectorKernels *(*kernels)();
+};
+} // namespace
+
 /// This platform's vector paths, most preferred first.
-static constexpr Isa kPreference[] = {Isa::avx512, Isa::avx2};
-#else
-static constexpr Isa kPreference[] = {Isa::portable}; // no vector path
+static constexpr VectorPath kPreference[] = {
+#if defined(__x86_64__)
+    {Isa::avx512, avx512Kernels},
+    {Isa::avx2, avx2Kernels},
 #endif
+    {Isa::portable, nullptr}, // the end of the list; never a vector path
+};
 
 /// The CPU's paths, probed once: kernelsOf() runs on every bulk call.
 static IsaSet probeIsas() {
   IsaSet set;
-#if defined(__x86_64__)
-  // __builtin_cpu_supports also checks that the OS saves the registers.
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
-      __builtin_cpu_supports("popcnt")) {
-    set.add(Isa::avx2);
-    if (__builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl"))
-      set.add(Isa::avx512);
-  }
-#endif
+  for (const VectorPath &path : kPreference)
+    if (path.kernels && path.kernels())
+      set.add(path.isa);
   return set;
 }
 
@@ -49,17 +53,17 @@ Isa resolveIsa(Isa requested) {
   if (requested == Isa::portable)
     return Isa::portable;
   bool seen = false, listed = false;
-  for (Isa isa : kPreference)
-    listed |= isa == requested;
-  for (Isa isa : kPreference) {
-    seen |= isa == requested || !listed;
-    if (seen && isa != Isa::portable && available.has(isa))
-      return isa;
+  for (const VectorPath &path : kPreference)
+    listed |= path.isa == requested;
+  for (const VectorPath &path : kPreference) {
+    seen |= path.isa == requested || !listed;
+    if (seen && path.isa != Isa::portable && available.has(path.isa))
+      return path.isa;
   }
   return Isa::portable;
 }
 
-Isa bestIsa() { return resolveIsa(kPreference[0]); }
+Isa bestIsa() { return resolveIsa(kPreference[0].isa); }
 
 static Isa fromEnvironment() {
   const char *name = std::getenv("BIRSIM_ISA");
@@ -89,18 +93,12 @@ Isa selectIsa(Isa requested) {
 }
 
 const VectorKernels *kernelsOf(Isa isa) {
-  if (!availableIsas().has(isa))
+  if (isa == Isa::portable || !availableIsas().has(isa))
     return nullptr;
-  switch (isa) {
-#if defined(__x86_64__)
-  case Isa::avx512:
-    return &avx512Kernels();
-  case Isa::avx2:
-    return &avx2Kernels();
-#endif
-  default:
-    return nullptr;
-  }
+  for (const VectorPath &path : kPreference)
+    if (path.isa == isa)
+      return path.kernels();
+  return nullptr;
 }
 
 const VectorKernels *activeKernels() { return kernelsOf(activeIsa()); }

@@ -16,9 +16,12 @@
 
 #include <tmmintrin.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <type_traits>
 
 #if defined(__has_feature)
@@ -99,40 +102,23 @@ bfpStoreBlockDatums(unsigned datumBits, char *tile, unsigned b,
                    _mm_packus_epi16(pairs, _mm_setzero_si128()));
 }
 
-/// What an F32Op computes, with its operand order (§2, §3): ADDSS(acc, x),
-/// MINSS(x, acc), MAXSS(x, acc), or ADDSS(x, acc) for the collective reducer.
-enum class F32Instruction { addss, minss, maxss };
-constexpr F32Instruction instructionOf(F32Op op) {
-  return op == F32Op::kernelMin   ? F32Instruction::minss
-         : op == F32Op::kernelMax ? F32Instruction::maxss
-                                  : F32Instruction::addss;
-}
-constexpr bool accumulatorFirst(F32Op op) { return op == F32Op::kernelAdd; }
+/// What every x86 path's vocabulary (Loops.h) shares: the kernel entry,
+/// prefetching, and a BFP block's 16 datum bytes in an SSE register.
+struct X86Vocabulary {
+  using Entry = KernelEntry;
+  static void prefetch(const void *p) { prefetchAhead(p); }
+  static void prefetch(const void *a, const void *b) { prefetchAhead(a, b); }
 
-/// Which loop a narrow float's reduction runs on every vector path, the
-/// one place this is chosen: min/max on the sign-magnitude codes (IEEE
-/// formats), the fp8 add through fp16 (fp8AddFitsHalf), bf16 and fp16 add,
-/// or the general widen-op-narrow loop (e4m3fn, and any format the special
-/// loops do not cover).
-enum class NarrowReduceLoop { minCodes, maxCodes, fp8Add, bf16Add, f16Add,
-                              general };
-inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
-                                           unsigned bytes, F32Op op) {
-  bool ieee = f.nonFinite == NonFinite::IEEE;
-  if (ieee && op == F32Op::kernelMin)
-    return NarrowReduceLoop::minCodes;
-  if (ieee && op == F32Op::kernelMax)
-    return NarrowReduceLoop::maxCodes;
-  if (op != F32Op::kernelAdd)
-    return NarrowReduceLoop::general;
-  if (bytes == 1 && fp8AddFitsHalf(f))
-    return NarrowReduceLoop::fp8Add;
-  if (&f == dtypeInfo(Dtype::bfloat16).format)
-    return NarrowReduceLoop::bf16Add;
-  if (&f == dtypeInfo(Dtype::float16).format)
-    return NarrowReduceLoop::f16Add;
-  return NarrowReduceLoop::general;
-}
+  using BfpDatums = __m128i;
+  static BfpDatums loadBfpDatums(const BfpFormatInfo &f,
+                                 const unsigned char *tile, unsigned b) {
+    return bfpBlockDatums(f, tile, b);
+  }
+  __attribute__((target("ssse3"))) static void
+  storeBfpDatums(unsigned datumBits, char *tile, unsigned b, BfpDatums datums) {
+    bfpStoreBlockDatums(datumBits, tile, b, datums);
+  }
+};
 
 /// The constants of widening a format to fp32: exact, subnormals by an
 /// exact multiply, NaN payloads moved up and not quieted (§4).

@@ -1,0 +1,144 @@
+//===- KernelTable.h - a vector path's kernel table -------------*- C++ -*-===//
+//
+// Private to lib/Core. The entry points of VectorKernels over a path's
+// vocabulary `X` (Loops.h), the same for every path; included after
+// Loops.h inside the path's target region. Each entry enters the kernel
+// (X::Entry: the default floating-point environment, §2) and picks the
+// loop's instantiation for its operands (Dispatch.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
+#define BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
+
+#ifndef BIRSIM_LIB_CORE_KERNELS_LOOPS_H
+#error "include Loops.h first"
+#endif
+
+#include "Dispatch.h"
+#include "Kernels.h"
+
+namespace birsim::core::kernel {
+
+template <class X> struct KernelEntries {
+  using Entry = typename X::Entry;
+
+  static void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
+    Entry entry(x, 4 * count, acc, 4 * count);
+    withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax,
+                 F32Op::collectiveAdd>(op, [&](auto f32Op) {
+      reduceF32Loop<X, f32Op>(static_cast<char *>(acc),
+                              static_cast<const char *>(x), count);
+    });
+  }
+
+  static void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op,
+                           void *acc, const void *x, size_t count) {
+    Entry entry(x, bytes * count, acc, bytes * count);
+    auto *a = static_cast<char *>(acc);
+    auto *b = static_cast<const char *>(x);
+    switch (narrowReduceLoopOf(f, bytes, op)) {
+    case NarrowReduceLoop::minCodes:
+    case NarrowReduceLoop::maxCodes:
+      return withBool(op == F32Op::kernelMin, [&](auto isMin) {
+        withConstant<1u, 2u>(bytes, [&](auto width) {
+          minMaxCodesLoop<X, isMin, width>(f, a, b, count);
+        });
+      });
+    case NarrowReduceLoop::fp8Add:
+      return (void)fp8AddLoop<X, false>(f, a, b, count);
+    case NarrowReduceLoop::bf16Add:
+      return halfAddLoop<X, true>(a, b, count);
+    case NarrowReduceLoop::f16Add:
+      return halfAddLoop<X, false>(a, b, count);
+    case NarrowReduceLoop::general:
+      return withConstant<F32Op::kernelAdd, F32Op::kernelMin,
+                          F32Op::kernelMax>(op, [&](auto f32Op) {
+        withConstant<1u, 2u>(bytes, [&](auto width) {
+          generalNarrowReduceLoop<X, f32Op, width>(f, a, b, count);
+        });
+      });
+    }
+  }
+
+  static void reduceInteger(unsigned bytes, MemoryReductionOp op, void *acc,
+                            const void *x, size_t count) {
+    Entry entry(x, bytes * count, acc, bytes * count);
+    withConstant<4u, 8u>(bytes, [&](auto width) {
+      withConstant<MemoryReductionOp::add, MemoryReductionOp::min,
+                   MemoryReductionOp::max>(op, [&](auto integerOp) {
+        integerLoop<X, width, integerOp>(static_cast<char *>(acc),
+                                         static_cast<const char *>(x), count);
+      });
+    });
+  }
+
+  static uint64_t fp8AddCounted(const FloatFormat &f, void *acc,
+                                const void *x, size_t count) {
+    Entry entry(x, count, acc, count);
+    return fp8AddLoop<X, true>(f, static_cast<char *>(acc),
+                               static_cast<const char *>(x), count);
+  }
+
+  static void narrowFromF32(const FloatFormat &f, unsigned bytes,
+                            const void *src, void *dst, size_t count,
+                            unsigned config, FidelityCounts *events) {
+    Entry entry(src, 4 * count, dst, bytes * count);
+    withBool(events != nullptr, [&](auto counted) {
+      withConstant<1u, 2u>(bytes, [&](auto width) {
+        narrowLoop<X, counted, width>(f, static_cast<const char *>(src),
+                                      static_cast<char *>(dst), count, config,
+                                      events);
+      });
+    });
+  }
+
+  static void widenToF32(const FloatFormat &f, unsigned bytes,
+                         const void *src, void *dst, size_t count) {
+    Entry entry(src, bytes * count, dst, 4 * count);
+    withConstant<1u, 2u>(bytes, [&](auto width) {
+      widenLoop<X, width>(f, static_cast<const char *>(src),
+                          static_cast<char *>(dst), count);
+    });
+  }
+
+  static void bfpPack(const BfpFormatInfo &f, const void *tiles,
+                      size_t tileCount, void *out, BfpTally &tally,
+                      bool countEvents) {
+    Entry entry(tiles, kBfpTileBytesF32 * tileCount, out,
+                f.tileBytes * tileCount);
+    withBool(countEvents, [&](auto counted) {
+      withBfpFormat(f.format, [&](auto m, auto fp16Exponent) {
+        bfpPackLoop<X, counted, m, fp16Exponent>(
+            f, static_cast<const char *>(tiles), tileCount,
+            static_cast<char *>(out), tally);
+      });
+    });
+  }
+
+  static void bfpUnpack(const BfpFormatInfo &f, const void *packed,
+                        size_t tileCount, void *tiles) {
+    Entry entry(packed, f.tileBytes * tileCount, tiles,
+                kBfpTileBytesF32 * tileCount);
+    bfpUnpackLoop<X>(f, static_cast<const unsigned char *>(packed), tileCount,
+                     static_cast<char *>(tiles));
+  }
+};
+
+/// The VectorKernels of path `X`.
+template <class X> constexpr VectorKernels kernelTableOf() {
+  using E = KernelEntries<X>;
+  VectorKernels table{};
+  table.reduceF32 = E::reduceF32;
+  table.reduceNarrow = E::reduceNarrow;
+  table.reduceInteger = E::reduceInteger;
+  table.narrowFromF32 = E::narrowFromF32;
+  table.widenToF32 = E::widenToF32;
+  table.bfpPack = E::bfpPack;
+  table.bfpUnpack = E::bfpUnpack;
+  table.fp8AddCounted = E::fp8AddCounted;
+  return table;
+}
+
+} // namespace birsim::core::kernel
+
+#endif // BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H

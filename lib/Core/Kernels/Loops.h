@@ -1,0 +1,366 @@
+//===- Loops.h - the loops and tails of every vector path -------*- C++ -*-===//
+//
+// Private to lib/Core. Every kernel loop, written once over a path's
+// vocabulary `X` (Avx2.cpp's Avx2, Avx512.cpp's Avx512); a path contributes
+// only the vocabulary. Included inside each path's target region after
+// LaneArithmetic.h, so every instantiation is compiled for that path.
+//
+// A vocabulary X has:
+//   X::Lanes<Bits>          LaneArithmetic.h's lane vocabulary.
+//   X::kVectorBytes         the bytes of one vector.
+//   X::kMaskedTails         whether a loop's last, partial step is the
+//                           vector step under a mask (no access past the
+//                           end: a masked load or store never touches the
+//                           masked-off bytes); otherwise the elements after
+//                           the last whole step take the portable path.
+//   X::Part                 which elements of a step are live;
+//                           X::whole<N>() all N, X::first<N>(n) the first n;
+//                           X::valid(Part) as a mask of 32-bit lanes.
+//   X::load<Bytes>(part, p), X::store<Bytes>(p, part, v)
+//                           one vector of elements of Bytes bytes each.
+//   X::loadWidened<Bytes>(part, p), X::storeNarrowed<Bytes>(p, part, v)
+//                           kVectorBytes / 4 elements of Bytes bytes each,
+//                           as (from) 32-bit lanes.
+//   X::integerOp<Bytes, Op>(a, b)   int32/int64 lanes (§3).
+//   X::bf16Sums(a, b), X::f16Sums(a, b)
+//                           one vector of bf16 / fp16 lanes each: their
+//                           fp32 sums, rounded to nearest even (bf16Round,
+//                           VCVTPS2PH).
+//   X::Fp8Add<Count, TopByte>       the fp8 add step of fp8AddLoop.
+//   X::Tally<Class>, X::kTallySteps, X::moveCounts(tally, totals)
+//                           per-lane event counts (LaneArithmetic.h's
+//                           V::count), moved into 64-bit totals at least
+//                           every kTallySteps steps.
+//   X::BfpBlock, X::loadBfpBlock(p), X::bfpShared<Fp16>(block),
+//   X::bfpEncode<Count, M, Fp16>(block, shared, tally) -> X::BfpDatums,
+//   X::storeBfpDatums(datumBits, tile, b, datums),
+//   X::loadBfpDatums(format, tile, b), X::storeBfpDecoded(p, format,
+//                           datums, shared)    one 16-value block (§5).
+//   X::prefetch(p...), X::Entry     prefetching; a kernel's entry (the
+//                           default floating-point environment, §2).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_LIB_CORE_KERNELS_LOOPS_H
+#define BIRSIM_LIB_CORE_KERNELS_LOOPS_H
+
+#ifndef BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
+#error "include LaneArithmetic.h first"
+#endif
+
+// Its headers are X86.h's (included before the target region, so their
+// inline functions are not compiled for the path).
+
+namespace birsim::core::kernel {
+
+/// Runs step(i, part) for i = 0, N, 2N, ... below `count`: whole steps,
+/// then, on a masked-tail path, one step over the elements left. Returns
+/// the elements the steps covered; the caller's portable loop takes the
+/// rest.
+template <class X, unsigned N, typename Step>
+size_t vectorSteps(size_t count, Step &&step) {
+  size_t i = 0;
+  for (; i + N <= count; i += N)
+    step(i, X::template whole<N>());
+  if constexpr (X::kMaskedTails) {
+    if (i < count)
+      step(i, X::template first<N>(count - i));
+    return count;
+  }
+  return i;
+}
+
+inline uint32_t loadScalar(const char *p, unsigned bytes) {
+  uint32_t v = 0;
+  std::memcpy(&v, p, bytes);
+  return v;
+}
+inline void storeScalar(char *p, unsigned bytes, uint32_t v) {
+  std::memcpy(p, &v, bytes);
+}
+
+template <F32Op Op> uint32_t applyScalar(uint32_t acc, uint32_t x) {
+  return applyOp<Op, uint32_t, addss, minss, maxss>(acc, x);
+}
+
+//===-- fp32 and integers (§2, §3) ----------------------------------------===//
+
+template <class X, F32Op Op>
+__attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
+                                             size_t count) {
+  using V = typename X::template Lanes<32>;
+  size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
+                                                            auto part) {
+    char *a = acc + 4 * i;
+    X::prefetch(a, x + 4 * i);
+    X::template store<4>(a, part,
+                         applyLanes<Op, V>(X::template load<4>(part, a),
+                                           X::template load<4>(part, x + 4 * i)));
+  });
+  for (; i < count; ++i)
+    storeScalar(acc + 4 * i, 4,
+                applyScalar<Op>(loadScalar(acc + 4 * i, 4),
+                                loadScalar(x + 4 * i, 4)));
+}
+
+/// int32/int64 add (wrapping), min, max (signed; equal values are the same
+/// bits, so the order of MIN/MAX's operands does not matter) (§3).
+template <class X, unsigned Bytes, MemoryReductionOp Op>
+__attribute__((noinline)) void integerLoop(char *acc, const char *x,
+                                           size_t count) {
+  size_t i = vectorSteps<X, X::kVectorBytes / Bytes>(
+      count, [&](size_t i, auto part) {
+        char *a = acc + i * Bytes;
+        X::prefetch(a, x + i * Bytes);
+        X::template store<Bytes>(
+            a, part,
+            X::template integerOp<Bytes, Op>(
+                X::template load<Bytes>(part, a),
+                X::template load<Bytes>(part, x + i * Bytes)));
+      });
+  using Bits = std::conditional_t<Bytes == 4, int32_t, int64_t>;
+  using Unsigned = std::make_unsigned_t<Bits>;
+#pragma clang loop vectorize(disable) // less than one vector
+  for (; i < count; ++i) {
+    Bits a, b;
+    std::memcpy(&a, acc + i * Bytes, Bytes);
+    std::memcpy(&b, x + i * Bytes, Bytes);
+    Bits r = Op == MemoryReductionOp::add   ? Bits(Unsigned(a) + Unsigned(b))
+             : Op == MemoryReductionOp::min ? std::min(a, b)
+                                            : std::max(a, b);
+    std::memcpy(acc + i * Bytes, &r, Bytes);
+  }
+}
+
+//===-- Narrow float formats (§3, §4) -------------------------------------===//
+
+/// The elements [i, count) of a narrow reduction, by the portable path.
+template <F32Op Op>
+void narrowReduceTail(const FloatFormat &f, unsigned bytes, char *acc,
+                      const char *x, size_t i, size_t count) {
+  for (; i < count; ++i) {
+    char *a = acc + i * bytes;
+    uint32_t r = applyScalar<Op>(widenToF32(f, loadScalar(a, bytes)),
+                                 widenToF32(f, loadScalar(x + i * bytes, bytes)));
+    storeScalar(a, bytes, narrowFromF32(f, r, 0));
+  }
+}
+
+/// min/max of a narrow IEEE format on its codes (MinMaxCodeLanes).
+template <class X, bool IsMin, unsigned Bytes>
+__attribute__((noinline)) void minMaxCodesLoop(const FloatFormat &f,
+                                               char *acc, const char *x,
+                                               size_t count) {
+  MinMaxCodeLanes<typename X::template Lanes<8 * Bytes>, IsMin> minMax(f);
+  size_t i = vectorSteps<X, X::kVectorBytes / Bytes>(
+      count, [&](size_t i, auto part) {
+        char *a = acc + i * Bytes;
+        X::prefetch(a, x + i * Bytes);
+        X::template store<Bytes>(
+            a, part,
+            minMax(X::template load<Bytes>(part, a),
+                   X::template load<Bytes>(part, x + i * Bytes)));
+      });
+  constexpr F32Op op = IsMin ? F32Op::kernelMin : F32Op::kernelMax;
+  narrowReduceTail<op>(f, Bytes, acc, x, i, count);
+}
+
+/// bf16 add: bf16 is fp32's top half, so widening is a shift and RNE
+/// narrowing adds 0x7FFF plus the kept lsb (a carry runs up to Inf); every
+/// NaN result is 0x7FC0 (§4), so which NaN the adder returns does not
+/// matter. fp16 add: every fp16 value is exact in fp32, and a NaN sum
+/// takes its sign from `acc` or the sum (f16AddResult), so neither
+/// VCVTPH2PS quieting a signalling NaN nor the adder's source order changes
+/// a result; VCVTPS2PH rounds the others to nearest even.
+template <class X, bool Bf16>
+__attribute__((noinline)) void halfAddLoop(char *acc, const char *x,
+                                           size_t count) {
+  size_t i = vectorSteps<X, X::kVectorBytes / 2>(count, [&](size_t i,
+                                                            auto part) {
+    char *a = acc + 2 * i;
+    X::prefetch(a, x + 2 * i);
+    auto before = X::template load<2>(part, a);
+    auto operand = X::template load<2>(part, x + 2 * i);
+    if constexpr (Bf16)
+      X::template store<2>(a, part, X::bf16Sums(before, operand));
+    else
+      X::template store<2>(
+          a, part,
+          f16AddResult<typename X::template Lanes<16>>(
+              before, X::f16Sums(before, operand)));
+  });
+  Dtype dtype = Bf16 ? Dtype::bfloat16 : Dtype::float16;
+  narrowReduceTail<F32Op::kernelAdd>(*dtypeInfo(dtype).format, 2, acc, x, i,
+                                     count);
+}
+
+/// fp8 add (IEEE fp8 formats, config 0) through fp16. Every fp8 value times
+/// 2^(bias - 15) is an fp16 whose bits are the fp8's fields shifted (the
+/// exponent field kept, subnormals included), so VCVTPH2PS widens it
+/// exactly; scaling both operands by a power of two scales their fp32 sum
+/// exactly (no fp32 overflow or subnormal is reachable). The sum goes back
+/// to fp16 truncated: the sum of two values of m + 1 <= 5 significant bits
+/// has every bit that decides a round to nearest even onto m bits within
+/// fp16's 11, or none at all (the smaller operand lies wholly below, and
+/// the larger is the result), so that one rounding, integer work on the
+/// fp16 bits with the carry running up to Inf, gives the core's result
+/// (every pair of every format is tested). Every NaN result is the format's
+/// one NaN code (§4), so no NaN's payload, sign or source order matters.
+/// Only for fp8AddFitsHalf formats. With Count, returns
+/// countFp8AddOverflows of the elements.
+template <class X, bool Count, bool TopByte>
+__attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f,
+                                               char *acc, const char *x,
+                                               size_t count) {
+  using Step = typename X::template Fp8Add<Count, TopByte>;
+  Step add(f);
+  uint64_t overflows = 0;
+  size_t i = vectorSteps<X, Step::kElements>(count, [&](size_t i, auto part) {
+    X::prefetch(acc + i, x + i);
+    overflows += add(part, acc + i, x + i);
+  });
+  for (; i < count; ++i) {
+    uint8_t before = uint8_t(acc[i]), operand = uint8_t(x[i]);
+    uint8_t sum = uint8_t(narrowFromF32(
+        f, addss(widenToF32(f, before), widenToF32(f, operand)), 0));
+    acc[i] = char(sum);
+    if constexpr (Count)
+      overflows += countFp8AddOverflows(f, &before, &operand, &sum, 1);
+  }
+  return overflows;
+}
+/// TopByte: E5M2, fp16's top byte, needs no shift (and frees the registers
+/// of its constants).
+template <class X, bool Count>
+uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
+                    size_t count) {
+  return fp8IsHalfTopByte(f) ? fp8AddSteps<X, Count, true>(f, acc, x, count)
+                             : fp8AddSteps<X, Count, false>(f, acc, x, count);
+}
+
+/// Widen both, fp32 op, narrow with FP8 config 0: narrowReduceLoopOf's
+/// general loop.
+template <class X, F32Op Op, unsigned Bytes>
+__attribute__((noinline)) void generalNarrowReduceLoop(const FloatFormat &f,
+                                                       char *acc,
+                                                       const char *x,
+                                                       size_t count) {
+  using V = typename X::template Lanes<32>;
+  WidenLanes<V> widen(f);
+  NarrowLanes<V> narrow(f, /*config=*/0);
+  size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
+                                                            auto part) {
+    char *a = acc + i * Bytes;
+    X::prefetch(a, x + i * Bytes);
+    auto r = applyLanes<Op, V>(
+        widen(X::template loadWidened<Bytes>(part, a)),
+        widen(X::template loadWidened<Bytes>(part, x + i * Bytes)));
+    X::template storeNarrowed<Bytes>(a, part, narrow(r));
+  });
+  narrowReduceTail<Op>(f, Bytes, acc, x, i, count);
+}
+
+/// fp32 -> a narrow format under `config`; with Count, the FidelityEvents
+/// of each element (NarrowCastClassifier's rule) into `events`.
+template <class X, bool Count, unsigned Bytes>
+__attribute__((noinline)) void narrowLoop(const FloatFormat &f,
+                                          const char *src, char *dst,
+                                          size_t count, unsigned config,
+                                          FidelityCounts *events) {
+  NarrowLanes<typename X::template Lanes<32>> narrow(f, config);
+  typename X::template Tally<NarrowClass> lanes{};
+  ClassCounts<NarrowClass> totals;
+  size_t steps = 0;
+  size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
+                                                            auto part) {
+    X::prefetch(src + 4 * i, dst + i * Bytes);
+    X::template storeNarrowed<Bytes>(
+        dst + i * Bytes, part,
+        narrow.template apply<Count>(X::template load<4>(part, src + 4 * i),
+                                     X::valid(part), lanes));
+    if constexpr (Count)
+      if (++steps == X::kTallySteps) {
+        X::moveCounts(lanes, totals);
+        steps = 0;
+      }
+  });
+  std::optional<NarrowCastClassifier> tail; // the portable elements' rule
+  if constexpr (Count) {
+    X::moveCounts(lanes, totals);
+    addNarrowClassEvents(f, config, i, totals, *events);
+    events->elements[int(FidelityFamily::cast)] += count - i;
+    tail.emplace(f, config);
+  }
+  for (; i < count; ++i) {
+    uint32_t v = loadScalar(src + 4 * i, 4), code = narrowFromF32(f, v, config);
+    storeScalar(dst + i * Bytes, Bytes, code);
+    if constexpr (Count)
+      if (FidelityEvent e = tail->classify(v, code); e != kNoFidelityEvent)
+        ++events->count[int(e)];
+  }
+}
+
+/// A narrow format -> fp32, exactly.
+template <class X, unsigned Bytes>
+__attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
+                                         char *dst, size_t count) {
+  WidenLanes<typename X::template Lanes<32>> widen(f);
+  size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
+                                                            auto part) {
+    X::prefetch(src + i * Bytes, dst + 4 * i);
+    X::template store<4>(dst + 4 * i, part,
+                         widen(X::template loadWidened<Bytes>(part,
+                                                              src + i * Bytes)));
+  });
+  for (; i < count; ++i)
+    storeScalar(dst + 4 * i, 4, widenToF32(f, loadScalar(src + i * Bytes, Bytes)));
+}
+
+//===-- BFP tiles (§5): whole tiles, so no tails --------------------------===//
+
+/// The format's mantissa width and exponent kind are template arguments:
+/// every constant is then an immediate.
+template <class X, bool CountEvents, unsigned M, bool Fp16Exponent>
+__attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
+                                           const char *tiles, size_t tileCount,
+                                           char *out, BfpTally &tally) {
+  // Counted in locals the stores to `out` cannot alias, so their cells stay
+  // in registers; added to the caller's once.
+  typename X::template Tally<BfpClass> lanes{};
+  BfpTally local;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile = tiles + t * kBfpTileBytesF32;
+    char *packed = out + t * f.tileBytes;
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+      const char *values = tile + 4 * bfpTileIndex(b, 0);
+      X::prefetch(values); // face order: every line of the next tile too
+      auto block = X::loadBfpBlock(values);
+      int shared = X::template bfpShared<Fp16Exponent>(block);
+      packed[b] = char(shared);
+      X::storeBfpDatums(
+          M + 1, packed, b,
+          X::template bfpEncode<CountEvents, M, Fp16Exponent>(block, shared,
+                                                              lanes));
+    }
+    X::moveCounts(lanes, local); // at most 1024 per cell and tile
+  }
+  for (int c = 0; c < BfpTally::kClasses; ++c)
+    tally.cells[c] += local.cells[c];
+}
+
+template <class X>
+__attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
+                                             const unsigned char *packed,
+                                             size_t tileCount, char *tiles) {
+  for (size_t t = 0; t < tileCount; ++t) {
+    const unsigned char *in = packed + t * f.tileBytes;
+    char *tile = tiles + t * kBfpTileBytesF32;
+    X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
+    for (unsigned b = 0; b < kBfpTileBlocks; ++b)
+      X::storeBfpDecoded(tile + 4 * bfpTileIndex(b, 0), f,
+                         X::loadBfpDatums(f, in, b), in[b]);
+  }
+}
+
+} // namespace birsim::core::kernel
+
+#endif // BIRSIM_LIB_CORE_KERNELS_LOOPS_H
