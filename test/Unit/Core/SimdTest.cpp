@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -184,6 +185,8 @@ std::vector<int> numbersOf(const std::vector<Dtype> &dtypes) {
   return numbers;
 }
 const std::vector<int> kNarrowFloats = numbersOf(birsim::test::narrowFloats());
+const std::vector<Dtype> kReducing = birsim::test::dtypesWhere(
+    [](const DtypeInfo &d) { return d.reduces(); });
 const std::vector<int> kReducingFp8 =
     numbersOf(birsim::test::reducingAs(Reduction::Fp8));
 
@@ -439,6 +442,77 @@ Bytes cast(int from, int to, const Bytes &in, unsigned config) {
   Bytes out(count * lookupDtype(to)->bytes);
   EXPECT_TRUE(castBuffer(from, in.data(), to, out.data(), count, config).ok());
   return out;
+}
+
+/// Every length from 0 to past two of the widest vector, at aligned and
+/// unaligned addresses: each path's whole steps and tail (scalar or masked,
+/// Loops.h) give the portable bytes and write nothing past the end (the
+/// guard bytes after `dst` are compared too); the sources are exactly
+/// sized, so a read past the end is a heap overflow under --sanitize.
+TEST(VectorPath, EveryTailLengthAndAlignment) {
+  constexpr size_t kGuard = 64, kMaxCount = 2 * 64 + 5;
+  std::mt19937_64 rng(11);
+  auto randomBytes = [&](size_t n) {
+    Bytes b(n);
+    for (unsigned char &c : b)
+      c = (unsigned char)rng();
+    return b;
+  };
+  // `dst` at `offset` inside offset + size + kGuard bytes; the whole buffer
+  // after fn(dst) comes back.
+  auto withGuard = [&](size_t offset, const Bytes &dst, auto fn) {
+    Bytes buffer(offset + dst.size() + kGuard, 0x5A);
+    std::memcpy(buffer.data() + offset, dst.data(), dst.size());
+    fn(buffer.data() + offset);
+    return buffer;
+  };
+  auto atOffset = [](size_t offset, const Bytes &src) {
+    auto copy = std::make_unique<unsigned char[]>(offset + src.size());
+    std::memcpy(copy.get() + offset, src.data(), src.size());
+    return copy;
+  };
+  for (size_t offset : {0, 1, 3})
+    for (size_t n = 0; n <= kMaxCount; ++n) {
+      std::string where = " of " + std::to_string(n) + " at offset " +
+                          std::to_string(offset);
+      for (Dtype reducing : kReducing) {
+        int d = int(reducing);
+        const DtypeInfo &row = dtypeInfo(reducing);
+        Bytes dst = randomBytes(n * row.bytes), src = randomBytes(n * row.bytes);
+        auto x = atOffset(offset, src);
+        for (int op : {1, 2, 3})
+          expectSameOnEveryPath(
+              [&] {
+                return withGuard(offset, dst, [&](unsigned char *p) {
+                  EXPECT_TRUE(accumulate(op, p, x.get() + offset, d, n).ok());
+                });
+              },
+              std::string("accumulate ") + memoryReductionOpName(op) + " " +
+                  row.name + where);
+      }
+      for (int to : kNarrowFloats) {
+        Bytes f32 = randomBytes(4 * n), code = randomBytes(n * lookupDtype(to)->bytes);
+        auto in = atOffset(offset, f32), back = atOffset(offset, code);
+        expectSameOnEveryPath(
+            [&] {
+              return withGuard(offset, code, [&](unsigned char *p) {
+                EXPECT_TRUE(castBuffer(int(Dtype::float32), in.get() + offset,
+                                       to, p, n, 1)
+                                .ok());
+              });
+            },
+            std::string("cast float32 -> ") + lookupDtype(to)->name + where);
+        expectSameOnEveryPath(
+            [&] {
+              return withGuard(offset, f32, [&](unsigned char *p) {
+                EXPECT_TRUE(castBuffer(to, back.get() + offset,
+                                       int(Dtype::float32), p, n, 0)
+                                .ok());
+              });
+            },
+            std::string("cast ") + lookupDtype(to)->name + " -> float32" + where);
+      }
+    }
 }
 
 /// fp32 -> every narrow float under the four FP8 configs, on every value
