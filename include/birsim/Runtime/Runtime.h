@@ -46,6 +46,8 @@ extern "C" {
 #define BIRSIM_BFP4_B 1
 #define BIRSIM_BFP8_A 2
 #define BIRSIM_BFP4_A 3
+#define BIRSIM_BFP2_B 4
+#define BIRSIM_BFP2_A 5
 
 /* FP8ConversionConfig: bit 0 saturate, byte 1 NaN-suppress. */
 #define BIRSIM_FP8_SATURATE 0x0001u

@@ -73,33 +73,59 @@ inline void prefetchAhead(const void *a, const void *b) {
   prefetchAhead(b);
 }
 
-/// The 16 datum bytes of block `b` of a packed tile (§5; BFP4: low nibble
-/// first). SSE2 only, so any ISA's kernel can call it.
-inline __m128i bfpBlockDatums(const BfpFormatInfo &f, const unsigned char *tile,
-                              unsigned b) {
-  const unsigned char *datums = tile + kBfpTileBlocks;
-  if (f.datumBits == 8)
-    return _mm_loadu_si128((const __m128i *)(datums + 16 * b));
-  __m128i pairs = _mm_loadl_epi64((const __m128i *)(datums + 8 * b));
-  __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
-  __m128i high = _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
-  return _mm_unpacklo_epi8(low, high);
+/// The 16 datum bytes of the block whose datums start at `datums` (§5:
+/// element 0 in the low bits; BFP8 a byte each, BFP4 two per byte, BFP2
+/// four). SSE2 only, so any ISA's kernel can call it.
+inline __m128i bfpBlockDatums(unsigned datumBits, const unsigned char *datums) {
+  if (datumBits == 8)
+    return _mm_loadu_si128((const __m128i *)datums);
+  if (datumBits == 4) {
+    __m128i pairs = _mm_loadl_epi64((const __m128i *)datums);
+    __m128i low = _mm_and_si128(pairs, _mm_set1_epi8(0x0F));
+    __m128i high = _mm_and_si128(_mm_srli_epi16(pairs, 4), _mm_set1_epi8(0x0F));
+    return _mm_unpacklo_epi8(low, high);
+  }
+  // BFP2: each byte four times (bytes 0 0 0 0 1 1 1 1 ...), then datum i
+  // is (byte >> 2 (i % 4)) & 3: a 16-bit shift keeps each byte's own bits
+  // in the low two bits of that byte.
+  uint32_t word;
+  std::memcpy(&word, datums, 4);
+  __m128i v = _mm_cvtsi32_si128(int(word));
+  v = _mm_unpacklo_epi8(v, v);
+  v = _mm_unpacklo_epi16(v, v);
+  __m128i three = _mm_set1_epi8(3);
+  __m128i position = _mm_set1_epi32(int(0xFF000000u)), result = _mm_setzero_si128();
+  for (int k = 3; k >= 0; --k, position = _mm_srli_epi32(position, 8)) {
+    __m128i shifted = _mm_and_si128(_mm_srl_epi16(v, _mm_cvtsi32_si128(2 * k)), three);
+    result = _mm_or_si128(result, _mm_and_si128(shifted, position));
+  }
+  return result;
 }
 
-/// Stores block `b`'s 16 datum bytes into a packed tile (§5; BFP4: low
-/// nibble first); bfpBlockDatums reads them back. SSSE3 (PMADDUBSW), which
-/// every vector path has.
+/// Pairs of bytes d0 + 2^bits d1 (each below 2^bits) in the low half.
+__attribute__((target("ssse3"))) inline __m128i bfpPairUp(__m128i v,
+                                                          int bits) {
+  return _mm_packus_epi16(
+      _mm_maddubs_epi16(v, _mm_set1_epi16(int16_t(1 | (1 << bits) << 8))),
+      _mm_setzero_si128());
+}
+
+/// Stores a block's 16 datum bytes (each below 2^datumBits) at `datums`
+/// (§5: element 0 in the low bits); bfpBlockDatums reads them back. SSSE3
+/// (PMADDUBSW), which every vector path has.
 __attribute__((target("ssse3"))) inline void
-bfpStoreBlockDatums(unsigned datumBits, char *tile, unsigned b,
-                    __m128i datums) {
-  char *out = tile + kBfpTileBlocks;
+bfpStoreBlockDatums(unsigned datumBits, char *datums, __m128i values) {
   if (datumBits == 8) {
-    _mm_storeu_si128((__m128i *)(out + 16 * b), datums);
+    _mm_storeu_si128((__m128i *)datums, values);
     return;
   }
-  __m128i pairs = _mm_maddubs_epi16(datums, _mm_set1_epi16(0x1001));
-  _mm_storel_epi64((__m128i *)(out + 8 * b),
-                   _mm_packus_epi16(pairs, _mm_setzero_si128()));
+  __m128i packed = bfpPairUp(values, int(datumBits));
+  if (datumBits == 4) {
+    _mm_storel_epi64((__m128i *)datums, packed);
+    return;
+  }
+  int word = _mm_cvtsi128_si32(bfpPairUp(packed, 4)); // BFP2: pairs of pairs
+  std::memcpy(datums, &word, 4);
 }
 
 /// What every x86 path's vocabulary (Loops.h) shares: the kernel entry,
@@ -112,11 +138,14 @@ struct X86Vocabulary {
   using BfpDatums = __m128i;
   static BfpDatums loadBfpDatums(const BfpFormatInfo &f,
                                  const unsigned char *tile, unsigned b) {
-    return bfpBlockDatums(f, tile, b);
+    return bfpBlockDatums(f.datumBits, tile + kBfpTileBlocks +
+                                           b * kBfpBlockValues * f.datumBits / 8);
   }
   __attribute__((target("ssse3"))) static void
   storeBfpDatums(unsigned datumBits, char *tile, unsigned b, BfpDatums datums) {
-    bfpStoreBlockDatums(datumBits, tile, b, datums);
+    bfpStoreBlockDatums(datumBits,
+                        tile + kBfpTileBlocks + b * kBfpBlockValues * datumBits / 8,
+                        datums);
   }
 };
 

@@ -484,9 +484,9 @@ func.func @collective_unknown_kind(%a: f32) -> f32 {
 // -----
 
 func.func @bfp_unknown_format(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
-  // expected-error @+2 {{expected ::birsim::BfpFormat to be one of: bfp8_b, bfp4_b, bfp8_a, bfp4_a}}
+  // expected-error @+2 {{expected ::birsim::BfpFormat to be one of: bfp8_b, bfp4_b, bfp8_a, bfp4_a, bfp2_b, bfp2_a}}
   // expected-error @+1 {{failed to parse Birsim_BfpFormatAttr parameter 'value' which is to be a `::birsim::BfpFormat`}}
-  %p = birsim.bfp_pack bfp2_b %t : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  %p = birsim.bfp_pack bfp16_b %t : tensor<1x32x32xf32> -> tensor<1x1088xi8>
   return %p : tensor<1x1088xi8>
 }
 

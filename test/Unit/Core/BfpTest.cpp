@@ -78,8 +78,14 @@ uint8_t referenceEncode(const BfpFormatInfo &f, uint32_t bits,
   return uint8_t(sign | magnitude);
 }
 
-const BfpFormat kAll[] = {BfpFormat::bfp8_b, BfpFormat::bfp4_b,
-                          BfpFormat::bfp8_a, BfpFormat::bfp4_a};
+/// Every BfpFormats.def row.
+std::vector<BfpFormat> everyFormat() {
+  std::vector<BfpFormat> all;
+  for (const BfpFormatInfo &info : kBfpFormatTable)
+    all.push_back(info.format);
+  return all;
+}
+const std::vector<BfpFormat> kAll = everyFormat();
 
 // Exponent fields {0, 1, 111, 112, 113, 126, 127, 143, 144, 254, 255} with
 // fractions at half-1/half/half+1 of the datum width, both signs, under
@@ -257,8 +263,35 @@ TEST(Bfp, TileLayoutFaceOrderAndNibbles) {
     EXPECT_EQ((i & 1) ? byte >> 4 : byte & 0xF, 0x4) << b; // low nibble first
     EXPECT_EQ((i & 1) ? byte & 0xF : byte >> 4, 0) << b;
   }
+  // BFP2 [tt-metal]: 16 datums per little-endian word, element 0 lowest.
+  std::vector<uint8_t> p2(fmt(BfpFormat::bfp2_b).tileBytes);
+  ASSERT_TRUE(bfpPackTiles(int(BfpFormat::bfp2_b), tile.data(), 1, p2.data()).ok());
+  for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+    unsigned i = b * 16 + b % 16;
+    uint32_t word;
+    std::memcpy(&word, &p2[64 + 4 * (i / 16)], 4);
+    EXPECT_EQ(word, 1u << 2 * (i % 16)) << b; // magnitude 1, every other 0
+  }
   EXPECT_EQ(fmt(BfpFormat::bfp8_a).tileBytes, 1088u);
   EXPECT_EQ(fmt(BfpFormat::bfp4_a).tileBytes, 576u);
+  EXPECT_EQ(fmt(BfpFormat::bfp2_b).tileBytes, 64u + 256);
+  EXPECT_EQ(fmt(BfpFormat::bfp2_a).tileBytes, 64u + 256);
+}
+
+// BFP2 [tt-metal]: one magnitude bit, so a datum is 0 or the block's
+// largest power of two: 1.4 rounds down to 1, 1.5 (a tie, odd magnitude
+// 1 and the dropped half) rounds up to 2, which saturates to 1; values
+// below half the shared power round to 0.
+TEST(Bfp, Bfp2Datums) {
+  const BfpFormat f = BfpFormat::bfp2_b;
+  EXPECT_EQ(encode(f, bitsOf(1.0f), 127), 0x1);
+  EXPECT_EQ(encode(f, bitsOf(-1.9f), 127), 0x3);
+  EXPECT_EQ(encode(f, bitsOf(0.5f), 127), 0x0); // a tie at 0: even, stays 0
+  EXPECT_EQ(encode(f, bitsOf(0.5000001f), 127), 0x1);
+  EXPECT_EQ(encode(f, bitsOf(-0.25f), 127), 0x0); // sign dropped with 0
+  EXPECT_EQ(bfpDecode(fmt(f), 0x1, 130), bitsOf(8.0f));
+  EXPECT_EQ(bfpDecode(fmt(f), 0x3, 130), bitsOf(-8.0f));
+  EXPECT_EQ(bfpDecode(fmt(BfpFormat::bfp2_a), 0x1, 15), bitsOf(1.0f));
 }
 
 TEST(Bfp, TieCountersAcrossThreads) {

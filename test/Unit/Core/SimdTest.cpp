@@ -547,8 +547,9 @@ TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
 }
 
 /// Tiles whose 16-value blocks (half rows) are random bits, a mix of value
-/// classes (zeros, subnormals, Inf/NaN, small values), or exact ties at 7 or
-/// 3 datum bits with odd and even magnitudes under a shared exponent of 127.
+/// classes (zeros, subnormals, Inf/NaN, small values), or exact ties at
+/// every format's magnitude bits with odd and even magnitudes under a shared
+/// exponent of 127.
 std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> v(tiles * kBfpTileValues);
@@ -561,7 +562,8 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
         v[i] = r;
         break;
       case 1: { // a tie at `dropped` bits: remainder exactly one half
-        unsigned dropped = (r & 1) ? 17 : 21;
+        unsigned dropped =
+            24 - kBfpFormatTable[(r >> 24) % kNumBfpFormats].mantissaBits;
         uint32_t kept = (r >> 1) & ((1u << (23 - dropped)) - 1);
         v[i] = sign | 127u << 23 | kept << dropped | 1u << (dropped - 1);
         break;

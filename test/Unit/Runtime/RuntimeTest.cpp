@@ -189,26 +189,27 @@ TEST(RuntimeAbi, EnumerationNames) {
   EXPECT_STREQ(birsim_alu_op_type_name(32), "mod_int");
   EXPECT_EQ(birsim_alu_op_type_name(33), nullptr);
   EXPECT_EQ(birsim_alu_op_type_name(-1), nullptr);
-  const char *formats[] = {"bfp8_b", "bfp4_b", "bfp8_a", "bfp4_a"};
-  const char *exponents[] = {"fp32", "fp32", "fp16", "fp16"};
-  const uint32_t mantissaBits[] = {7, 3, 7, 3};
-  const size_t tileBytes[] = {1088, 576, 1088, 576};
-  for (int i = 0; i < 4; ++i) {
+  const char *formats[] = {"bfp8_b", "bfp4_b", "bfp8_a",
+                           "bfp4_a", "bfp2_b", "bfp2_a"};
+  const char *exponents[] = {"fp32", "fp32", "fp16", "fp16", "fp32", "fp16"};
+  const uint32_t mantissaBits[] = {7, 3, 7, 3, 1, 1};
+  const size_t tileBytes[] = {1088, 576, 1088, 576, 320, 320};
+  for (int i = 0; i < 6; ++i) {
     EXPECT_STREQ(birsim_bfp_format_name(i), formats[i]);
     EXPECT_STREQ(birsim_bfp_exponent_kind(i), exponents[i]);
     EXPECT_EQ(birsim_bfp_mantissa_bits(i), mantissaBits[i]);
     EXPECT_EQ(birsim_bfp_tile_bytes(i), tileBytes[i]);
   }
-  EXPECT_EQ(birsim_bfp_format_name(4), nullptr);
+  EXPECT_EQ(birsim_bfp_format_name(6), nullptr);
   EXPECT_EQ(birsim_bfp_exponent_kind(-1), nullptr);
   unsigned char dst[4] = {}, src[4] = {};
   EXPECT_EQ(birsim_accumulate(4, dst, src, 16, 1), BIRSIM_EOP);
   EXPECT_EQ(lastError(), "invalid MemoryReductionOp 4: expected copy=0, "
                          "add=1, min=2 or max=3");
-  EXPECT_EQ(birsim_bfp_tile_bytes(4), 0u);
-  EXPECT_EQ(birsim_bfp_pack_tiles(4, nullptr, 0, nullptr), BIRSIM_EFORMAT);
-  EXPECT_EQ(lastError(), "unknown BFP format 4: expected bfp8_b=0, bfp4_b=1, "
-                         "bfp8_a=2 or bfp4_a=3");
+  EXPECT_EQ(birsim_bfp_tile_bytes(6), 0u);
+  EXPECT_EQ(birsim_bfp_pack_tiles(6, nullptr, 0, nullptr), BIRSIM_EFORMAT);
+  EXPECT_EQ(lastError(), "unknown BFP format 6: expected bfp8_b=0, bfp4_b=1, "
+                         "bfp8_a=2, bfp4_a=3, bfp2_b=4 or bfp2_a=5");
 }
 
 /// The first number past the BFP format table.

@@ -47,7 +47,8 @@ def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
 // Tenstorrent BFP formats (docs/Semantics.md section 5).
 def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
     I32EnumAttrCase<"bfp8_b", 0>, I32EnumAttrCase<"bfp4_b", 1>,
-    I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>]> {
+    I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>,
+    I32EnumAttrCase<"bfp2_b", 4>, I32EnumAttrCase<"bfp2_a", 5>]> {
   let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
 }
