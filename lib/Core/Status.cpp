@@ -44,6 +44,10 @@ std::string Status::message() const {
   case ErrorCode::invalidFormat:
     return "unknown BFP format " + std::to_string(subject) +
            ": expected " + choices(kNumBfpFormats, bfpFormatName);
+  case ErrorCode::invalidTileShape:
+    return "BFP tile shape " + std::to_string(subject) + "x" +
+           std::to_string(bound) + " is not one tt-metal accepts: expected " +
+           bfpTileShapeChoices();
   case ErrorCode::unknownDtype: // Dtype.h:50
     return "Unknown dtype " + std::to_string(subject);
   case ErrorCode::unsupportedDtype: // string @ 0x5c9608 + Dtype2string

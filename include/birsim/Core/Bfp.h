@@ -7,12 +7,14 @@
 #ifndef BIRSIM_CORE_BFP_H
 #define BIRSIM_CORE_BFP_H
 
+#include "birsim/Core/Dtype.h"
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Status.h"
 #include "birsim/Core/ValueClasses.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace birsim::core {
 
@@ -93,6 +95,58 @@ inline unsigned bfpTileIndex(unsigned block, unsigned j) {
   return ((face / 2) * 16 + row) * kBfpTileSide + (face % 2) * 16 + j;
 }
 
+/// A tile shape of BfpTileShapes.def (§5 tile shapes): faces 16 wide and
+/// min(rows, 16) high in the order TL, TR, BL, BR (as many as there are),
+/// a block one face row.
+struct BfpTileShape {
+  uint32_t rows, cols;
+
+  constexpr unsigned faceRows() const { return rows < 16 ? rows : 16; }
+  constexpr unsigned facesAcross() const { return cols / 16; }
+  constexpr unsigned facesDown() const { return rows / faceRows(); }
+  constexpr unsigned values() const { return rows * cols; }
+  constexpr unsigned blocks() const { return values() / kBfpBlockValues; }
+  /// One byte per block, zero-padded to a multiple of 16 (the packer's L1
+  /// alignment).
+  constexpr unsigned exponentBytes() const { return (blocks() + 15) & ~15u; }
+  /// The bytes the packer writes per tile: exponents, then the datums.
+  constexpr size_t packedBytes(const BfpFormatInfo &f) const {
+    return exponentBytes() + size_t(values()) * f.datumBits / 8;
+  }
+  /// The first value of block `b` in a tile stored row-major with rows
+  /// `rowStride` elements apart (the tile's width, or a matrix's).
+  constexpr size_t blockStart(unsigned b, size_t rowStride) const {
+    unsigned face = b / faceRows(), row = b % faceRows();
+    return (size_t(face / facesAcross()) * faceRows() + row) * rowStride +
+           (face % facesAcross()) * 16;
+  }
+};
+
+/// BfpTileShapes.def's rows.
+inline constexpr BfpTileShape kBfpTileShapes[] = {
+#define BIRSIM_BFP_TILE_SHAPE(Rows, Cols) {Rows, Cols},
+#include "birsim/Core/BfpTileShapes.def"
+};
+/// The shape `rows` x `cols` where tt-metal accepts it, else null.
+const BfpTileShape *lookupBfpTileShape(uint64_t rows, uint64_t cols);
+/// "32x32, 16x32, ... or 1x16": every accepted shape.
+std::string bfpTileShapeChoices();
+
+/// The input element types of packing (§5 inputs, [tt-metal]'s
+/// pack_as_bfp_tiles<Format, T>): fp32 bits; bfloat16 bits << 16; the
+/// integers by value, rounded to nearest even (§4).
+inline constexpr Dtype kBfpInputDtypes[] = {
+    Dtype::float32, Dtype::bfloat16, Dtype::int8,  Dtype::uint8,
+    Dtype::uint16,  Dtype::int32,    Dtype::uint32};
+bool isBfpInputDtype(int dtype);
+/// The fp32 bits of one input element of `dtype` (an isBfpInputDtype).
+uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element);
+
+/// The flags of the tile and matrix forms (Runtime.h's BIRSIM_BFP_FACES,
+/// BIRSIM_BFP_TRANSPOSE).
+constexpr unsigned kBfpFaces = 1;     ///< tiles in face order inside
+constexpr unsigned kBfpTranspose = 2; ///< matrix forms: transposed tilize
+
 /// Local tally of a packing call by BfpClass: the ties (flushed into the
 /// process-wide tie counters once) and, when the fidelity counters ask, the
 /// other classes.
@@ -140,13 +194,42 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 /// The shared exponent of 16 fp32 bit patterns (§5).
 uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 
-/// Packs/unpacks row-major 32x32 fp32 tiles (raw little-endian bits, any
-/// alignment); nothing is written on error. A non-null `counts` receives the
-/// pack's fidelity counts (docs/Fidelity.md).
-Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                    void *out, FidelityCounts *counts = nullptr);
-Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
-                      void *tiles);
+/// Packs `tileCount` tiles of `tileRows` x `tileCols` values of `srcDtype`
+/// (kBfpInputDtypes), each row-major inside or, with kBfpFaces, in face
+/// order, tiles one after another (raw little-endian bits, any alignment)
+/// into packed tiles (§5); nothing is written on error. A non-null `counts`
+/// receives the pack's fidelity counts (docs/Fidelity.md).
+Status bfpPack(int format, int srcDtype, const void *src, size_t tileCount,
+               uint32_t tileRows, uint32_t tileCols, unsigned flags, void *out,
+               FidelityCounts *counts = nullptr);
+/// The inverse layout: fp32 tiles, row-major inside or (kBfpFaces) in face
+/// order (§5 decoding).
+Status bfpUnpack(int format, const void *packed, size_t tileCount,
+                 uint32_t tileRows, uint32_t tileCols, unsigned flags,
+                 void *out);
+/// Packs a row-major `rows` x `cols` matrix (whole tiles each way) into its
+/// tiles in row-major tile order in one pass: tilize then pack (§5 matrix
+/// forms); kBfpTranspose tilizes transposed (tile heights 16 and 32).
+Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
+                     size_t cols, uint32_t tileRows, uint32_t tileCols,
+                     unsigned flags, void *out,
+                     FidelityCounts *counts = nullptr);
+/// The inverse of bfpPackMatrix: packed tiles to the fp32 matrix.
+Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
+                       size_t cols, uint32_t tileRows, uint32_t tileCols,
+                       unsigned flags, void *out);
+
+/// bfpPack / bfpUnpack of row-major 32x32 fp32 tiles.
+inline Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
+                           void *out, FidelityCounts *counts = nullptr) {
+  return bfpPack(format, int(Dtype::float32), tiles, tileCount, kBfpTileSide,
+                 kBfpTileSide, 0, out, counts);
+}
+inline Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
+                             void *tiles) {
+  return bfpUnpack(format, packed, tileCount, kBfpTileSide, kBfpTileSide, 0,
+                   tiles);
+}
 
 /// Process-wide tie counters (thread-safe, §5).
 void bfpAddTies(const BfpTally &ties);

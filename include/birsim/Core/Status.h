@@ -26,6 +26,7 @@ enum class ErrorCode : int {
   notCastable = -7,             ///< packed dtype given to the cast engine
   invalidOp = -8,               ///< not a MemoryReductionOps.def row
   invalidFormat = -9,           ///< not a BfpFormats.def row
+  invalidTileShape = -10,       ///< not a BfpTileShapes.def row
 };
 
 struct Status {

@@ -34,6 +34,7 @@ extern "C" {
 #define BIRSIM_ENOT_CASTABLE (-7)  /* packed dtype in the cast engine */
 #define BIRSIM_EOP (-8)            /* not a MemoryReductionOp */
 #define BIRSIM_EFORMAT (-9)        /* not a BFP format */
+#define BIRSIM_ETILE_SHAPE (-10)   /* a BFP tile shape tt-metal rejects */
 
 /* birsim::MemoryReductionOp (include/birsim/Core/MemoryReductionOps.def) */
 #define BIRSIM_OP_COPY 0

@@ -1,6 +1,6 @@
 //===- Avx2.cpp - the AVX2 path's vocabulary ------------------------------===//
 //
-// Every function here is compiled for AVX2 + F16C + POPCNT (a target
+// Every function here is compiled for AVX2 + F16C + FMA + POPCNT (a target
 // attribute, not a file-wide flag, so that inline functions of the core's
 // headers are not emitted here with AVX2 code in them) and called only when
 // the CPU has them (Select.cpp). The loops are Loops.h's and the lane
@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #if defined(__x86_64__)
-#pragma clang attribute push(__attribute__((target("avx2,f16c,popcnt"))),     \
+#pragma clang attribute push(__attribute__((target("avx2,f16c,fma,popcnt"))),     \
                              apply_to = function)
 #include "LaneArithmetic.h"
 #include "Loops.h"
@@ -230,8 +230,37 @@ struct Avx2 : X86Vocabulary {
   struct BfpBlock {
     __m256i lo, hi;
   };
-  static BfpBlock loadBfpBlock(const char *p) {
-    return {load<4>(Part{}, p), load<4>(Part{}, p + 32)};
+  /// 8 input elements at `p` as fp32 bits (§5 inputs): the integers by
+  /// VCVTDQ2PS under the default MXCSR (round to nearest even); uint32 as
+  /// its high and low halves, exact, added once.
+  static __m256i loadBfpInputs(Dtype dtype, const char *p) {
+    auto load8 = [](const char *q) { return _mm_loadl_epi64((const __m128i *)q); };
+    auto load16 = [](const char *q) { return _mm_loadu_si128((const __m128i *)q); };
+    auto fromInt = [](__m256i v) { return asInt(_mm256_cvtepi32_ps(v)); };
+    switch (dtype) {
+    case Dtype::bfloat16:
+      return _mm256_slli_epi32(_mm256_cvtepu16_epi32(load16(p)), 16);
+    case Dtype::int8:
+      return fromInt(_mm256_cvtepi8_epi32(load8(p)));
+    case Dtype::uint8:
+      return fromInt(_mm256_cvtepu8_epi32(load8(p)));
+    case Dtype::uint16:
+      return fromInt(_mm256_cvtepu16_epi32(load16(p)));
+    case Dtype::int32:
+      return fromInt(load<4>(Part{}, p));
+    case Dtype::uint32: {
+      __m256i v = load<4>(Part{}, p);
+      __m256 high = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 16));
+      __m256 low = _mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(0xFFFF)));
+      return asInt(_mm256_fmadd_ps(high, _mm256_set1_ps(65536.0f), low));
+    }
+    default: // float32
+      return load<4>(Part{}, p);
+    }
+  }
+  static BfpBlock loadBfpBlock(Dtype dtype, const char *p) {
+    unsigned bytes = dtypeInfo(dtype).bytes;
+    return {loadBfpInputs(dtype, p), loadBfpInputs(dtype, p + 8 * bytes)};
   }
   template <bool Fp16Exponent> static int bfpShared(const BfpBlock &v) {
     return horizontalMax(
@@ -265,6 +294,7 @@ const VectorKernels *avx2Kernels() {
   // __builtin_cpu_supports also checks that the OS saves the registers.
   bool cpuHasIt = __builtin_cpu_supports("avx2") &&
                   __builtin_cpu_supports("f16c") &&
+                  __builtin_cpu_supports("fma") &&
                   __builtin_cpu_supports("popcnt");
   return cpuHasIt ? &kAvx2Kernels : nullptr;
 }

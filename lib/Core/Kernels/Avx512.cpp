@@ -21,7 +21,7 @@
 
 #if defined(__x86_64__)
 #pragma clang attribute push(                                                  \
-    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c,popcnt"))),    \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c,fma,popcnt"))),    \
     apply_to = function)
 #include "LaneArithmetic.h"
 #include "Loops.h"
@@ -230,7 +230,29 @@ struct Avx512 : X86Vocabulary {
 
   /// A BFP block: 16 fp32 values, one vector.
   using BfpBlock = __m512i;
-  static BfpBlock loadBfpBlock(const char *p) { return _mm512_loadu_si512(p); }
+  /// A block's 16 input elements at `p` as fp32 bits (§5 inputs): the
+  /// integers by VCVTDQ2PS / VCVTUDQ2PS under the default MXCSR (round to
+  /// nearest even).
+  static BfpBlock loadBfpBlock(Dtype dtype, const char *p) {
+    auto load16 = [](const char *q) { return _mm_loadu_si128((const __m128i *)q); };
+    auto load32 = [](const char *q) { return _mm256_loadu_si256((const __m256i *)q); };
+    switch (dtype) {
+    case Dtype::bfloat16:
+      return _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32(p)), 16);
+    case Dtype::int8:
+      return asInt(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(load16(p))));
+    case Dtype::uint8:
+      return asInt(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(load16(p))));
+    case Dtype::uint16:
+      return asInt(_mm512_cvtepi32_ps(_mm512_cvtepu16_epi32(load32(p))));
+    case Dtype::int32:
+      return asInt(_mm512_cvtepi32_ps(_mm512_loadu_si512(p)));
+    case Dtype::uint32:
+      return asInt(_mm512_cvtepu32_ps(_mm512_loadu_si512(p)));
+    default: // float32
+      return _mm512_loadu_si512(p);
+    }
+  }
   template <bool Fp16Exponent> static int bfpShared(BfpBlock v) {
     return _mm512_reduce_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v));
   }

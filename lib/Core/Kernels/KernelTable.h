@@ -101,26 +101,27 @@ template <class X> struct KernelEntries {
     });
   }
 
-  static void bfpPack(const BfpFormatInfo &f, const void *tiles,
-                      size_t tileCount, void *out, BfpTally &tally,
-                      bool countEvents) {
-    Entry entry(tiles, kBfpTileBytesF32 * tileCount, out,
-                f.tileBytes * tileCount);
+  /// The ranges a BFP kernel touches are its blocks' (Loops.h reports
+  /// them), not one span: a matrix's tiles interleave with the next
+  /// thread's.
+  static void bfpPack(const BfpLayout &layout, const void *src,
+                      size_t firstTile, size_t tileCount, void *out,
+                      BfpTally &tally, bool countEvents) {
+    Entry entry(nullptr, 0, nullptr, 0);
     withBool(countEvents, [&](auto counted) {
-      withBfpFormat(f.format, [&](auto m, auto fp16Exponent) {
+      withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
         bfpPackLoop<X, counted, m, fp16Exponent>(
-            f, static_cast<const char *>(tiles), tileCount,
+            layout, static_cast<const char *>(src), firstTile, tileCount,
             static_cast<char *>(out), tally);
       });
     });
   }
 
-  static void bfpUnpack(const BfpFormatInfo &f, const void *packed,
-                        size_t tileCount, void *tiles) {
-    Entry entry(packed, f.tileBytes * tileCount, tiles,
-                kBfpTileBytesF32 * tileCount);
-    bfpUnpackLoop<X>(f, static_cast<const unsigned char *>(packed), tileCount,
-                     static_cast<char *>(tiles));
+  static void bfpUnpack(const BfpLayout &layout, const void *packed,
+                        size_t firstTile, size_t tileCount, void *dst) {
+    Entry entry(nullptr, 0, nullptr, 0);
+    bfpUnpackLoop<X>(layout, static_cast<const unsigned char *>(packed),
+                     firstTile, tileCount, static_cast<char *>(dst));
   }
 };
 

@@ -12,6 +12,7 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_KERNELS_H
 #define BIRSIM_LIB_CORE_KERNELS_KERNELS_H
 
+#include "../BfpLayout.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Enums.h"
@@ -125,13 +126,17 @@ struct VectorKernels {
   /// narrow float -> fp32 (exact; NaN payloads kept, not quieted).
   void (*widenToF32)(const FloatFormat &format, unsigned bytes,
                      const void *src, void *dst, size_t count);
-  /// BFP tiles (§5); ties tallied into `tally`, and with `countEvents` the
-  /// other events of docs/Fidelity.md too.
-  void (*bfpPack)(const BfpFormatInfo &format, const void *tiles,
+  /// Tiles [firstTile, firstTile + tileCount) of `layout` (BfpLayout.h)
+  /// from `src` (the whole call's values) into `out` (the first of those
+  /// tiles' bytes) (§5); ties tallied into `tally`, and with `countEvents`
+  /// the other events of docs/Fidelity.md too.
+  void (*bfpPack)(const BfpLayout &layout, const void *src, size_t firstTile,
                   size_t tileCount, void *out, BfpTally &tally,
                   bool countEvents);
-  void (*bfpUnpack)(const BfpFormatInfo &format, const void *packed,
-                    size_t tileCount, void *tiles);
+  /// The inverse: `packed` holds the first of those tiles, `dst` is the
+  /// whole call's fp32 values.
+  void (*bfpUnpack)(const BfpLayout &layout, const void *packed,
+                    size_t firstTile, size_t tileCount, void *dst);
   /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
   /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,

@@ -31,13 +31,16 @@
 //                           per-lane event counts (LaneArithmetic.h's
 //                           V::count), moved into 64-bit totals at least
 //                           every kTallySteps steps.
-//   X::BfpBlock, X::loadBfpBlock(p), X::bfpShared<Fp16>(block),
+//   X::loadBfpBlock(dtype, p) -> a block's 16 values as fp32 bits, from
+//                           an input element type of §5;
+//   X::bfpShared<Fp16>(block),
 //   X::bfpEncode<Count, M, Fp16>(block, shared, tally) -> X::BfpDatums,
-//   X::storeBfpDatums(datumBits, tile, b, datums),
-//   X::loadBfpDatums(format, tile, b), X::storeBfpDecoded(p, format,
-//                           datums, shared)    one 16-value block (§5).
+//   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p),
+//   X::storeBfpDecoded(p, format, datums, shared)   one 16-value block.
 //   X::prefetch(p...), X::Entry     prefetching; a kernel's entry (the
 //                           default floating-point environment, §2).
+//   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
+//                           which does not see vector accesses.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_LIB_CORE_KERNELS_LOOPS_H
@@ -315,32 +318,57 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
     storeScalar(dst + 4 * i, 4, widenToF32(f, loadScalar(src + i * Bytes, Bytes)));
 }
 
-//===-- BFP tiles (§5): whole tiles, so no tails --------------------------===//
+//===-- BFP tiles (§5): whole blocks, so no tails -------------------------===//
+
+/// The fp32 bits of block b's 16 values at `values` (BfpLayout): loaded as
+/// they lie, or gathered first where they are a matrix's column.
+template <class X>
+auto loadBfpValues(const BfpLayout &layout, const char *values) {
+  const DtypeInfo &input = *layout.values;
+  if (layout.valueStep == 1) {
+    X::reportRead(values, kBfpBlockValues * input.bytes);
+    return X::loadBfpBlock(input.dtype, values);
+  }
+  alignas(64) char gathered[kBfpBlockValues * 4];
+  size_t step = layout.valueStep * input.bytes;
+  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+    X::reportRead(values + j * step, input.bytes);
+    std::memcpy(gathered + j * input.bytes, values + j * step, input.bytes);
+  }
+  return X::loadBfpBlock(input.dtype, gathered);
+}
 
 /// The format's mantissa width and exponent kind are template arguments:
 /// every constant is then an immediate.
 template <class X, bool CountEvents, unsigned M, bool Fp16Exponent>
-__attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
-                                           const char *tiles, size_t tileCount,
-                                           char *out, BfpTally &tally) {
+__attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
+                                           const char *src, size_t firstTile,
+                                           size_t tileCount, char *out,
+                                           BfpTally &tally) {
+  const BfpTileShape &shape = layout.shape;
+  const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
+  const unsigned inputBytes = layout.values->bytes;
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
   typename X::template Tally<BfpClass> lanes{};
   BfpTally local;
   for (size_t t = 0; t < tileCount; ++t) {
-    const char *tile = tiles + t * kBfpTileBytesF32;
-    char *packed = out + t * f.tileBytes;
-    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
-      const char *values = tile + 4 * bfpTileIndex(b, 0);
+    const char *tile = src + layout.origin(firstTile + t) * inputBytes;
+    char *packed = out + t * layout.packedBytes;
+    X::reportWrite(packed, layout.packedBytes);
+    for (unsigned b = 0; b < blocks; ++b) {
+      const char *values = tile + layout.blockStart[b] * inputBytes;
       X::prefetch(values); // face order: every line of the next tile too
-      auto block = X::loadBfpBlock(values);
+      auto block = loadBfpValues<X>(layout, values);
       int shared = X::template bfpShared<Fp16Exponent>(block);
       packed[b] = char(shared);
       X::storeBfpDatums(
-          M + 1, packed, b,
+          M + 1, packed + exponentBytes + b * blockDatumBytes,
           X::template bfpEncode<CountEvents, M, Fp16Exponent>(block, shared,
                                                               lanes));
     }
+    std::memset(packed + blocks, 0, exponentBytes - blocks);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
   for (int c = 0; c < BfpTally::kClasses; ++c)
@@ -348,16 +376,36 @@ __attribute__((noinline)) void bfpPackLoop(const BfpFormatInfo &f,
 }
 
 template <class X>
-__attribute__((noinline)) void bfpUnpackLoop(const BfpFormatInfo &f,
+__attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              const unsigned char *packed,
-                                             size_t tileCount, char *tiles) {
+                                             size_t firstTile,
+                                             size_t tileCount, char *dst) {
+  const BfpFormatInfo &f = *layout.format;
+  const BfpTileShape &shape = layout.shape;
+  const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
+  const unsigned blockDatumBytes = kBfpBlockValues * f.datumBits / 8;
   for (size_t t = 0; t < tileCount; ++t) {
-    const unsigned char *in = packed + t * f.tileBytes;
-    char *tile = tiles + t * kBfpTileBytesF32;
+    const unsigned char *in = packed + t * layout.packedBytes;
+    char *tile = dst + layout.origin(firstTile + t) * 4;
+    X::reportRead(in, layout.packedBytes);
     X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
-    for (unsigned b = 0; b < kBfpTileBlocks; ++b)
-      X::storeBfpDecoded(tile + 4 * bfpTileIndex(b, 0), f,
-                         X::loadBfpDatums(f, in, b), in[b]);
+    for (unsigned b = 0; b < blocks; ++b) {
+      char *values = tile + layout.blockStart[b] * 4;
+      auto datums =
+          X::loadBfpDatums(f.datumBits, in + exponentBytes + b * blockDatumBytes);
+      if (layout.valueStep == 1) {
+        X::reportWrite(values, 4 * kBfpBlockValues);
+        X::storeBfpDecoded(values, f, datums, in[b]);
+        continue;
+      }
+      alignas(64) char decoded[4 * kBfpBlockValues];
+      X::storeBfpDecoded(decoded, f, datums, in[b]);
+      size_t step = 4 * layout.valueStep;
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        X::reportWrite(values + j * step, 4);
+        std::memcpy(values + j * step, decoded + 4 * j, 4);
+      }
+    }
   }
 }
 

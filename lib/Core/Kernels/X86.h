@@ -45,8 +45,10 @@ public:
   KernelEntry(const void *src, size_t srcBytes, void *dst, size_t dstBytes)
       : saved(_mm_getcsr()) {
 #ifdef BIRSIM_TSAN
-    __tsan_read_range(const_cast<void *>(src), srcBytes);
-    __tsan_write_range(dst, dstBytes);
+    if (srcBytes)
+      __tsan_read_range(const_cast<void *>(src), srcBytes);
+    if (dstBytes)
+      __tsan_write_range(dst, dstBytes);
 #else
     (void)src, (void)srcBytes, (void)dst, (void)dstBytes;
 #endif
@@ -136,16 +138,28 @@ struct X86Vocabulary {
   static void prefetch(const void *a, const void *b) { prefetchAhead(a, b); }
 
   using BfpDatums = __m128i;
-  static BfpDatums loadBfpDatums(const BfpFormatInfo &f,
-                                 const unsigned char *tile, unsigned b) {
-    return bfpBlockDatums(f.datumBits, tile + kBfpTileBlocks +
-                                           b * kBfpBlockValues * f.datumBits / 8);
+  static BfpDatums loadBfpDatums(unsigned datumBits,
+                                 const unsigned char *datums) {
+    return bfpBlockDatums(datumBits, datums);
   }
   __attribute__((target("ssse3"))) static void
-  storeBfpDatums(unsigned datumBits, char *tile, unsigned b, BfpDatums datums) {
-    bfpStoreBlockDatums(datumBits,
-                        tile + kBfpTileBlocks + b * kBfpBlockValues * datumBits / 8,
-                        datums);
+  storeBfpDatums(unsigned datumBits, char *datums, BfpDatums values) {
+    bfpStoreBlockDatums(datumBits, datums, values);
+  }
+
+  static void reportRead(const void *p, size_t bytes) {
+#ifdef BIRSIM_TSAN
+    __tsan_read_range(const_cast<void *>(p), bytes);
+#else
+    (void)p, (void)bytes;
+#endif
+  }
+  static void reportWrite(void *p, size_t bytes) {
+#ifdef BIRSIM_TSAN
+    __tsan_write_range(p, bytes);
+#else
+    (void)p, (void)bytes;
+#endif
   }
 };
 

@@ -1,0 +1,47 @@
+//===- BfpLayout.h - where a BFP call's values live -------------*- C++ -*-===//
+//
+// Private to lib/Core: the walk every packer and unpacker (portable and
+// vector) takes over a call's tiles (docs/Semantics.md section 5, tile
+// shapes, layouts and matrix forms). Value j of block b of tile t is the
+// element origin(t) + blockStart[b] + j * valueStep of the unpacked side.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_LIB_CORE_BFPLAYOUT_H
+#define BIRSIM_LIB_CORE_BFPLAYOUT_H
+
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Dtype.h"
+
+#include <cstddef>
+
+namespace birsim::core {
+
+struct BfpLayout {
+  const BfpFormatInfo *format;
+  BfpTileShape shape;
+  const DtypeInfo *values; ///< the unpacked side's element type
+  size_t blockStart[kBfpTileBlocks];
+  size_t valueStep;
+  /// Tile t's origin: (t / tilesAcross) tileRowStep + (t % tilesAcross)
+  /// tileColStep elements.
+  size_t tilesAcross, tileRowStep, tileColStep;
+  size_t packedBytes; ///< per tile
+
+  size_t origin(size_t t) const {
+    return (t / tilesAcross) * tileRowStep + (t % tilesAcross) * tileColStep;
+  }
+};
+
+/// Tiles one after another, each row-major inside or in face order.
+BfpLayout bfpTilesLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
+                         const DtypeInfo &values, bool faces);
+/// A row-major matrix `cols` wide, its tiles in row-major tile order,
+/// tilized plainly or transposed (within faces, and of faces where a tile
+/// has more than one each way).
+BfpLayout bfpMatrixLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
+                          const DtypeInfo &values, size_t cols,
+                          bool transpose);
+
+} // namespace birsim::core
+
+#endif // BIRSIM_LIB_CORE_BFPLAYOUT_H
