@@ -26,6 +26,13 @@ using namespace birsim::core;
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFormats.def"
 
+static_assert(BIRSIM_BFP_FACES == kBfpFaces &&
+                  BIRSIM_BFP_TRANSPOSE == kBfpTranspose,
+              "Runtime.h's BFP flags differ from the core's");
+static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
+                  BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
+              "Runtime.h's status codes differ from the core's");
+
 static thread_local std::string tLastError;
 
 /// Records the status text and returns the C status code.
@@ -285,6 +292,45 @@ int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
                             float *tiles_out) {
   return report(bfpUnpackTiles(format, packed, tile_count,
                                reinterpret_cast<uint32_t *>(tiles_out)));
+}
+
+size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
+                                    uint32_t tile_cols) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  const BfpTileShape *shape = lookupBfpTileShape(tile_rows, tile_cols);
+  return f && shape ? shape->packedBytes(*f) : 0;
+}
+
+int birsim_bfp_pack(int format, int src_dtype, const void *src,
+                    size_t tile_count, uint32_t tile_rows, uint32_t tile_cols,
+                    unsigned flags, void *out) {
+  return counted([&](FidelityCounts *counts) {
+    return bfpPack(format, src_dtype, src, tile_count, tile_rows, tile_cols,
+                   flags, out, counts);
+  });
+}
+
+int birsim_bfp_unpack(int format, const void *packed, size_t tile_count,
+                      uint32_t tile_rows, uint32_t tile_cols, unsigned flags,
+                      float *out) {
+  return report(
+      bfpUnpack(format, packed, tile_count, tile_rows, tile_cols, flags, out));
+}
+
+int birsim_bfp_pack_matrix(int format, int src_dtype, const void *src,
+                           size_t rows, size_t cols, uint32_t tile_rows,
+                           uint32_t tile_cols, unsigned flags, void *out) {
+  return counted([&](FidelityCounts *counts) {
+    return bfpPackMatrix(format, src_dtype, src, rows, cols, tile_rows,
+                         tile_cols, flags, out, counts);
+  });
+}
+
+int birsim_bfp_unpack_matrix(int format, const void *packed, size_t rows,
+                             size_t cols, uint32_t tile_rows,
+                             uint32_t tile_cols, unsigned flags, float *out) {
+  return report(bfpUnpackMatrix(format, packed, rows, cols, tile_rows,
+                                tile_cols, flags, out));
 }
 
 /// The value-level calls have no status: an unknown format returns 0 and

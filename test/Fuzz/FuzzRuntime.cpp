@@ -77,7 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 7;
+  unsigned call = unsigned(in.take(1)) % 8;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -148,6 +148,43 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     compare(status, reference, out1, out2, out0);
     if (call == 5 || status != BIRSIM_OK)
       check(seen1 == seen0 && up1 == up0);
+    break;
+  }
+  case 7: { // the shaped BFP forms: any shape, input, flags; tiles or matrix
+    int format = int(in.take(1) % 8) - 1;
+    int input = int(in.take(1) % 22) - 1;
+    uint32_t tileRows = uint32_t(in.take(1) % 34), tileCols = uint32_t(in.take(1) % 34);
+    unsigned flags = unsigned(in.take(1) % 5);
+    unsigned form = unsigned(in.take(1) % 4); // pack, unpack, pack/unpack matrix
+    size_t tiles = size_t(in.take(1) % 4);
+    size_t rows = tiles * std::max<uint32_t>(tileRows, 1) + (in.take(1) % 3 == 0);
+    size_t cols = tileCols * size_t(in.take(1) % 3);
+    size_t values = form < 2 ? tiles * tileRows * tileCols : rows * cols;
+    std::vector<uint8_t> input0 = in.bytes(values * 4 + 16);
+    std::vector<uint8_t> out0 = in.bytes(values * 4 + 1024);
+    std::vector<uint8_t> out1 = out0, out2 = out0;
+    auto *f1 = reinterpret_cast<float *>(out1.data());
+    int status =
+        form == 0 ? birsim_bfp_pack(format, input, input0.data(), tiles, tileRows,
+                                    tileCols, flags, out1.data())
+        : form == 1 ? birsim_bfp_unpack(format, input0.data(), tiles, tileRows,
+                                        tileCols, flags, f1)
+        : form == 2 ? birsim_bfp_pack_matrix(format, input, input0.data(), rows,
+                                             cols, tileRows, tileCols, flags,
+                                             out1.data())
+                    : birsim_bfp_unpack_matrix(format, input0.data(), rows, cols,
+                                               tileRows, tileCols, flags, f1);
+    Status reference =
+        form == 0 ? bfpPack(format, input, input0.data(), tiles, tileRows,
+                            tileCols, flags, out2.data(), refCounts)
+        : form == 1 ? bfpUnpack(format, input0.data(), tiles, tileRows, tileCols,
+                                flags, out2.data())
+        : form == 2 ? bfpPackMatrix(format, input, input0.data(), rows, cols,
+                                    tileRows, tileCols, flags, out2.data(),
+                                    refCounts)
+                    : bfpUnpackMatrix(format, input0.data(), rows, cols, tileRows,
+                                      tileCols, flags, out2.data());
+    compare(status, reference, out1, out2, out0);
     break;
   }
   case 6: { // the table queries: the core's rows, nothing past them

@@ -104,6 +104,54 @@ BIRSIM_RT_API int birsim_bfp_pack_tiles(int format, const float *tiles,
                                         size_t tile_count, void *out);
 BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
                                           size_t tile_count, float *tiles_out);
+/* tt-metal's host BFP conversion (docs/Semantics.md section 5 [tt-metal]):
+ * every format, the tile shapes of include/birsim/Core/BfpTileShapes.def
+ * (32x32, 16x32, 32x16, 16x16, 8/4/2/1 x 32, 8/4/2/1 x 16), tiles
+ * row-major inside or in face order, and these input element types, by
+ * bir::Dtype number: 16 float32, 12 bfloat16 (its bits << 16), 1 int8,
+ * 0 uint8, 10 uint16, 15 int32, 14 uint32 (by value, rounded to nearest
+ * even). Packed tiles are the packer's: one exponent byte per 16-value
+ * block zero-padded to a multiple of 16 bytes, then the datums as
+ * little-endian 32-bit words. Errors: a status, birsim_last_error(), and
+ * nothing written; BIRSIM_ETILE_SHAPE for a shape tt-metal rejects,
+ * BIRSIM_EINVAL for an input type, a flag an entry point does not take, or
+ * a matrix that is not whole tiles. */
+#define BIRSIM_BFP_FACES 1u /* pack input / unpack output in face order
+                               (tt-metal row_major_* = false) */
+#define BIRSIM_BFP_TRANSPOSE 2u /* matrix forms only: ttnn's transposed
+                                   tilize (tile heights 16 and 32) */
+/* Bytes the packer writes per tile of this shape; 0 for an unknown format
+ * or a shape tt-metal rejects. */
+BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
+                                                  uint32_t tile_rows,
+                                                  uint32_t tile_cols);
+/* tt-metal pack_as_bfp_tiles<format, T>: tile_count tiles of src_dtype
+ * values -> the packed tiles; flags: BIRSIM_BFP_FACES. */
+BIRSIM_RT_API int birsim_bfp_pack(int format, int src_dtype, const void *src,
+                                  size_t tile_count, uint32_t tile_rows,
+                                  uint32_t tile_cols, unsigned flags,
+                                  void *out);
+/* tt-metal unpack_bfp{8,4,2}_tiles_into_float_vec; flags:
+ * BIRSIM_BFP_FACES. */
+BIRSIM_RT_API int birsim_bfp_unpack(int format, const void *packed,
+                                    size_t tile_count, uint32_t tile_rows,
+                                    uint32_t tile_cols, unsigned flags,
+                                    float *out);
+/* A row-major rows x cols matrix (whole tiles each way; leading dimensions
+ * folded into rows) -> its tiles in row-major tile order, in one pass:
+ * convert_layout(LIN_ROW_MAJOR -> TILED_NFACES) then pack_as_bfp_tiles(
+ * row_major_input = false); flags: BIRSIM_BFP_TRANSPOSE. */
+BIRSIM_RT_API int birsim_bfp_pack_matrix(int format, int src_dtype,
+                                         const void *src, size_t rows,
+                                         size_t cols, uint32_t tile_rows,
+                                         uint32_t tile_cols, unsigned flags,
+                                         void *out);
+/* The inverse of birsim_bfp_pack_matrix; flags: BIRSIM_BFP_TRANSPOSE. */
+BIRSIM_RT_API int birsim_bfp_unpack_matrix(int format, const void *packed,
+                                           size_t rows, size_t cols,
+                                           uint32_t tile_rows,
+                                           uint32_t tile_cols, unsigned flags,
+                                           float *out);
 BIRSIM_RT_API uint8_t birsim_bfp_convert_float_bits(int format,
                                                     uint32_t input_bits,
                                                     uint32_t shared_exp);

@@ -581,3 +581,84 @@ TEST(RuntimeAbi, FidelityCountersFromEightThreads) {
 }
 
 } // namespace
+
+namespace {
+
+/// tt-metal's host conversion through the C ABI (Runtime.h): the packer's
+/// tile sizes, every form against the core, counters, and the errors.
+TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 32, 32), 1088u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 1, 32), 48u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP2_A, 1, 16), 20u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP4_B, 16, 16), 144u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 32, 8), 0u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(6, 32, 32), 0u);
+  // A 64x64 bf16 matrix in 16x32 tiles: pack_matrix equals the tile form
+  // on the tilized values, and the counters count every value.
+  const size_t rows = 64, cols = 64, tiles = 8;
+  std::vector<uint16_t> bf16(rows * cols);
+  for (size_t i = 0; i < bf16.size(); ++i)
+    bf16[i] = uint16_t(0x3F80 + (i * 2654435761u >> 20) % 0x300);
+  size_t tileBytes = birsim_bfp_packed_tile_bytes(BIRSIM_BFP4_A, 16, 32);
+  std::vector<uint8_t> matrix(tiles * tileBytes), viaTiles(tiles * tileBytes);
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  ASSERT_EQ(birsim_bfp_pack_matrix(BIRSIM_BFP4_A, 12, bf16.data(), rows, cols,
+                                   16, 32, 0, matrix.data()),
+            BIRSIM_OK);
+  birsim_fidelity_counts counts;
+  ASSERT_EQ(birsim_fidelity_counters(&counts), BIRSIM_OK);
+  birsim_fidelity_enable(0);
+  EXPECT_EQ(counts.bfp_pack.elements, rows * cols);
+  std::vector<uint16_t> tilized;
+  for (size_t tr = 0; tr < rows / 16; ++tr)
+    for (size_t tc = 0; tc < cols / 32; ++tc)
+      for (size_t fw = 0; fw < 2; ++fw) // faces TL, TR of each 16x32 tile
+        for (size_t r = 0; r < 16; ++r)
+          for (size_t c = 0; c < 16; ++c)
+            tilized.push_back(bf16[(tr * 16 + r) * cols + tc * 32 + fw * 16 + c]);
+  ASSERT_EQ(birsim_bfp_pack(BIRSIM_BFP4_A, 12, tilized.data(), tiles, 16, 32,
+                            BIRSIM_BFP_FACES, viaTiles.data()),
+            BIRSIM_OK);
+  EXPECT_EQ(matrix, viaTiles);
+  std::vector<float> back(rows * cols), faces(rows * cols);
+  ASSERT_EQ(birsim_bfp_unpack_matrix(BIRSIM_BFP4_A, matrix.data(), rows, cols,
+                                     16, 32, 0, back.data()),
+            BIRSIM_OK);
+  ASSERT_EQ(birsim_bfp_unpack(BIRSIM_BFP4_A, matrix.data(), tiles, 16, 32,
+                              BIRSIM_BFP_FACES, faces.data()),
+            BIRSIM_OK);
+  for (size_t i = 0; i < tilized.size(); i += 97) { // tilized[i]'s place
+    size_t t = i / 512, f = i % 512 / 256, r = i % 256 / 16, c = i % 16;
+    size_t row = (t / 2) * 16 + r, col = (t % 2) * 32 + f * 16 + c;
+    EXPECT_EQ(back[row * cols + col], faces[i]) << i;
+  }
+  // Errors: a status, the message, nothing written.
+  Guarded out;
+  EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 16, bf16.data(), 1, 3, 32, 0,
+                            out.bytes),
+            BIRSIM_ETILE_SHAPE);
+  EXPECT_NE(lastError().find("BFP tile shape 3x32 is not one tt-metal accepts"),
+            std::string::npos);
+  EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 16, bf16.data(), 1, 32, 32, 4,
+                            out.bytes),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 13, bf16.data(), 1, 32, 32, 0,
+                            out.bytes),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_unpack(BIRSIM_BFP8_B, matrix.data(), 1, 32, 32,
+                              BIRSIM_BFP_TRANSPOSE,
+                              reinterpret_cast<float *>(out.bytes)),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_pack_matrix(BIRSIM_BFP8_B, 16, bf16.data(), 32, 16, 32,
+                                   32, 0, out.bytes),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(),
+            "invalid argument: matrix rows and columns must be whole tiles");
+  EXPECT_EQ(birsim_bfp_unpack_matrix(6, matrix.data(), 32, 32, 32, 32, 0,
+                                     reinterpret_cast<float *>(out.bytes)),
+            BIRSIM_EFORMAT);
+  EXPECT_TRUE(out.untouched());
+}
+
+} // namespace
