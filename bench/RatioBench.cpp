@@ -304,6 +304,84 @@ void fidelityCounters() {
   birsim_fidelity_reset();
 }
 
+/// tt-metal's host conversion (docs/Semantics.md section 5 [tt-metal]):
+/// every format and tile shape from float32 and bfloat16, the integer
+/// inputs, and the one-pass tilize of a 4096 x 4096 matrix, each against a
+/// memcpy of the float32-equivalent bytes (4 per value), 2^24 values.
+void bfpConversion() {
+  size_t n = size_t(1) << 24;
+  std::printf("\n-- BFP conversion, %zu values, memcpy of 4 bytes per value --\n",
+              n);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
+              "target");
+  std::vector<float> f32(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(13);
+  for (float &x : f32)
+    x = dist(rng);
+  std::vector<uint16_t> bf16(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &f32[i], 4);
+    bf16[i] = uint16_t(bits >> 16);
+  }
+  std::vector<char> ints = randomBytes(n * 4, 14), copyOut(n * 4),
+                    out(n * 2 + 4096);
+  auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
+  const uint32_t shapes[][2] = {{32, 32}, {16, 32}, {32, 16}, {16, 16}};
+  char what[64];
+  for (int format = 0; birsim_bfp_format_name(format); ++format)
+    for (auto [inputDtype, inputName] : {std::pair{16, "f32"}, {12, "bf16"}})
+      for (const auto &shape : shapes) {
+        int input = inputDtype;
+        const void *src = input == 16 ? (const void *)f32.data() : bf16.data();
+        size_t tiles = n / (shape[0] * shape[1]);
+        std::snprintf(what, sizeof what, "bfp pack %s %s %ux%u",
+                      birsim_bfp_format_name(format), inputName, shape[0],
+                      shape[1]);
+        if (!wanted(what))
+          continue;
+        auto [t, copied] = bestSecondsSideBySide(
+            [&] {
+              birsim_bfp_pack(format, input, src, tiles, shape[0], shape[1], 0,
+                              out.data());
+            },
+            copy);
+        row(what, t, copied, 1.2);
+      }
+  for (auto [inputDtype, inputName] :
+       {std::pair{1, "int8"}, {0, "uint8"}, {10, "uint16"}, {15, "int32"},
+        {14, "uint32"}}) {
+    int input = inputDtype;
+    std::snprintf(what, sizeof what, "bfp pack bfp8_b %s 32x32", inputName);
+    if (!wanted(what))
+      continue;
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_pack(0, input, ints.data(), n / 1024, 32, 32, 0,
+                          out.data());
+        },
+        copy);
+    row(what, t, copied, 2.0);
+  }
+  for (auto [inputDtype, inputName] : {std::pair{16, "f32"}, {12, "bf16"}})
+    for (const auto &shape : shapes) {
+      int input = inputDtype;
+      const void *src = input == 16 ? (const void *)f32.data() : bf16.data();
+      std::snprintf(what, sizeof what, "bfp pack_matrix %s 4096^2 %ux%u",
+                    inputName, shape[0], shape[1]);
+      if (!wanted(what))
+        continue;
+      auto [t, copied] = bestSecondsSideBySide(
+          [&] {
+            birsim_bfp_pack_matrix(0, input, src, 4096, 4096, shape[0],
+                                   shape[1], 0, out.data());
+          },
+          copy);
+      row(what, t, copied, 1.3);
+    }
+}
+
 } // namespace
 
 int main() {
@@ -312,6 +390,7 @@ int main() {
   std::printf("path: %s (BIRSIM_ISA)\n", isa && *isa ? isa : "best");
   ratios(size_t(1) << 24);
   ratios(size_t(1) << 16);
+  bfpConversion();
   if (wanted("threads"))
     threads();
   if (wanted("folding"))
