@@ -110,12 +110,16 @@ static void packTiles(const BfpLayout &layout, const char *src,
                               input.bytes);
       uint8_t shared = bfpSharedExponent(f, block);
       packed[b] = shared;
+      uint8_t datums[kBfpBlockValues];
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned i = b * kBfpBlockValues + j;
+        datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
         packed[shape.exponentBytes() + i / f.datumsPerByte()] |=
-            uint8_t(bfpEncode(f, block[j], shared, tally, countEvents)
-                    << (i % f.datumsPerByte()) * f.datumBits);
+            uint8_t(datums[j] << (i % f.datumsPerByte()) * f.datumBits);
       }
+      if (countEvents)
+        tally[BfpClass::deviceDiffers] += unsigned(
+            __builtin_popcount(bfpDeviceDiffers(f, block, shared, datums)));
     }
   }
 }

@@ -351,6 +351,8 @@ FidelityEvent bfpPackEventOf(BfpClass c) {
     return FidelityEvent::bfp_pack_saturated;
   case BfpClass::exponentClamped:
     return FidelityEvent::bfp_pack_exponent_clamped;
+  case BfpClass::deviceDiffers:
+    return FidelityEvent::bfp_pack_device_differs;
   case BfpClass::tieRoundedUp:
   case BfpClass::kCount:
     break;
@@ -439,15 +441,20 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
       for (unsigned j = 0; j < kBfpBlockValues; ++j)
         std::memcpy(&block[j], tile + 4 * bfpTileIndex(b, j), 4);
       uint8_t shared = bfpSharedExponent(f, block);
+      uint8_t datums[kBfpBlockValues];
+      unsigned events[kBfpBlockValues] = {};
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
+      uint32_t differs = bfpDeviceDiffers(f, block, shared, datums);
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         uint64_t index = t * kBfpTileValues + bfpTileIndex(b, j);
-        unsigned events = 0;
-        uint8_t datum = bfpEncodeWithEvents(f, block[j], shared, events);
-        if (bfpFlushedToZero(f, block[j], datum))
-          events |= bfpClassBit(BfpClass::flushedToZero);
+        if (bfpFlushedToZero(f, block[j], datums[j]))
+          events[j] |= bfpClassBit(BfpClass::flushedToZero);
+        if (differs >> j & 1)
+          events[j] |= bfpClassBit(BfpClass::deviceDiffers);
         for (int c = 0; c < BfpTally::kClasses; ++c)
           if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
-              (events >> c & 1) && e != kNoFidelityEvent)
+              (events[j] >> c & 1) && e != kNoFidelityEvent)
             tally.record(e, index);
       }
     }

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <algorithm>
+#include <cstddef>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -117,17 +119,31 @@ void birsim_fidelity_enable(int on) {
   fidelityCounters().enabled.store(on != 0, std::memory_order_relaxed);
 }
 
-int birsim_fidelity_counters(struct birsim_fidelity_counts *out) {
-  if (!out)
-    return report(ErrorCode::invalidArgument, "null counts");
+int birsim_fidelity_counters_sized(struct birsim_fidelity_counts *out,
+                                   size_t out_size) {
+  if (!out || out_size % sizeof(uint64_t) != 0)
+    return report(ErrorCode::invalidArgument,
+                  "null counts, or a size that is not whole counters");
   FidelityCounters &c = fidelityCounters();
-  std::lock_guard<std::mutex> lock(c.mutex);
+  struct birsim_fidelity_counts all = {};
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
 #define BIRSIM_FIDELITY_FAMILY(Family)                                 \
-  out->Family.elements = c.total.elements[int(FidelityFamily::Family)];
+  all.Family.elements = c.total.elements[int(FidelityFamily::Family)];
 #define BIRSIM_FIDELITY_EVENT(Family, Key)                                     \
-  out->Family.Key = c.total.count[int(FidelityEvent::Family##_##Key)];
+  all.Family.Key = c.total.count[int(FidelityEvent::Family##_##Key)];
 #include "birsim/Core/Fidelity.def"
+  }
+  std::memcpy(out, &all, std::min(out_size, sizeof all));
   return BIRSIM_OK;
+}
+
+/// The 0.1 struct ended after bfp_pack.exponent_clamped.
+constexpr size_t kFidelityCountsV1 =
+    offsetof(struct birsim_fidelity_counts, bfp_pack.device_differs);
+
+int(birsim_fidelity_counters)(struct birsim_fidelity_counts *out) {
+  return birsim_fidelity_counters_sized(out, kFidelityCountsV1);
 }
 
 void birsim_fidelity_reset(void) {

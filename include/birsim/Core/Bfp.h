@@ -231,6 +231,18 @@ inline Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
                    tiles);
 }
 
+/// The Wormhole packer's model (docs/Fidelity.md, bfp_pack.device_differs):
+/// the value it packs in place of fp32 bits `bits` (bf16 or E5M7
+/// truncation, NaN to Inf, flushes), the datum it gives under its own
+/// shared exponent, and the elements of a block of 16 whose value that path
+/// gives differently from the host's `hostDatums` under `hostShared`, as a
+/// mask (bit j: element j).
+uint32_t bfpDeviceInput(const BfpFormatInfo &f, uint32_t bits);
+uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
+                        uint32_t deviceShared);
+uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
+                          uint32_t hostShared, const uint8_t *hostDatums);
+
 /// Process-wide tie counters (thread-safe, §5).
 void bfpAddTies(const BfpTally &ties);
 void bfpTieCounters(uint64_t *seen, uint64_t *roundedUp);

@@ -192,6 +192,7 @@ struct birsim_fidelity_counts {
   struct {
     uint64_t elements, flushed_to_zero, rounding_ties, saturated,
         exponent_clamped;
+    uint64_t device_differs; /* since 0.2: see birsim_fidelity_counters */
   } bfp_pack;
 };
 /* Fidelity.def's rows: the families (the struct's members) and the event
@@ -200,8 +201,19 @@ struct birsim_fidelity_counts {
 BIRSIM_RT_API const char *birsim_fidelity_family_name(int family);
 BIRSIM_RT_API const char *birsim_fidelity_event_key(int event, int *family);
 BIRSIM_RT_API void birsim_fidelity_enable(int on);
-/* 0, or BIRSIM_EINVAL for a null `out`. */
+/* Fills the first `out_size` bytes of *out (fields are only ever appended
+ * to the struct, so a caller built with an older, smaller struct passes its
+ * own sizeof and gets the fields it has): 0, or BIRSIM_EINVAL for a null
+ * `out` or a size that is not a whole number of counters. */
+BIRSIM_RT_API int
+birsim_fidelity_counters_sized(struct birsim_fidelity_counts *out,
+                               size_t out_size);
+/* The original entry point: fills the 0.1 struct (up to
+ * bfp_pack.exponent_clamped). Code built against this header calls the
+ * sized form through the macro, with its own struct's size. */
 BIRSIM_RT_API int birsim_fidelity_counters(struct birsim_fidelity_counts *out);
+#define birsim_fidelity_counters(out)                                          \
+  birsim_fidelity_counters_sized((out), sizeof *(out))
 /* Zeroes the counters and forgets the call sites. */
 BIRSIM_RT_API void birsim_fidelity_reset(void);
 /* Emitted by `birsim-to-llvm{fidelity-counters=true}` before each counted

@@ -251,6 +251,84 @@ BfpOracle oracleBfp(const BfpFormatInfo &f, uint32_t bits, int shared) {
   return o;
 }
 
+/// The Wormhole packer of docs/Fidelity.md's device_differs, brute force in
+/// double arithmetic: the value truncated to bf16 ("b") or E5M7 ("a", its
+/// exponent saturated, values at or below 2^-15 flushed), NaN as Inf,
+/// denormals and zeros +0 (Inf, exponent field 255, is 2^128 to both
+/// packers); the block's largest exponent; BFP8's datum
+/// |x| / 2^(S - bias - 6) rounded half away from zero, at most 127; the
+/// narrower formats keep its top bits. Gives each element's datum and the
+/// shared exponent.
+int oracleDevice(const BfpFormatInfo &f, const uint32_t *block, uint8_t *datums) {
+  double values[16];
+  int shared = 0;
+  int bias = f.fp16Exponent ? 15 : 127;
+  for (int j = 0; j < 16; ++j) {
+    uint32_t bits = block[j];
+    float x;
+    uint32_t truncated = bits & 0xFFFF0000u;
+    std::memcpy(&x, &truncated, 4);
+    double v = std::fabs(double(x));
+    bool special = std::isnan(x) || std::isinf(x);
+    if (((bits >> 23) & 0xFF) == 0)
+      v = 0;
+    if (f.fp16Exponent) {
+      double largest = (2 - std::ldexp(1, -7)) * std::ldexp(1, 16);
+      if (special || v >= std::ldexp(1, 17))
+        v = largest;
+      if (v <= std::ldexp(1, -15))
+        v = 0;
+    } else if (special) {
+      v = std::ldexp(1, 128);
+    }
+    values[j] = (bits >> 31) && v != 0 ? -v : v;
+    if (v != 0)
+      shared = std::max(shared, std::ilogb(v) + bias);
+  }
+  for (int j = 0; j < 16; ++j) {
+    double v = std::fabs(values[j]);
+    double q8 = std::floor(v / std::ldexp(1, shared - bias - 6) + 0.5);
+    unsigned q = unsigned(std::min(q8, 127.0)) >> (7 - f.mantissaBits);
+    datums[j] = uint8_t(q ? q | (values[j] < 0) << f.mantissaBits : 0);
+  }
+  return shared;
+}
+
+/// tt-metal #57410's vectors (BFP4_b): host against hardware datums.
+TEST(Fidelity, DeviceModelGivesTtMetal57410Vectors) {
+  const BfpFormatInfo &f = *lookupBfpFormat(int(BfpFormat::bfp4_b));
+  auto bitsOf = [](float x) {
+    uint32_t b;
+    std::memcpy(&b, &x, 4);
+    return b;
+  };
+  // One value with its own exponent: {value, host, hardware}.
+  const struct { float value; uint8_t host, device; } alone[] = {
+      {1.375f, 0b110, 0b101}, {1.6875f, 0b111, 0b110},
+      {1.2421875f, 0b101, 0b101}, {1.9921875f, 0b111, 0b111}};
+  for (const auto &v : alone) {
+    uint32_t bits = bitsOf(v.value);
+    BfpTally tally;
+    EXPECT_EQ(bfpEncode(f, bits, 127, tally), v.host) << v.value;
+    EXPECT_EQ(bfpDeviceEncode(f, bfpDeviceInput(f, bits), 127), v.device)
+        << v.value;
+    uint32_t block[16] = {bits};
+    uint8_t hostDatums[16] = {v.host}, device[16];
+    EXPECT_EQ(oracleDevice(f, block, device), 127);
+    EXPECT_EQ(device[0], v.device) << v.value;
+    EXPECT_EQ(bfpDeviceDiffers(f, block, 127, hostDatums),
+              v.host == v.device ? 0u : 1u) << v.value;
+  }
+  // 3.875 in a block whose largest value is 8.0: host 2 (4.0), hardware 1.
+  uint32_t block[16] = {bitsOf(8.0f), bitsOf(3.875f)};
+  BfpTally tally;
+  EXPECT_EQ(bfpEncode(f, block[1], 130, tally), 2);
+  EXPECT_EQ(bfpDeviceEncode(f, block[1], 130), 1);
+  uint8_t device[16];
+  EXPECT_EQ(oracleDevice(f, block, device), 130);
+  EXPECT_EQ(device[1], 1);
+}
+
 TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
   oracle::F32Generator gen(0xBF);
   for (int format = 0; format < kNumBfpFormats; ++format) {
@@ -268,9 +346,20 @@ TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
             e = std::min(std::max(e - 112, 0), 31);
           shared = std::max(shared, e);
         }
+        uint32_t block[16];
+        uint8_t hostDatums[16], deviceDatums[16];
+        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+          block[j] = tiles[t * kBfpTileValues + bfpTileIndex(b, j)];
+          BfpTally ignored;
+          hostDatums[j] = bfpEncode(f, block[j], shared, ignored);
+        }
+        int deviceShared = oracleDevice(f, block, deviceDatums);
         for (unsigned j = 0; j < kBfpBlockValues; ++j) {
           size_t i = t * kBfpTileValues + bfpTileIndex(b, j);
           BfpOracle o = oracleBfp(f, tiles[i], shared);
+          if (bfpDecode(f, deviceDatums[j], deviceShared) !=
+              bfpDecode(f, hostDatums[j], shared))
+            want.record(FidelityEvent::bfp_pack_device_differs, i);
           if (o.flushed)
             want.record(FidelityEvent::bfp_pack_flushed_to_zero, i);
           if (o.tie)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <cstddef>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -238,7 +239,7 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
       "cast.nan_suppressed",             "cast.inexact",
       "cast.underflow_to_zero",          "bfp_pack.flushed_to_zero",
       "bfp_pack.rounding_ties",          "bfp_pack.saturated",
-      "bfp_pack.exponent_clamped"};
+      "bfp_pack.exponent_clamped",       "bfp_pack.device_differs"};
   EXPECT_EQ(keys, want);
   EXPECT_EQ(birsim_fidelity_event_key(-1, &family), nullptr);
   std::string version = birsim_version();
@@ -561,8 +562,48 @@ TEST(RuntimeAbi, FidelityCountersMatchTheCoreForEveryThreadCount) {
             BIRSIM_EINVAL);
   birsim_fidelity_enable(0);
   EXPECT_EQ(counters(), fields(birsim::core::FidelityTally(), 0));
-  EXPECT_EQ(birsim_fidelity_counters(nullptr), BIRSIM_EINVAL);
-  EXPECT_EQ(lastError(), "invalid argument: null counts");
+  EXPECT_EQ((birsim_fidelity_counters)(nullptr), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), "invalid argument: null counts, or a size that is "
+                         "not whole counters");
+}
+
+/// The struct grows by appending: the 0.1 entry point and a caller's older,
+/// smaller struct get the fields they have and nothing past them; this
+/// header's callers get every field.
+TEST(RuntimeAbi, FidelityCountsStructGrowsByAppending) {
+  std::vector<float> tile(1024);
+  for (size_t i = 0; i < tile.size(); ++i)
+    tile[i] = 1.375f + float(i % 7) / 64; // BFP4_b's host and device differ
+  std::vector<uint8_t> packed(576);
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  ASSERT_EQ(birsim_bfp_pack_tiles(BIRSIM_BFP4_B, tile.data(), 1, packed.data()),
+            BIRSIM_OK);
+  birsim_fidelity_enable(0);
+  struct birsim_fidelity_counts all;
+  ASSERT_EQ(birsim_fidelity_counters(&all), BIRSIM_OK); // the sized form
+  EXPECT_GT(all.bfp_pack.device_differs, 0u);
+  EXPECT_EQ(all.bfp_pack.elements, 1024u);
+  const size_t v1 = offsetof(struct birsim_fidelity_counts,
+                             bfp_pack.device_differs);
+  for (size_t size : {v1, size_t(8), sizeof all}) {
+    std::vector<uint8_t> raw(sizeof all + 8, 0xA5);
+    ASSERT_EQ(birsim_fidelity_counters_sized(
+                  reinterpret_cast<struct birsim_fidelity_counts *>(raw.data()),
+                  size),
+              BIRSIM_OK);
+    EXPECT_EQ(std::memcmp(raw.data(), &all, size), 0) << size;
+    for (size_t i = size; i < raw.size(); ++i)
+      ASSERT_EQ(raw[i], 0xA5) << size << " wrote byte " << i;
+  }
+  std::vector<uint8_t> raw(sizeof all, 0xA5);
+  ASSERT_EQ((birsim_fidelity_counters)(
+                reinterpret_cast<struct birsim_fidelity_counts *>(raw.data())),
+            BIRSIM_OK);
+  EXPECT_EQ(std::memcmp(raw.data(), &all, v1), 0);
+  EXPECT_EQ(raw[v1], 0xA5); // the 0.1 struct ends before device_differs
+  EXPECT_EQ(birsim_fidelity_counters_sized(&all, 7), BIRSIM_EINVAL);
+  birsim_fidelity_reset();
 }
 
 /// Eight threads counting at once sum exactly.

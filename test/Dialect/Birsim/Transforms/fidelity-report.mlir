@@ -50,13 +50,15 @@
 // CHECK-NEXT:       "flushed_to_zero": 0,
 // CHECK-NEXT:       "rounding_ties": 1024,
 // CHECK-NEXT:       "saturated": 0,
-// CHECK-NEXT:       "exponent_clamped": 0
+// CHECK-NEXT:       "exponent_clamped": 0,
+// CHECK-NEXT:       "device_differs": 1024
 // CHECK-NEXT:     },
 // CHECK-NEXT:     "first": {
 // CHECK-NEXT:       "flushed_to_zero": -1,
 // CHECK-NEXT:       "rounding_ties": 0,
 // CHECK-NEXT:       "saturated": -1,
-// CHECK-NEXT:       "exponent_clamped": -1
+// CHECK-NEXT:       "exponent_clamped": -1,
+// CHECK-NEXT:       "device_differs": 0
 // CHECK-NEXT:     }
 // CHECK-NEXT:   },
 // CHECK-NEXT:   {
@@ -67,13 +69,15 @@
 // CHECK-NEXT:       "flushed_to_zero": 0,
 // CHECK-NEXT:       "rounding_ties": 0,
 // CHECK-NEXT:       "saturated": 2048,
-// CHECK-NEXT:       "exponent_clamped": 0
+// CHECK-NEXT:       "exponent_clamped": 0,
+// CHECK-NEXT:       "device_differs": 0
 // CHECK-NEXT:     },
 // CHECK-NEXT:     "first": {
 // CHECK-NEXT:       "flushed_to_zero": -1,
 // CHECK-NEXT:       "rounding_ties": -1,
 // CHECK-NEXT:       "saturated": 0,
-// CHECK-NEXT:       "exponent_clamped": -1
+// CHECK-NEXT:       "exponent_clamped": -1,
+// CHECK-NEXT:       "device_differs": -1
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: ]
