@@ -23,7 +23,8 @@
 #      pair (2^32 per dtype and op), avx512 against avx2, its 65,536
 #      partners split between N emulators run side by side (default: one per
 #      CPU; BIRSIM_PAIR_PARTNERS gives each its share). 84 minutes on 2.
-#   utils/avx512-emulated.sh [--long] [gtest filter]  (default: VectorPath.*)
+#   utils/avx512-emulated.sh [--long] [gtest filter]
+#      (default: VectorPath.*:BfpLayout.*)
 #   utils/avx512-emulated.sh --all-pairs [N]
 # Takes 15-20 minutes here; the serial consoles are kept in
 # build-emu/emu/<run>/serial.log. Not part of CI: ./utils/test.sh
@@ -42,7 +43,7 @@ case "${1:-}" in
       echo "usage: $0 --all-pairs [N], 1 <= N <= 256 (no filter)" >&2; exit 2
     fi ;;
 esac
-filter="${1:-VectorPath.*}"
+filter="${1:-VectorPath.*:BfpLayout.*}"
 ./utils/setup.sh --emulator
 P=/usr/lib/llvm-22
 dir=build-emu

@@ -448,8 +448,12 @@ Bytes cast(int from, int to, const Bytes &in, unsigned config) {
 /// unaligned addresses: each path's whole steps and tail (scalar or masked,
 /// Loops.h) give the portable bytes and write nothing past the end (the
 /// guard bytes after `dst` are compared too); the sources are exactly
-/// sized, so a read past the end is a heap overflow under --sanitize.
+/// sized, so a read past the end is a heap overflow under --sanitize. On an
+/// emulated CPU fp16 add is left out: Bochs' VCVTPS2PH rounds ties away
+/// (docs/Testing.md), which a scalar tail on another path does not.
 TEST(VectorPath, EveryTailLengthAndAlignment) {
+  bool emulated = flagSet("BIRSIM_EMULATED_SWEEPS") ||
+                  std::getenv("BIRSIM_REFERENCE_ISA");
   constexpr size_t kGuard = 64, kMaxCount = 2 * 64 + 5;
   std::mt19937_64 rng(11);
   auto randomBytes = [&](size_t n) {
@@ -481,7 +485,8 @@ TEST(VectorPath, EveryTailLengthAndAlignment) {
         Bytes dst = randomBytes(n * row.bytes), src = randomBytes(n * row.bytes);
         auto x = atOffset(offset, src);
         for (int op : {1, 2, 3})
-          expectSameOnEveryPath(
+          if (!(emulated && reducing == Dtype::float16 && op == 1))
+            expectSameOnEveryPath(
               [&] {
                 return withGuard(offset, dst, [&](unsigned char *p) {
                   EXPECT_TRUE(accumulate(op, p, x.get() + offset, d, n).ok());
