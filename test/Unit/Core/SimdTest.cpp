@@ -487,13 +487,13 @@ TEST(VectorPath, EveryTailLengthAndAlignment) {
         for (int op : {1, 2, 3})
           if (!(emulated && reducing == Dtype::float16 && op == 1))
             expectSameOnEveryPath(
-              [&] {
-                return withGuard(offset, dst, [&](unsigned char *p) {
-                  EXPECT_TRUE(accumulate(op, p, x.get() + offset, d, n).ok());
-                });
-              },
-              std::string("accumulate ") + memoryReductionOpName(op) + " " +
-                  row.name + where);
+                [&] {
+                  return withGuard(offset, dst, [&](unsigned char *p) {
+                    EXPECT_TRUE(accumulate(op, p, x.get() + offset, d, n).ok());
+                  });
+                },
+                std::string("accumulate ") + memoryReductionOpName(op) + " " +
+                    row.name + where);
       }
       for (int to : kNarrowFloats) {
         Bytes f32 = randomBytes(4 * n), code = randomBytes(n * lookupDtype(to)->bytes);
