@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Conversion/Passes.h"
+#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
@@ -51,6 +52,11 @@ enum class ArgRole {
   Count,
   DstCount,
   Fp8Config,
+  TileRows,
+  TileCols,
+  Rows,
+  Cols,
+  Flags,
   Status,
   Site,
 };
@@ -348,27 +354,69 @@ static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
   return RuntimeFn::birsim_cast;
 }
 
-/// BFP tiles between two buffers; the tile count is `from`'s leading size.
-static void fillBfp(RuntimeCall &call, BfpFormat format, Value from,
-                    Value fromDesc, Value to, Value toDesc) {
+/// BFP tiles between two buffers (N x R x C values, N x bytes packed); the
+/// tile count is `tiles`' leading size.
+static void fillBfpTiles(RuntimeCall &call, BfpFormat format, bool faces,
+                         Value tiles, Value tilesDesc) {
+  auto type = cast<MemRefType>(tiles.getType());
   call.setI32(R::Kind, int(format));
-  call.set(R::Src, call.pointer(from, fromDesc));
-  call.set(R::Count, call.leadingSize(from, fromDesc));
-  call.set(R::Dst, call.pointer(to, toDesc));
+  call.set(R::Count, call.leadingSize(tiles, tilesDesc));
+  call.setI32(R::TileRows, type.getDimSize(1));
+  call.setI32(R::TileCols, type.getDimSize(2));
+  call.setI32(R::Flags, faces ? core::kBfpFaces : 0);
 }
 
 static RuntimeFn fillCall(BfpPackIntoOp op, BfpPackIntoOp::Adaptor a,
                           RuntimeCall &call) {
-  fillBfp(call, op.getFormat(), op.getTiles(), a.getTiles(), op.getPacked(),
-          a.getPacked());
-  return RuntimeFn::birsim_bfp_pack_tiles;
+  fillBfpTiles(call, op.getFormat(), op.getFaces(), op.getTiles(),
+               a.getTiles());
+  call.setI32(R::SrcDtype, dtypeOf(op.getTiles()));
+  call.set(R::Src, call.pointer(op.getTiles(), a.getTiles()));
+  call.set(R::Dst, call.pointer(op.getPacked(), a.getPacked()));
+  return RuntimeFn::birsim_bfp_pack;
 }
 
 static RuntimeFn fillCall(BfpUnpackIntoOp op, BfpUnpackIntoOp::Adaptor a,
                           RuntimeCall &call) {
-  fillBfp(call, op.getFormat(), op.getPacked(), a.getPacked(), op.getTiles(),
-          a.getTiles());
-  return RuntimeFn::birsim_bfp_unpack_tiles;
+  fillBfpTiles(call, op.getFormat(), op.getFaces(), op.getTiles(),
+               a.getTiles());
+  call.set(R::Src, call.pointer(op.getPacked(), a.getPacked()));
+  call.set(R::Dst, call.pointer(op.getTiles(), a.getTiles()));
+  return RuntimeFn::birsim_bfp_unpack;
+}
+
+/// A static matrix (leading dimensions folded into rows) and its tile shape.
+static void fillBfpMatrix(RuntimeCall &call, BfpFormat format,
+                          ArrayRef<int32_t> tile, bool transpose,
+                          Value matrix) {
+  auto type = cast<MemRefType>(matrix.getType());
+  int64_t cols = type.getDimSize(type.getRank() - 1);
+  call.setI32(R::Kind, int(format));
+  call.set(R::Rows, call.constant(64, cols ? type.getNumElements() / cols : 0));
+  call.set(R::Cols, call.constant(64, cols));
+  call.setI32(R::TileRows, tile[0]);
+  call.setI32(R::TileCols, tile[1]);
+  call.setI32(R::Flags, transpose ? core::kBfpTranspose : 0);
+}
+
+static RuntimeFn fillCall(BfpPackMatrixIntoOp op,
+                          BfpPackMatrixIntoOp::Adaptor a, RuntimeCall &call) {
+  fillBfpMatrix(call, op.getFormat(), op.getTile(), op.getTranspose(),
+                op.getMatrix());
+  call.setI32(R::SrcDtype, dtypeOf(op.getMatrix()));
+  call.set(R::Src, call.pointer(op.getMatrix(), a.getMatrix()));
+  call.set(R::Dst, call.pointer(op.getPacked(), a.getPacked()));
+  return RuntimeFn::birsim_bfp_pack_matrix;
+}
+
+static RuntimeFn fillCall(BfpUnpackMatrixIntoOp op,
+                          BfpUnpackMatrixIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  fillBfpMatrix(call, op.getFormat(), op.getTile(), op.getTranspose(),
+                op.getMatrix());
+  call.set(R::Src, call.pointer(op.getPacked(), a.getPacked()));
+  call.set(R::Dst, call.pointer(op.getMatrix(), a.getMatrix()));
+  return RuntimeFn::birsim_bfp_unpack_matrix;
 }
 
 template <typename IndirectOp>

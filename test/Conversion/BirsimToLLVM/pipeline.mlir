@@ -12,16 +12,20 @@
 // CHECK: llvm.call @birsim_cast
 // CHECK: llvm.call @birsim_accumulate
 // CHECK: llvm.call @birsim_collective_reduce
-// CHECK: llvm.call @birsim_bfp_pack_tiles
-// CHECK: llvm.call @birsim_bfp_unpack_tiles
-func.func @model(%x: tensor<4x32x32xf32>, %acc: tensor<4x32x32xf8E4M3>, %c: tensor<16xf32>, %t: tensor<2x32x32xf32>)
-    -> (tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>) {
+// CHECK: llvm.call @birsim_bfp_pack(
+// CHECK: llvm.call @birsim_bfp_unpack(
+// CHECK: llvm.call @birsim_bfp_pack_matrix(
+// CHECK: llvm.call @birsim_bfp_unpack_matrix(
+func.func @model(%x: tensor<4x32x32xf32>, %acc: tensor<4x32x32xf8E4M3>, %c: tensor<16xf32>, %t: tensor<2x32x32xf32>, %w: tensor<64x64xbf16>)
+    -> (tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>, tensor<64x64xf32>) {
   %q = birsim.cast %x : tensor<4x32x32xf32> to tensor<4x32x32xf8E4M3>
   %s = birsim.reduce add %acc, %q : tensor<4x32x32xf8E4M3>
   %r = birsim.collective_reduce max %c, %c : tensor<16xf32>
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
   %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
-  return %s, %r, %u : tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>
+  %wp = birsim.bfp_pack_matrix bfp4_b %w tile [16, 32] transpose : tensor<64x64xbf16> -> tensor<8x288xi8>
+  %wu = birsim.bfp_unpack_matrix bfp4_b %wp tile [16, 32] transpose : tensor<8x288xi8> -> tensor<64x64xf32>
+  return %s, %r, %u, %wu : tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>, tensor<64x64xf32>
 }
 
 // Loops, scalars and constants (folded away before lowering).

@@ -222,10 +222,10 @@ func.func @cast_not_a_dtype(%a: i1) -> f32 {
 
 // -----
 
-// BFP shapes: tensor<Nx32x32xf32> <-> tensor<N x tile_bytes x i8>.
+// BFP shapes: tensor<N x R x C x T> <-> tensor<N x tile_bytes x i8>.
 
 func.func @bfp_pack_bytes(%t: tensor<2x32x32xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp4_b tiles must be tensor<Nx576xi8> (64 exponent bytes + datums per tile), got 'tensor<2x1088xi8>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp4_b 32x32 tiles must be tensor<Nx576xi8> (64 exponent bytes + datums per tile), got 'tensor<2x1088xi8>'}}
   %p = birsim.bfp_pack bfp4_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
@@ -233,15 +233,63 @@ func.func @bfp_pack_bytes(%t: tensor<2x32x32xf32>) -> tensor<2x1088xi8> {
 // -----
 
 func.func @bfp_pack_tiles(%t: tensor<2x32x16xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack' op operand #0 must be tensor<Nx32x32xf32>, but got 'tensor<2x32x16xf32>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp8_b 32x16 tiles must be tensor<Nx544xi8> (32 exponent bytes + datums per tile), got 'tensor<2x1088xi8>'}}
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x16xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
 
 // -----
 
+func.func @bfp_pack_shape(%t: tensor<2x3x32xf32>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op BFP tile shape 3x32 is not one tt-metal accepts: expected 32x32, 16x32, 32x16, 16x16, 8x32, 4x32, 2x32, 1x32, 8x16, 4x16, 2x16 or 1x16 (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x3x32xf32> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_input(%t: tensor<2x32x32xf16>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op input element type 'f16' is not one BFP packing takes: f32, bf16, i8, ui8, ui16, i32, ui32 (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf16> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_matrix_whole_tiles(%m: tensor<32x48xf32>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op matrix of 32x48 (leading dimensions folded into rows) is not whole 32x32 tiles}}
+  %p = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32] : tensor<32x48xf32> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_matrix_transpose(%m: tensor<8x32xf32>) -> tensor<1x272xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op transpose takes tile heights 16 and 32 (tt-metal's Tile), got 8}}
+  %p = birsim.bfp_pack_matrix bfp8_b %m tile [8, 32] transpose : tensor<8x32xf32> -> tensor<1x272xi8>
+  return %p : tensor<1x272xi8>
+}
+
+// -----
+
+func.func @bfp_pack_matrix_tiles(%m: tensor<2x32x64xbf16>) -> tensor<2x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op tile count differs: 4 tiles, 2 packed rows}}
+  %p = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32] : tensor<2x32x64xbf16> -> tensor<2x1088xi8>
+  return %p : tensor<2x1088xi8>
+}
+
+// -----
+
+func.func @bfp_pack_matrix_tile_attr(%m: tensor<32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op tile must be [rows, cols], got 3 values}}
+  %p = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32, 1] : tensor<32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}
+
+// -----
+
 func.func @bfp_pack_count(%t: tensor<2x32x32xf32>) -> tensor<3x1088xi8> {
-  // expected-error @+1 {{tile count differs: 'tensor<2x32x32xf32>' vs 'tensor<3x1088xi8>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op tile count differs: 2 tiles, 3 packed rows}}
   %p = birsim.bfp_pack bfp8_a %t : tensor<2x32x32xf32> -> tensor<3x1088xi8>
   return %p : tensor<3x1088xi8>
 }
@@ -249,7 +297,7 @@ func.func @bfp_pack_count(%t: tensor<2x32x32xf32>) -> tensor<3x1088xi8> {
 // -----
 
 func.func @bfp_unpack_element(%p: tensor<1x576xi8>) -> tensor<1x32x32xf16> {
-  // expected-error @+1 {{'birsim.bfp_unpack' op result #0 must be tensor<Nx32x32xf32>, but got 'tensor<1x32x32xf16>'}}
+  // expected-error @+1 {{'birsim.bfp_unpack' op result #0 must be 3D tensor of 32-bit float values, but got 'tensor<1x32x32xf16>'}}
   %u = birsim.bfp_unpack bfp4_a %p : tensor<1x576xi8> -> tensor<1x32x32xf16>
   return %u : tensor<1x32x32xf16>
 }
@@ -438,7 +486,7 @@ func.func @cast_into_packed(%a: memref<4xf32>, %b: memref<4x!birsim.float8_e5m2_
 // -----
 
 func.func @bfp_pack_into_bytes(%t: memref<1x32x32xf32>, %p: memref<1x1088xi8>) {
-  // expected-error @+1 {{'birsim.bfp_pack_into' op packed bfp4_b tiles must be memref<Nx576xi8>}}
+  // expected-error @+1 {{'birsim.bfp_pack_into' op packed bfp4_b 32x32 tiles must be memref<Nx576xi8>}}
   birsim.bfp_pack_into bfp4_b %t, %p : memref<1x32x32xf32> to memref<1x1088xi8>
   return
 }
@@ -446,18 +494,18 @@ func.func @bfp_pack_into_bytes(%t: memref<1x32x32xf32>, %p: memref<1x1088xi8>) {
 // -----
 
 func.func @bfp_unpack_into_tiles(%p: memref<1x1088xi8>, %t: memref<1x32x32xbf16>) {
-  // expected-error @+1 {{'birsim.bfp_unpack_into' op operand #1 must be contiguous row-major memref of Nx32x32xf32 tiles (identity layout, or row-major strides with any offset), but got 'memref<1x32x32xbf16>'}}
+  // expected-error @+1 {{'birsim.bfp_unpack_into' op operand #1 must be contiguous row-major memref of N x R x C f32 tiles (identity layout, or row-major strides with any offset), but got 'memref<1x32x32xbf16>'}}
   birsim.bfp_unpack_into bfp8_b %p, %t : memref<1x1088xi8> to memref<1x32x32xbf16>
   return
 }
 
 // -----
 
-// Dynamic sizes where the rule needs static ones: the 32x32 tile shape and
-// the packed row length.
+// Dynamic sizes where the rule needs static ones: the tile shape and the
+// packed row length.
 
 func.func @bfp_pack_dynamic_tile(%t: tensor<2x?x32xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack' op operand #0 must be tensor<Nx32x32xf32>, but got 'tensor<2x?x32xf32>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op tiles must have a static R x C shape, got 'tensor<2x?x32xf32>'}}
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x?x32xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
@@ -465,7 +513,7 @@ func.func @bfp_pack_dynamic_tile(%t: tensor<2x?x32xf32>) -> tensor<2x1088xi8> {
 // -----
 
 func.func @bfp_pack_dynamic_row(%t: tensor<2x32x32xf32>) -> tensor<2x?xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp8_b tiles must be tensor<Nx1088xi8> (64 exponent bytes + datums per tile), got 'tensor<2x?xi8>'}}
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp8_b 32x32 tiles must be tensor<Nx1088xi8> (64 exponent bytes + datums per tile), got 'tensor<2x?xi8>'}}
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x?xi8>
   return %p : tensor<2x?xi8>
 }

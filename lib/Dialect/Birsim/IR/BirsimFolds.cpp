@@ -11,6 +11,8 @@
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
 #include "birsim/Core/Bfp.h"
+
+#include <tuple>
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
@@ -174,18 +176,64 @@ static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
   return out.finish();
 }
 
+/// The bir::Dtype number of a tensor's element type.
+static int dtypeNumberOf(ShapedType type) {
+  return int(lookupDtypeInfo(type.getElementType())->dtype);
+}
+
+/// The matrix forms' rows (leading dimensions folded) and columns.
+static std::pair<size_t, size_t> matrixRowsCols(ShapedType matrix) {
+  size_t cols = size_t(matrix.getDimSize(matrix.getRank() - 1));
+  return {cols ? size_t(matrix.getNumElements()) / cols : 0, cols};
+}
+
 OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
-  int format = int(getFormat());
-  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
+  int format = int(getFormat()), input = dtypeNumberOf(getInput().getType());
+  auto type = getInput().getType();
+  uint32_t rows = uint32_t(type.getDimSize(1)), cols = uint32_t(type.getDimSize(2));
+  unsigned flags = getFaces() ? core::kBfpFaces : 0;
+  return foldTiles(type, adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpPackTiles(format, in, tiles, out);
+                     return core::bfpPack(format, input, in, tiles, rows, cols,
+                                          flags, out);
                    });
 }
 
 OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
   int format = int(getFormat());
+  uint32_t rows = uint32_t(getType().getDimSize(1)),
+           cols = uint32_t(getType().getDimSize(2));
+  unsigned flags = getFaces() ? core::kBfpFaces : 0;
   return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
                    [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpUnpackTiles(format, in, tiles, out);
+                     return core::bfpUnpack(format, in, tiles, rows, cols,
+                                            flags, out);
+                   });
+}
+
+OpFoldResult BfpPackMatrixOp::fold(FoldAdaptor adaptor) {
+  int format = int(getFormat()), input = dtypeNumberOf(getInput().getType());
+  size_t rows, cols;
+  std::tie(rows, cols) = matrixRowsCols(getInput().getType());
+  uint32_t tileRows = uint32_t(getTile()[0]), tileCols = uint32_t(getTile()[1]);
+  unsigned flags = getTranspose() ? core::kBfpTranspose : 0;
+  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
+                   [&](size_t, const char *in, char *out) {
+                     return core::bfpPackMatrix(format, input, in, rows, cols,
+                                                tileRows, tileCols, flags, out);
+                   });
+}
+
+OpFoldResult BfpUnpackMatrixOp::fold(FoldAdaptor adaptor) {
+  int format = int(getFormat());
+  size_t rows, cols;
+  std::tie(rows, cols) = matrixRowsCols(getType());
+  uint32_t tileRows = uint32_t(getTile()[0]), tileCols = uint32_t(getTile()[1]);
+  unsigned flags = getTranspose() ? core::kBfpTranspose : 0;
+  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
+                   [&](size_t, const char *in, char *out) {
+                     return core::bfpUnpackMatrix(format, in, rows, cols,
+                                                  tileRows, tileCols, flags,
+                                                  out);
                    });
 }

@@ -91,22 +91,96 @@ static LogicalResult verifyCast(Operation *op, Value src, Value dst,
   return success();
 }
 
-/// Tile counts agree and each packed row holds one tile of `format`
-/// (docs/Semantics.md section 5); ranks, element types and the 32x32 tile
-/// shape are ODS constraints.
-static LogicalResult verifyBfpShapes(Operation *op, BfpFormat format,
-                                     ShapedType tiles, ShapedType packed) {
+/// The tile shape `rows` x `cols` where tt-metal accepts it
+/// (docs/Semantics.md section 5), else an error naming the accepted ones.
+static FailureOr<const core::BfpTileShape *>
+verifyTileShape(Operation *op, int64_t rows, int64_t cols) {
+  const core::BfpTileShape *shape =
+      rows > 0 && cols > 0 ? core::lookupBfpTileShape(uint64_t(rows), uint64_t(cols))
+                           : nullptr;
+  if (!shape)
+    return op->emitOpError()
+           << core::Status::error(core::ErrorCode::invalidTileShape, rows, cols)
+                  .message()
+           << " (docs/Semantics.md section 5)";
+  return shape;
+}
+
+/// The element types packing takes (docs/Semantics.md section 5).
+static LogicalResult verifyBfpInput(Operation *op, Type elementType) {
+  const core::DtypeInfo *info = lookupDtypeInfo(elementType);
+  if (info && core::isBfpInputDtype(int(info->dtype)))
+    return success();
+  std::string accepted;
+  for (core::Dtype d : core::kBfpInputDtypes)
+    accepted += std::string(accepted.empty() ? "" : ", ") +
+                core::dtypeInfo(d).mlirSpelling;
+  return op->emitOpError("input element type ")
+         << elementType << " is not one BFP packing takes: " << accepted
+         << " (docs/Semantics.md section 5)";
+}
+
+/// `tiles` tiles of `shape` in `format`: one packed row each
+/// (docs/Semantics.md section 5).
+static LogicalResult verifyPackedRows(Operation *op, BfpFormat format,
+                                      const core::BfpTileShape &shape,
+                                      int64_t tiles, ShapedType packed) {
   const core::BfpFormatInfo &info = *core::lookupBfpFormat(int(format));
-  int64_t tileBytes = int64_t(info.tileBytes);
+  int64_t tileBytes = int64_t(shape.packedBytes(info));
   if (packed.getDimSize(1) != tileBytes)
     return op->emitOpError("packed ")
-           << info.name << " tiles must be "
+           << info.name << " " << shape.rows << "x" << shape.cols
+           << " tiles must be "
            << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
-           << tileBytes << "xi8> (64 exponent bytes + datums per tile), got "
-           << packed;
-  if (tiles.getDimSize(0) != packed.getDimSize(0))
-    return op->emitOpError("tile count differs: ") << tiles << " vs " << packed;
+           << tileBytes << "xi8> (" << shape.exponentBytes()
+           << " exponent bytes + datums per tile), got " << packed;
+  if (!ShapedType::isDynamic(tiles) && !packed.isDynamicDim(0) &&
+      tiles != packed.getDimSize(0))
+    return op->emitOpError("tile count differs: ")
+           << tiles << " tiles, " << packed.getDimSize(0) << " packed rows";
   return success();
+}
+
+/// The tile forms: `tiles` is N x R x C with R x C a tile shape.
+static LogicalResult verifyBfpTiles(Operation *op, BfpFormat format,
+                                    ShapedType tiles, ShapedType packed) {
+  if (tiles.isDynamicDim(1) || tiles.isDynamicDim(2))
+    return op->emitOpError("tiles must have a static R x C shape, got ")
+           << tiles;
+  FailureOr<const core::BfpTileShape *> shape =
+      verifyTileShape(op, tiles.getDimSize(1), tiles.getDimSize(2));
+  if (failed(shape))
+    return failure();
+  return verifyPackedRows(op, format, **shape, tiles.getDimSize(0), packed);
+}
+
+/// The matrix forms (docs/Semantics.md section 5): a static matrix of rank
+/// 2 or more, leading dimensions folded into rows, whole tiles each way.
+static LogicalResult verifyBfpMatrix(Operation *op, BfpFormat format,
+                                     ArrayRef<int32_t> tile, bool transpose,
+                                     ShapedType matrix, ShapedType packed) {
+  if (tile.size() != 2)
+    return op->emitOpError("tile must be [rows, cols], got ")
+           << tile.size() << " values";
+  FailureOr<const core::BfpTileShape *> shape =
+      verifyTileShape(op, tile[0], tile[1]);
+  if (failed(shape))
+    return failure();
+  if (!matrix.hasStaticShape() || matrix.getRank() < 2)
+    return op->emitOpError("matrix must be static of rank 2 or more, got ")
+           << matrix;
+  int64_t cols = matrix.getDimSize(matrix.getRank() - 1);
+  int64_t rows = matrix.getNumElements() / std::max<int64_t>(cols, 1);
+  if (rows % tile[0] || cols % tile[1])
+    return op->emitOpError("matrix of ")
+           << rows << "x" << cols << " (leading dimensions folded into rows) "
+           << "is not whole " << tile[0] << "x" << tile[1] << " tiles";
+  if (transpose && tile[0] < 16)
+    return op->emitOpError("transpose takes tile heights 16 and 32 "
+                           "(tt-metal's Tile), got ")
+           << tile[0];
+  return verifyPackedRows(op, format, **shape,
+                          (rows / tile[0]) * (cols / tile[1]), packed);
 }
 
 //===----------------------------------------------------------------------===//
@@ -126,11 +200,25 @@ LogicalResult CastOp::verify() {
 }
 
 LogicalResult BfpPackOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getInput().getType(), getType());
+  if (failed(verifyBfpInput(*this, getInput().getType().getElementType())))
+    return failure();
+  return verifyBfpTiles(*this, getFormat(), getInput().getType(), getType());
 }
 
 LogicalResult BfpUnpackOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getType(), getInput().getType());
+  return verifyBfpTiles(*this, getFormat(), getType(), getInput().getType());
+}
+
+LogicalResult BfpPackMatrixOp::verify() {
+  if (failed(verifyBfpInput(*this, getInput().getType().getElementType())))
+    return failure();
+  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
+                         getInput().getType(), getType());
+}
+
+LogicalResult BfpUnpackMatrixOp::verify() {
+  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
+                         getType(), getInput().getType());
 }
 
 LogicalResult DmaCopyOp::verify() {
@@ -167,13 +255,27 @@ LogicalResult CastIntoOp::verify() {
 }
 
 LogicalResult BfpPackIntoOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getTiles().getType(),
-                         getPacked().getType());
+  if (failed(verifyBfpInput(*this, getTiles().getType().getElementType())))
+    return failure();
+  return verifyBfpTiles(*this, getFormat(), getTiles().getType(),
+                        getPacked().getType());
 }
 
 LogicalResult BfpUnpackIntoOp::verify() {
-  return verifyBfpShapes(*this, getFormat(), getTiles().getType(),
-                         getPacked().getType());
+  return verifyBfpTiles(*this, getFormat(), getTiles().getType(),
+                        getPacked().getType());
+}
+
+LogicalResult BfpPackMatrixIntoOp::verify() {
+  if (failed(verifyBfpInput(*this, getMatrix().getType().getElementType())))
+    return failure();
+  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
+                         getMatrix().getType(), getPacked().getType());
+}
+
+LogicalResult BfpUnpackMatrixIntoOp::verify() {
+  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
+                         getMatrix().getType(), getPacked().getType());
 }
 
 //===----------------------------------------------------------------------===//

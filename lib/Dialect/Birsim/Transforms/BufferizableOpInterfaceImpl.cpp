@@ -89,7 +89,7 @@ struct InPlaceReduceModel : public BufferizableOpInterface::ExternalModel<
   }
 };
 
-/// cast / bfp_pack / bfp_unpack: read the input, write a new buffer.
+/// cast and the BFP ops: read the input, write a new buffer.
 template <typename OpTy>
 struct NewBufferModel
     : public BufferizableOpInterface::ExternalModel<NewBufferModel<OpTy>,
@@ -136,11 +136,23 @@ struct NewBufferModel
   }
   static void createInto(BfpPackOp op, RewriterBase &rewriter, Location loc,
                          Value in, Value out) {
-    BfpPackIntoOp::create(rewriter, loc, op.getFormat(), in, out);
+    BfpPackIntoOp::create(rewriter, loc, op.getFormat(), in, out,
+                          op.getFaces());
   }
   static void createInto(BfpUnpackOp op, RewriterBase &rewriter, Location loc,
                          Value in, Value out) {
-    BfpUnpackIntoOp::create(rewriter, loc, op.getFormat(), in, out);
+    BfpUnpackIntoOp::create(rewriter, loc, op.getFormat(), in, out,
+                            op.getFaces());
+  }
+  static void createInto(BfpPackMatrixOp op, RewriterBase &rewriter,
+                         Location loc, Value in, Value out) {
+    BfpPackMatrixIntoOp::create(rewriter, loc, op.getFormat(), in, out,
+                                op.getTile(), op.getTranspose());
+  }
+  static void createInto(BfpUnpackMatrixOp op, RewriterBase &rewriter,
+                         Location loc, Value in, Value out) {
+    BfpUnpackMatrixIntoOp::create(rewriter, loc, op.getFormat(), in, out,
+                                  op.getTile(), op.getTranspose());
   }
 };
 
@@ -155,6 +167,9 @@ void birsim::registerBufferizableOpInterfaceExternalModels(
     CastOp::attachInterface<NewBufferModel<CastOp>>(*ctx);
     BfpPackOp::attachInterface<NewBufferModel<BfpPackOp>>(*ctx);
     BfpUnpackOp::attachInterface<NewBufferModel<BfpUnpackOp>>(*ctx);
+    BfpPackMatrixOp::attachInterface<NewBufferModel<BfpPackMatrixOp>>(*ctx);
+    BfpUnpackMatrixOp::attachInterface<NewBufferModel<BfpUnpackMatrixOp>>(
+        *ctx);
     ctx->loadDialect<memref::MemRefDialect>();
   });
 }

@@ -109,46 +109,101 @@ def Birsim_CastOp : Birsim_Op<"cast",
 }
 
 def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
-  let summary = "pack N row-major 32x32 fp32 tiles into BFP bytes";
+  let summary = "pack N tiles into BFP bytes, as tt-metal's pack_as_bfp_tiles";
   let description = [{
-    `tensor<Nx32x32xf32>` to `tensor<N x tile_bytes(format) x i8>` as
-    `ft_bfp.h` packs them (docs/Semantics.md section 5): per tile one
-    shared-exponent byte per 16-value block, then the datums in face order
-    (TL, TR, BL, BR faces, rows inside a face), several per byte from the
-    low bits for the narrow formats. `bfp*_b` formats share fp32's 8-bit
-    exponent, `bfp*_a` a 5-bit one; encoding aligns to the shared exponent,
-    rounds to the datum width with ties to even and saturates. The verifier
-    checks the packed size against the format's (docs/Semantics.md section
-    5; `birsim_bfp_tile_bytes`).
+    `tensor<N x R x C x T>` to `tensor<N x bytes x i8>`: tt-metal's host
+    packer (docs/Semantics.md section 5). The format is one of `bfp8_b`,
+    `bfp4_b`, `bfp2_b` (fp32's 8-bit shared exponent) or `bfp8_a`,
+    `bfp4_a`, `bfp2_a` (a 5-bit one); encoding aligns each value to its
+    16-value block's shared exponent, rounds to the datum width with ties to
+    even and saturates. `R x C` is a tile shape tt-metal accepts (32x32,
+    16x32, 32x16, 16x16, 8/4/2/1 x 32, 8/4/2/1 x 16); each tile's values are
+    row-major, or already in face order with `faces`. `T` is `f32`, `bf16`
+    (its bits shifted left by 16), or `i8`, `ui8`, `ui16`, `i32`, `ui32`
+    (by value, rounded to nearest even). `bytes` is the packer's tile size:
+    one exponent byte per block zero-padded to a multiple of 16, then the
+    datums (`birsim_bfp_packed_tile_bytes`). Folds dense, splat and
+    `dense_resource` constants.
 
     ```mlir
     %p = birsim.bfp_pack bfp8_b %t : tensor<2x32x32xf32> -> tensor<2x1088xi8>
+    %q = birsim.bfp_pack bfp2_a %w faces : tensor<8x16x32xbf16> -> tensor<8x160xi8>
     ```
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_TileTensor:$input);
+                       Birsim_TileTensor:$input, UnitAttr:$faces);
   let results = (outs Birsim_PackedTensor:$result);
-  let assemblyFormat =
-      "`` $format $input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "`` $format $input (`faces` $faces^)? attr-dict `:` "
+                       "type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 
 def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
-  let summary = "unpack BFP bytes into N row-major 32x32 fp32 tiles";
+  let summary = "unpack BFP bytes into N f32 tiles, as tt-metal's unpack";
   let description = [{
-    The inverse layout of `birsim.bfp_pack`, decoding every datum under its
-    block's shared exponent (docs/Semantics.md section 5).
+    The inverse of `birsim.bfp_pack`: every datum decoded under its block's
+    shared exponent (docs/Semantics.md section 5) into f32 tiles of the
+    result's shape, row-major inside or, with `faces`, in face order.
 
     ```mlir
     %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
     ```
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_PackedTensor:$input);
-  let results = (outs Birsim_TileTensor:$result);
-  let assemblyFormat =
-      "`` $format $input attr-dict `:` type($input) `->` type($result)";
+                       Birsim_PackedTensor:$input, UnitAttr:$faces);
+  let results = (outs Birsim_F32TileTensor:$result);
+  let assemblyFormat = "`` $format $input (`faces` $faces^)? attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpPackMatrixOp : Birsim_Op<"bfp_pack_matrix", [Pure]> {
+  let summary = "tilize and pack a matrix in one pass";
+  let description = [{
+    A row-major matrix (rank 2 or more, leading dimensions folded into rows,
+    rows and columns whole tiles of `tile`) to its tiles in row-major tile
+    order, packed as `birsim.bfp_pack` packs face-order tiles: the bytes of
+    tt-metal's `convert_layout(LIN_ROW_MAJOR -> TILED_NFACES)` followed by
+    `pack_as_bfp_tiles(row_major_input = false)` (docs/Semantics.md
+    section 5, matrix forms). `transpose` tilizes as ttnn's
+    `Tile(shape, transpose_tile = true)`: each face transposed, and the
+    face order where a tile has two faces each way (tile heights 16 and 32
+    only). This is what `ttnn.from_torch(..., bfloat8_b)` computes.
+
+    ```mlir
+    %p = birsim.bfp_pack_matrix bfp8_b %w tile [32, 32]
+        : tensor<4096x4096xbf16> -> tensor<16384x1088xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Birsim_MatrixTensor:$input, DenseI32ArrayAttr:$tile,
+                       UnitAttr:$transpose);
+  let results = (outs Birsim_PackedTensor:$result);
+  let assemblyFormat = "`` $format $input `tile` $tile (`transpose` $transpose^)? "
+                       "attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpUnpackMatrixOp : Birsim_Op<"bfp_unpack_matrix", [Pure]> {
+  let summary = "unpack BFP tiles into a matrix in one pass";
+  let description = [{
+    The inverse of `birsim.bfp_pack_matrix`: the f32 matrix of the result's
+    shape, every datum decoded (docs/Semantics.md section 5).
+
+    ```mlir
+    %m = birsim.bfp_unpack_matrix bfp8_b %p tile [32, 32]
+        : tensor<2x1088xi8> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Birsim_PackedTensor:$input, DenseI32ArrayAttr:$tile,
+                       UnitAttr:$transpose);
+  let results = (outs Birsim_F32MatrixTensor:$result);
+  let assemblyFormat = "`` $format $input `tile` $tile (`transpose` $transpose^)? "
+                       "attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }
@@ -291,9 +346,9 @@ def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
 }
 
 def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
-  let summary = "pack fp32 tiles from one buffer into a BFP byte buffer";
+  let summary = "pack tiles from one buffer into a BFP byte buffer";
   let description = bufferDescription # [{
-    Lowers to `birsim_bfp_pack_tiles`.
+    Lowers to `birsim_bfp_pack`.
 
     ```mlir
     birsim.bfp_pack_into bfp8_b %tiles, %bytes : memref<2x32x32xf32> to memref<2x1088xi8>
@@ -301,16 +356,17 @@ def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format,
                        Arg<Birsim_TileBuffer, "", [MemRead]>:$tiles,
-                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed);
-  let assemblyFormat = "`` $format $tiles `,` $packed attr-dict `:` "
-                       "type($tiles) `to` type($packed)";
+                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed,
+                       UnitAttr:$faces);
+  let assemblyFormat = "`` $format $tiles `,` $packed (`faces` $faces^)? "
+                       "attr-dict `:` type($tiles) `to` type($packed)";
   let hasVerifier = 1;
 }
 
 def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
-  let summary = "unpack a BFP byte buffer into fp32 tiles";
+  let summary = "unpack a BFP byte buffer into f32 tiles";
   let description = bufferDescription # [{
-    Lowers to `birsim_bfp_unpack_tiles`.
+    Lowers to `birsim_bfp_unpack`.
 
     ```mlir
     birsim.bfp_unpack_into bfp8_b %bytes, %tiles : memref<2x1088xi8> to memref<2x32x32xf32>
@@ -318,9 +374,52 @@ def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
   }];
   let arguments = (ins Birsim_BfpFormatAttr:$format,
                        Arg<Birsim_PackedBuffer, "", [MemRead]>:$packed,
-                       Arg<Birsim_TileBuffer, "", [MemWrite]>:$tiles);
-  let assemblyFormat = "`` $format $packed `,` $tiles attr-dict `:` "
-                       "type($packed) `to` type($tiles)";
+                       Arg<Birsim_F32TileBuffer, "", [MemWrite]>:$tiles,
+                       UnitAttr:$faces);
+  let assemblyFormat = "`` $format $packed `,` $tiles (`faces` $faces^)? "
+                       "attr-dict `:` type($packed) `to` type($tiles)";
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpPackMatrixIntoOp
+    : Birsim_BufferOp<"bfp_pack_matrix_into", "bfp_pack_matrix"> {
+  let summary = "tilize and pack a matrix buffer into a BFP byte buffer";
+  let description = bufferDescription # [{
+    Shapes are static. Lowers to `birsim_bfp_pack_matrix`.
+
+    ```mlir
+    birsim.bfp_pack_matrix_into bfp8_b %m, %bytes tile [32, 32]
+        : memref<64x32xf32> to memref<2x1088xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Arg<Birsim_MatrixBuffer, "", [MemRead]>:$matrix,
+                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed,
+                       DenseI32ArrayAttr:$tile, UnitAttr:$transpose);
+  let assemblyFormat = "`` $format $matrix `,` $packed `tile` $tile "
+                       "(`transpose` $transpose^)? attr-dict `:` "
+                       "type($matrix) `to` type($packed)";
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpUnpackMatrixIntoOp
+    : Birsim_BufferOp<"bfp_unpack_matrix_into", "bfp_unpack_matrix"> {
+  let summary = "unpack a BFP byte buffer into an f32 matrix buffer";
+  let description = bufferDescription # [{
+    Shapes are static. Lowers to `birsim_bfp_unpack_matrix`.
+
+    ```mlir
+    birsim.bfp_unpack_matrix_into bfp8_b %bytes, %m tile [32, 32]
+        : memref<2x1088xi8> to memref<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_BfpFormatAttr:$format,
+                       Arg<Birsim_PackedBuffer, "", [MemRead]>:$packed,
+                       Arg<Birsim_F32MatrixBuffer, "", [MemWrite]>:$matrix,
+                       DenseI32ArrayAttr:$tile, UnitAttr:$transpose);
+  let assemblyFormat = "`` $format $packed `,` $matrix `tile` $tile "
+                       "(`transpose` $transpose^)? attr-dict `:` "
+                       "type($packed) `to` type($matrix)";
   let hasVerifier = 1;
 }
 

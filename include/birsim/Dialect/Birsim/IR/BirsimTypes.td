@@ -68,16 +68,24 @@ def Birsim_DtypeVectorBuffer
 def Birsim_F32Buffer : Birsim_BufferOf<MemRefOf<[F32]>, "f32 values">;
 def Birsim_IndexBuffer : Birsim_BufferOf<MemRefRankOf<[I64], [1]>, "i64, 1-D">;
 
-// BFP tiles: N row-major 32x32 fp32 tiles, and N rows of packed bytes whose
-// length the format fixes (checked by the op's verifier).
-def Birsim_HasTileShape : CPred<
-    "::llvm::cast<::mlir::ShapedType>($_self).getDimSize(1) == 32 && "
-    "::llvm::cast<::mlir::ShapedType>($_self).getDimSize(2) == 32">;
-def Birsim_TileTensor : ConfinedType<TensorRankOf<[F32], [3]>,
-    [Birsim_HasTileShape], "tensor<Nx32x32xf32>">;
+// BFP tiles (docs/Semantics.md section 5): N tiles of R x C values and N
+// rows of packed bytes whose length the format and shape fix. The verifiers
+// check the shape against BfpTileShapes.def and the element type against
+// the core's list of input types (kBfpInputDtypes), the one place it is
+// written.
+defvar Birsim_BfpInputTypes = [AnyType];
+def Birsim_TileTensor : TensorRankOf<Birsim_BfpInputTypes, [3]>;
 def Birsim_TileBuffer : Birsim_BufferOf<
-    ConfinedType<MemRefRankOf<[F32], [3]>, [Birsim_HasTileShape]>,
-    "Nx32x32xf32 tiles">;
+    MemRefRankOf<Birsim_BfpInputTypes, [3]>, "N x R x C tiles">;
+def Birsim_F32TileTensor : TensorRankOf<[F32], [3]>;
+def Birsim_F32TileBuffer : Birsim_BufferOf<MemRefRankOf<[F32], [3]>,
+    "N x R x C f32 tiles">;
+// A matrix: rank 2 or more, leading dimensions folded into rows.
+def Birsim_MatrixTensor : RankedTensorOf<Birsim_BfpInputTypes>;
+def Birsim_MatrixBuffer : Birsim_BufferOf<MemRefOf<Birsim_BfpInputTypes>,
+    "a matrix">;
+def Birsim_F32MatrixTensor : RankedTensorOf<[F32]>;
+def Birsim_F32MatrixBuffer : Birsim_BufferOf<MemRefOf<[F32]>, "an f32 matrix">;
 def Birsim_PackedTensor : TensorRankOf<[I8], [2]>;
 def Birsim_PackedBuffer : Birsim_BufferOf<MemRefRankOf<[I8], [2]>, "i8, 2-D">;
 
