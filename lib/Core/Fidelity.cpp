@@ -1,5 +1,7 @@
 //===- Fidelity.cpp - per-element classification (docs/Fidelity.md) -------===//
 #include "birsim/Core/Fidelity.h"
+#include "BfpLayout.h"
+#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Convert.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Enums.h"
@@ -430,16 +432,22 @@ FidelityEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) cons
 
 //===-- bfp_pack: shared exponents (§5) -----------------------------------===//
 
-void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
-                  size_t end, FidelityTally &tally) {
-  auto *in = static_cast<const char *>(tiles);
-  tally.elements[int(FidelityFamily::bfp_pack)] += (end - begin) * kBfpTileValues;
-  for (size_t t = begin; t < end; ++t) {
-    const char *tile = in + t * kBfpTileBytesF32;
-    for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+/// Tallies tiles [begin, end) of `layout` (BfpLayout.h) read from `src`.
+static void tallyBfpLayout(const BfpLayout &layout, const void *src,
+                           size_t begin, size_t end, FidelityTally &tally) {
+  const BfpFormatInfo &f = *layout.format;
+  const DtypeInfo &input = *layout.values;
+  auto *in = static_cast<const char *>(src);
+  tally.elements[int(FidelityFamily::bfp_pack)] +=
+      (end - begin) * layout.shape.values();
+  for (size_t t = begin; t < end; ++t)
+    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
       uint32_t block[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        std::memcpy(&block[j], tile + 4 * bfpTileIndex(b, j), 4);
+      uint64_t index[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        index[j] = layout.origin(t) + layout.blockStart[b] + j * layout.valueStep;
+        block[j] = bfpInputBits(input, in + index[j] * input.bytes);
+      }
       uint8_t shared = bfpSharedExponent(f, block);
       uint8_t datums[kBfpBlockValues];
       unsigned events[kBfpBlockValues] = {};
@@ -447,7 +455,6 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
         datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
       uint32_t differs = bfpDeviceDiffers(f, block, shared, datums);
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        uint64_t index = t * kBfpTileValues + bfpTileIndex(b, j);
         if (bfpFlushedToZero(f, block[j], datums[j]))
           events[j] |= bfpClassBit(BfpClass::flushedToZero);
         if (differs >> j & 1)
@@ -455,10 +462,50 @@ void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
         for (int c = 0; c < BfpTally::kClasses; ++c)
           if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
               (events[j] >> c & 1) && e != kNoFidelityEvent)
-            tally.record(e, index);
+            tally.record(e, index[j]);
       }
     }
-  }
+}
+
+void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
+                  size_t end, FidelityTally &tally) {
+  tallyBfpLayout(bfpTilesLayout(f, kBfpTileShapes[0],
+                                dtypeInfo(Dtype::float32), false),
+                 tiles, begin, end, tally);
+}
+
+Status tallyBfpPack(int format, int srcDtype, const void *src,
+                    size_t tileCount, uint32_t tileRows, uint32_t tileCols,
+                    unsigned flags, FidelityTally &tally) {
+  if (Status s = bfpPack(format, srcDtype, nullptr, 0, tileRows, tileCols,
+                         flags, nullptr))
+    return s;
+  tallyBfpLayout(bfpTilesLayout(*lookupBfpFormat(format),
+                                *lookupBfpTileShape(tileRows, tileCols),
+                                *lookupDtype(srcDtype), flags & kBfpFaces),
+                 src, 0, tileCount, tally);
+  return Status::success();
+}
+
+Status tallyBfpPackMatrix(int format, int srcDtype, const void *src,
+                          size_t rows, size_t cols, uint32_t tileRows,
+                          uint32_t tileCols, unsigned flags,
+                          FidelityTally &tally) {
+  // The matrix rules need the sizes: checked on an empty call of the same
+  // shape (0 rows packs nothing) and on the tile divisibility here.
+  if (Status s = bfpPackMatrix(format, srcDtype, nullptr, 0, cols, tileRows,
+                               tileCols, flags, nullptr))
+    return s;
+  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
+  if (rows % shape.rows)
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "matrix rows and columns must be whole tiles");
+  size_t tiles = rows && cols ? (rows / shape.rows) * (cols / shape.cols) : 0;
+  tallyBfpLayout(bfpMatrixLayout(*lookupBfpFormat(format), shape,
+                                 *lookupDtype(srcDtype), cols,
+                                 flags & kBfpTranspose),
+                 src, 0, tiles, tally);
+  return Status::success();
 }
 
 } // namespace birsim::core

@@ -237,3 +237,19 @@ func.func @bfp_tile() -> (tensor<1x1088xi8>, tensor<1x32x32xf32>) {
   %u = birsim.bfp_unpack bfp8_b %p : tensor<1x1088xi8> -> tensor<1x32x32xf32>
   return %p, %u : tensor<1x1088xi8>, tensor<1x32x32xf32>
 }
+
+// -----
+
+// A 1x16 bf16 tile of 1.0 in BFP2_a: one exponent (15, 0x0F) padded to 16
+// bytes, then 16 datums of magnitude 1 (0b01 each: 0x55 per byte). A 32x32
+// int8 matrix of 3 in BFP8_b: exponent 128 (0x80), datum 3 * 2^5 = 0x60.
+// CHECK-LABEL: func.func @bfp_shapes
+// CHECK-DAG: arith.constant dense<{{\[\[}}15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 85, 85, 85, 85]]> : tensor<1x20xi8>
+// CHECK-DAG: arith.constant dense<"0x{{(80){64}((60){128}){8}()}}"> : tensor<1x1088xi8>
+func.func @bfp_shapes() -> (tensor<1x20xi8>, tensor<1x1088xi8>) {
+  %t = arith.constant dense<1.0> : tensor<1x1x16xbf16>
+  %p = birsim.bfp_pack bfp2_a %t : tensor<1x1x16xbf16> -> tensor<1x20xi8>
+  %m = arith.constant dense<3> : tensor<32x32xi8>
+  %q = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32] transpose : tensor<32x32xi8> -> tensor<1x1088xi8>
+  return %p, %q : tensor<1x20xi8>, tensor<1x1088xi8>
+}

@@ -61,6 +61,25 @@ func.func @value_ops(%a: bf16, %b: bf16, %t: tensor<4x8xf8E4M3>, %v: vector<4xi3
   return
 }
 
+// Every BFP form: shapes, input types, the face layout, matrices.
+// CHECK-LABEL: func.func @bfp_forms
+func.func @bfp_forms(%w: tensor<8x16x32xbf16>, %i: tensor<3x1x16xi32>,
+                     %m: tensor<2x64x32xbf16>, %u: tensor<4x32x16xui8>) {
+  // CHECK: birsim.bfp_pack bfp2_a %{{.*}} faces : tensor<8x16x32xbf16> -> tensor<8x160xi8>
+  %p = birsim.bfp_pack bfp2_a %w faces : tensor<8x16x32xbf16> -> tensor<8x160xi8>
+  // CHECK: birsim.bfp_unpack bfp2_a %{{.*}} faces : tensor<8x160xi8> -> tensor<8x16x32xf32>
+  %q = birsim.bfp_unpack bfp2_a %p faces : tensor<8x160xi8> -> tensor<8x16x32xf32>
+  // CHECK: birsim.bfp_pack bfp8_b %{{.*}} : tensor<3x1x16xi32> -> tensor<3x32xi8>
+  %r = birsim.bfp_pack bfp8_b %i : tensor<3x1x16xi32> -> tensor<3x32xi8>
+  // CHECK: birsim.bfp_pack_matrix bfp4_b %{{.*}} tile [32, 32] transpose : tensor<2x64x32xbf16> -> tensor<4x576xi8>
+  %s = birsim.bfp_pack_matrix bfp4_b %m tile [32, 32] transpose : tensor<2x64x32xbf16> -> tensor<4x576xi8>
+  // CHECK: birsim.bfp_unpack_matrix bfp4_b %{{.*}} tile [32, 32] transpose : tensor<4x576xi8> -> tensor<128x32xf32>
+  %t = birsim.bfp_unpack_matrix bfp4_b %s tile [32, 32] transpose : tensor<4x576xi8> -> tensor<128x32xf32>
+  // CHECK: birsim.bfp_pack_matrix bfp8_a %{{.*}} tile [32, 16] : tensor<4x32x16xui8> -> tensor<4x544xi8>
+  %v = birsim.bfp_pack_matrix bfp8_a %u tile [32, 16] : tensor<4x32x16xui8> -> tensor<4x544xi8>
+  return
+}
+
 // CHECK-LABEL: func.func @instruction_ops
 func.func @instruction_ops(%m: memref<16xbf16>, %i: memref<4xi64>, %s: memref<4xbf16>,
                            %d: memref<?x!birsim.float8_e5m2_x4>, %e: memref<?x!birsim.float8_e5m2_x4>) {

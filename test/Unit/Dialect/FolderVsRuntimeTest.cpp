@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
@@ -182,40 +183,117 @@ TEST_P(FolderVsRuntime, CollectiveReduce) {
   }
 }
 
-TEST_P(FolderVsRuntime, BfpPackAndUnpack) {
-  const int64_t tiles = 3;
-  for (BfpFormat format : {BfpFormat::bfp8_b, BfpFormat::bfp4_b,
-                           BfpFormat::bfp8_a, BfpFormat::bfp4_a}) {
-    int64_t tileBytes = int64_t(birsim_bfp_tile_bytes(int(format)));
-    std::vector<char> values(tiles * 1024 * 4);
-    std::normal_distribution<float> dist(0.0f, 8.0f);
-    for (size_t i = 0; i < values.size(); i += 4) {
-      float v = dist(rng);
-      std::memcpy(&values[i], &v, 4);
-    }
-    auto tileType =
-        RankedTensorType::get({tiles, 32, 32}, builder.getF32Type());
-    auto byteType =
-        RankedTensorType::get({tiles, tileBytes}, builder.getI8Type());
-    auto pack = BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
-                                  format, constant(tileType, values));
-    std::vector<char> packed(tiles * tileBytes);
-    ASSERT_EQ(birsim_bfp_pack_tiles(int(format),
-                                    reinterpret_cast<float *>(values.data()),
-                                    tiles, packed.data()),
-              BIRSIM_OK);
-    EXPECT_EQ(fold(pack), packed) << stringifyBfpFormat(format).str();
+/// The element type of a BFP input dtype (Dtypes.def's MLIR spelling).
+Type bfpInputType(MLIRContext &context, core::Dtype dtype) {
+  return mlir::parseType(core::dtypeInfo(dtype).mlirSpelling, &context);
+}
 
-    std::vector<char> bytes = randomBytes(tiles * tileBytes);
-    auto unpack =
-        BfpUnpackOp::create(builder, builder.getUnknownLoc(), tileType, format,
-                            constant(byteType, bytes));
-    std::vector<char> unpacked(tiles * 1024 * 4);
-    ASSERT_EQ(
-        birsim_bfp_unpack_tiles(int(format), bytes.data(), tiles,
-                                reinterpret_cast<float *>(unpacked.data())),
-        BIRSIM_OK);
-    EXPECT_EQ(fold(unpack), unpacked) << stringifyBfpFormat(format).str();
+/// Random elements of `dtype`; the floats Gaussian, so blocks share
+/// realistic exponents.
+std::vector<char> bfpValues(core::Dtype dtype, size_t count,
+                            std::mt19937_64 &rng) {
+  unsigned bytes = core::dtypeInfo(dtype).bytes;
+  std::vector<char> v(count * bytes);
+  std::normal_distribution<float> dist(0.0f, 8.0f);
+  for (size_t i = 0; i < count; ++i) {
+    float f = dist(rng);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    if (dtype == core::Dtype::bfloat16)
+      bits >>= 16;
+    else if (dtype != core::Dtype::float32)
+      bits = uint32_t(rng());
+    std::memcpy(&v[i * bytes], &bits, bytes);
+  }
+  return v;
+}
+
+// Every format x tile shape x input type x layout, and the matrix forms
+// with and without transpose: the folder's bytes are the runtime's.
+TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
+  const int64_t tiles = 2;
+  for (const core::BfpFormatInfo &info : core::kBfpFormatTable) {
+    BfpFormat format = BfpFormat(int(info.format));
+    std::string name = stringifyBfpFormat(format).str();
+    for (const core::BfpTileShape &shape : core::kBfpTileShapes) {
+      int64_t R = shape.rows, C = shape.cols;
+      int64_t tileBytes = int64_t(
+          birsim_bfp_packed_tile_bytes(int(format), shape.rows, shape.cols));
+      auto byteType =
+          RankedTensorType::get({tiles, tileBytes}, builder.getI8Type());
+      auto f32Tiles =
+          RankedTensorType::get({tiles, R, C}, builder.getF32Type());
+      for (core::Dtype dtype : core::kBfpInputDtypes) {
+        std::vector<char> values = bfpValues(dtype, tiles * R * C, rng);
+        Type element = bfpInputType(context, dtype);
+        for (bool faces : {false, true}) {
+          auto tileType = RankedTensorType::get({tiles, R, C}, element);
+          auto pack =
+              BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
+                                format, constant(tileType, values), faces);
+          std::vector<char> packed(tiles * tileBytes);
+          ASSERT_EQ(birsim_bfp_pack(int(format), int(dtype), values.data(),
+                                    tiles, shape.rows, shape.cols,
+                                    faces ? BIRSIM_BFP_FACES : 0,
+                                    packed.data()),
+                    BIRSIM_OK);
+          EXPECT_EQ(fold(pack), packed)
+              << name << " " << R << "x" << C << " "
+              << core::dtypeInfo(dtype).name << (faces ? " faces" : "");
+        }
+        // A matrix of 2 x 1 tiles (3 x 1 wide where tt-metal's Tile
+        // transposes: heights 16 and 32).
+        for (bool transpose : {false, true}) {
+          if (transpose && R < 16)
+            continue;
+          int64_t rows = 2 * R, cols = C;
+          auto matrixType = RankedTensorType::get({rows, cols}, element);
+          auto pack = BfpPackMatrixOp::create(
+              builder, builder.getUnknownLoc(), byteType, format,
+              constant(matrixType, values),
+              builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}),
+              transpose);
+          std::vector<char> packed(tiles * tileBytes);
+          ASSERT_EQ(birsim_bfp_pack_matrix(int(format), int(dtype),
+                                           values.data(), rows, cols,
+                                           shape.rows, shape.cols,
+                                           transpose ? BIRSIM_BFP_TRANSPOSE : 0,
+                                           packed.data()),
+                    BIRSIM_OK);
+          EXPECT_EQ(fold(pack), packed)
+              << name << " matrix " << R << "x" << C << " "
+              << core::dtypeInfo(dtype).name << (transpose ? " transposed" : "");
+        }
+      }
+      // Unpacking arbitrary bytes, tiles and matrix, every layout.
+      std::vector<char> bytes = randomBytes(tiles * tileBytes);
+      for (bool flag : {false, true}) {
+        auto unpack =
+            BfpUnpackOp::create(builder, builder.getUnknownLoc(), f32Tiles,
+                                format, constant(byteType, bytes), flag);
+        std::vector<char> unpacked(tiles * R * C * 4);
+        ASSERT_EQ(birsim_bfp_unpack(int(format), bytes.data(), tiles,
+                                    shape.rows, shape.cols,
+                                    flag ? BIRSIM_BFP_FACES : 0,
+                                    reinterpret_cast<float *>(unpacked.data())),
+                  BIRSIM_OK);
+        EXPECT_EQ(fold(unpack), unpacked) << name << " unpack";
+        if (flag && R < 16)
+          continue;
+        auto matrixType =
+            RankedTensorType::get({2 * R, C}, builder.getF32Type());
+        auto unpackMatrix = BfpUnpackMatrixOp::create(
+            builder, builder.getUnknownLoc(), matrixType, format,
+            constant(byteType, bytes),
+            builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}), flag);
+        ASSERT_EQ(birsim_bfp_unpack_matrix(
+                      int(format), bytes.data(), 2 * R, C, shape.rows,
+                      shape.cols, flag ? BIRSIM_BFP_TRANSPOSE : 0,
+                      reinterpret_cast<float *>(unpacked.data())),
+                  BIRSIM_OK);
+        EXPECT_EQ(fold(unpackMatrix), unpacked) << name << " unpack_matrix";
+      }
+    }
   }
 }
 

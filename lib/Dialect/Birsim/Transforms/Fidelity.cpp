@@ -213,25 +213,56 @@ private:
     return counts;
   }
 
-  std::optional<OpCounts> analyse(BfpPackOp op) {
-    RankedTensorType type = op.getInput().getType();
-    const core::BfpFormatInfo *format =
-        core::lookupBfpFormat(int(op.getFormat()));
-    if (!format || !type.hasStaticShape())
+  /// A BFP pack of a constant (docs/Fidelity.md, bfp_pack): `tally` runs
+  /// the core's tally on the input's elements.
+  template <typename Tally>
+  std::optional<OpCounts> analyseBfp(Operation *op, BfpFormat format,
+                                     RankedTensorType type, Value input,
+                                     Tally tally) {
+    const core::DtypeInfo *info = lookupDtypeInfo(type);
+    if (!info || !type.hasStaticShape())
       return std::nullopt;
     size_t count = size_t(type.getNumElements());
     SmallVector<char> storage;
-    const char *in = constantElements(op.getInput(), count, 4, storage);
+    const char *in = constantElements(input, count, info->bytes, storage);
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::bfp_pack, {}};
-    core::tallyBfpPack(*format, in, 0, size_t(type.getDimSize(0)),
-                       counts.tally);
+    if (!tally(int(info->dtype), in, counts.tally).ok())
+      return std::nullopt;
     if (anyEvent(counts.tally, counts.family))
-      op.emitRemark() << "bfp_pack " << stringifyBfpFormat(op.getFormat())
-                      << ": of " << count << " values, "
-                      << describeEvents(counts.tally, counts.family);
+      op->emitRemark() << op->getName().stripDialect() << " "
+                       << stringifyBfpFormat(format) << ": of " << count
+                       << " values, "
+                       << describeEvents(counts.tally, counts.family);
     return counts;
+  }
+
+  std::optional<OpCounts> analyse(BfpPackOp op) {
+    RankedTensorType type = op.getInput().getType();
+    unsigned flags = op.getFaces() ? core::kBfpFaces : 0;
+    return analyseBfp(op, op.getFormat(), type, op.getInput(),
+                      [&](int dtype, const char *in, core::FidelityTally &t) {
+                        return core::tallyBfpPack(
+                            int(op.getFormat()), dtype, in,
+                            size_t(type.getDimSize(0)),
+                            uint32_t(type.getDimSize(1)),
+                            uint32_t(type.getDimSize(2)), flags, t);
+                      });
+  }
+
+  std::optional<OpCounts> analyse(BfpPackMatrixOp op) {
+    RankedTensorType type = op.getInput().getType();
+    unsigned flags = op.getTranspose() ? core::kBfpTranspose : 0;
+    size_t cols = size_t(type.getDimSize(type.getRank() - 1));
+    size_t rows = cols ? size_t(type.getNumElements()) / cols : 0;
+    return analyseBfp(op, op.getFormat(), type, op.getInput(),
+                      [&](int dtype, const char *in, core::FidelityTally &t) {
+                        return core::tallyBfpPackMatrix(
+                            int(op.getFormat()), dtype, in, rows, cols,
+                            uint32_t(op.getTile()[0]),
+                            uint32_t(op.getTile()[1]), flags, t);
+                      });
   }
 
   /// The buffer forms of an fp8 add execute only at run time.

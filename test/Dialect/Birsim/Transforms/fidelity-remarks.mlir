@@ -86,13 +86,25 @@ func.func @exact_cast() -> tensor<2xbf16> {
 // -----
 
 func.func @bfp() -> (tensor<1x576xi8>, tensor<1x1088xi8>) {
-  // 1e-30 is below the "a" formats' 5-bit exponent range: raised to 2^-15.
+  // 1e-30 is below the "a" formats' 5-bit exponent range: raised to 2^-15
+  // on the host, flushed to 0 by the device's packer.
   %t = arith.constant dense<1.0e-30> : tensor<1x32x32xf32>
-  // expected-remark @+1 {{bfp_pack bfp4_a: of 1024 values, 1024 exponent_clamped (first at index 0)}}
+  // expected-remark @+1 {{bfp_pack bfp4_a: of 1024 values, 1024 exponent_clamped (first at index 0), 1024 device_differs (first at index 0)}}
   %p = birsim.bfp_pack bfp4_a %t : tensor<1x32x32xf32> -> tensor<1x576xi8>
   // Denormals flush to zero in every format.
   %d = arith.constant dense<1.0e-40> : tensor<1x32x32xf32>
   // expected-remark @+1 {{bfp_pack bfp8_b: of 1024 values, 1024 flushed_to_zero (first at index 0)}}
   %q = birsim.bfp_pack bfp8_b %d : tensor<1x32x32xf32> -> tensor<1x1088xi8>
   return %p, %q : tensor<1x576xi8>, tensor<1x1088xi8>
+}
+
+// -----
+
+// tt-metal #57410: 1.375 in BFP4_b is 0b110 on the host (a tie, to even)
+// and 0b101 on the device (BFP8 first, then truncated): every element.
+func.func @bfp_matrix_device() -> tensor<1x576xi8> {
+  %m = arith.constant dense<1.375> : tensor<32x32xbf16>
+  // expected-remark @+1 {{bfp_pack_matrix bfp4_b: of 1024 values, 1024 rounding_ties (first at index 0), 1024 device_differs (first at index 0)}}
+  %p = birsim.bfp_pack_matrix bfp4_b %m tile [32, 32] transpose : tensor<32x32xbf16> -> tensor<1x576xi8>
+  return %p : tensor<1x576xi8>
 }
