@@ -152,6 +152,9 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   return out.finish();
 }
 
+/// Inputs from this size on fold on the core's threads (D32).
+constexpr int64_t kThreadedFoldElements = int64_t(1) << 22;
+
 /// Folds a BFP op: the whole input, splats expanded, through `convert`
 /// (tile count, input bytes, output bytes).
 template <typename Convert>
@@ -160,7 +163,10 @@ static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
   if (!inType.hasStaticShape() || !outType.hasStaticShape())
     return {};
   unsigned inBytes = inType.getElementTypeBitWidth() / 8;
-  core::SingleThreadScope singleThread;
+  // A model-scale weight folds on the core's threads too (D32).
+  std::optional<core::SingleThreadScope> singleThread;
+  if (inType.getNumElements() < kThreadedFoldElements)
+    singleThread.emplace();
   auto raw = getRawConstant(input, inBytes);
   if (!raw)
     return {};
