@@ -52,6 +52,7 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
   static I keep(M m, I v) { return _mm256_and_si256(v, m); }
   /// Per lane; a count of 32 or more gives 0.
   static I shrv(I v, I n) { return _mm256_srlv_epi32(v, n); }
+  static I shlv(I v, I n) { return _mm256_sllv_epi32(v, n); }
   /// MINPS/MAXPS: the second operand unless the first orders before/after.
   static I minF(I a, I b) {
     return asInt(_mm256_min_ps(asFloat(a), asFloat(b)));

@@ -71,6 +71,7 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   static I keep(M m, I v) { return select(m, v, I{}); }
   /// Per lane; a count of 32 or more gives 0.
   static I shrv(I v, I n) { return _mm512_srlv_epi32(v, n); }
+  static I shlv(I v, I n) { return _mm512_sllv_epi32(v, n); }
   /// MINPS/MAXPS: the second operand unless the first orders before/after.
   static I minF(I a, I b) {
     return asInt(_mm512_min_ps(asFloat(a), asFloat(b)));

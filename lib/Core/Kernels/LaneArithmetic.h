@@ -298,6 +298,43 @@ typename V::I bfpBlockExponents(typename V::I bits) {
   return e;
 }
 
+/// The Wormhole packer's datums (bfpDeviceInput, bfpDeviceEncode in
+/// Bfp.cpp; docs/Fidelity.md) of fp32 lanes `bits` under the block's shared
+/// exponent `shared`, which is the host's: truncation, NaN as Inf and the
+/// flushes never change a block's largest exponent field (nor its clamp
+/// for "a"), so the two packers' values differ exactly where the datums
+/// do.
+template <class V, unsigned M, bool Fp16Exponent>
+typename V::I bfpDeviceEncodeLanes(typename V::I bits, typename V::I shared) {
+  using I = typename V::I;
+  I e = V::shr(bits, 23) & V::splat(0xFF);
+  I mantissa = bits & V::splat(0x7F0000); // truncated to 7 bits
+  auto special = V::eq(e, V::splat(0xFF));
+  auto flushed = V::eq(e, V::zero());
+  if constexpr (Fp16Exponent) {
+    e = V::sub(e, V::splat(kBfpFp16Rebias));
+    auto above = V::either(special, V::gt(e, V::splat(kBfpMaxE5)));
+    e = V::select(above, V::splat(kBfpMaxE5), e);
+    mantissa = V::select(above, V::splat(0x7F0000), mantissa);
+    flushed = V::either(flushed, V::either(V::gt(V::zero(), e),
+                                           V::both(V::eq(e, V::zero()),
+                                                   V::eq(mantissa, V::zero()))));
+  } else {
+    mantissa = V::keep(V::notLanes(special), mantissa); // NaN as Inf
+  }
+  I significand = mantissa | V::splat(0x800000);
+  // One rounding at BFP8's 7 bits, ties away: (sig + 2^(16+d)) >> (17+d),
+  // a shift of 32 or more giving 0 (then so is the datum).
+  I d = V::sub(shared, e);
+  I half = V::shlv(V::splat(1u << 16), d);
+  I magnitude = V::shrv(V::add(significand, half), V::add(d, V::splat(17)));
+  magnitude = V::minUnsigned(magnitude, V::splat(127));
+  magnitude = V::keep(V::notLanes(flushed), V::shr(magnitude, int(7 - M)));
+  I sign =
+      V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
+  return sign | magnitude;
+}
+
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
 /// block's largest, so no lane shifts left): the datums, one per lane. Ties
 /// into `tally`, and with CountEvents the other events of docs/Fidelity.md
@@ -347,7 +384,12 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
   // The sign bit above the magnitude, dropped when the magnitude is 0.
   I sign =
       V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
-  return sign | magnitude;
+  I datum = sign | magnitude;
+  if constexpr (CountEvents)
+    V::count(tally[BfpClass::deviceDiffers],
+             V::notLanes(V::eq(datum, bfpDeviceEncodeLanes<V, M, Fp16Exponent>(
+                                          bits, shared))));
+  return datum;
 }
 
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).

@@ -338,23 +338,6 @@ auto loadBfpValues(const BfpLayout &layout, const char *values) {
   return X::loadBfpBlock(input.dtype, gathered);
 }
 
-/// bfpDeviceDiffers of the block whose values are at `values` and whose
-/// datums the vector step stored at `datums`.
-inline unsigned blockDeviceDiffers(const BfpLayout &layout, const char *values,
-                                   uint32_t shared, const char *datums) {
-  const BfpFormatInfo &f = *layout.format;
-  const DtypeInfo &input = *layout.values;
-  uint32_t block[kBfpBlockValues];
-  uint8_t hostDatums[kBfpBlockValues];
-  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-    block[j] = bfpInputBits(input, values + j * layout.valueStep * input.bytes);
-    hostDatums[j] = uint8_t(uint8_t(datums[j / f.datumsPerByte()]) >>
-                            (j % f.datumsPerByte()) * f.datumBits) &
-                    uint8_t((1u << f.datumBits) - 1);
-  }
-  return unsigned(__builtin_popcount(bfpDeviceDiffers(f, block, shared, hostDatums)));
-}
-
 /// The format's mantissa width and exponent kind are template arguments:
 /// every constant is then an immediate.
 template <class X, bool CountEvents, unsigned M, bool Fp16Exponent>
@@ -370,7 +353,6 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
   // in registers; added to the caller's once.
   typename X::template Tally<BfpClass> lanes{};
   BfpTally local;
-  uint64_t deviceDiffers = 0; // the device model is scalar (bfpDeviceDiffers)
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
@@ -381,18 +363,14 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
       auto block = loadBfpValues<X>(layout, values);
       int shared = X::template bfpShared<Fp16Exponent>(block);
       packed[b] = char(shared);
-      char *datums = packed + exponentBytes + b * blockDatumBytes;
       X::storeBfpDatums(
-          M + 1, datums,
+          M + 1, packed + exponentBytes + b * blockDatumBytes,
           X::template bfpEncode<CountEvents, M, Fp16Exponent>(block, shared,
                                                               lanes));
-      if constexpr (CountEvents)
-        deviceDiffers += blockDeviceDiffers(layout, values, shared, datums);
     }
     std::memset(packed + blocks, 0, exponentBytes - blocks);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
-  local[BfpClass::deviceDiffers] += deviceDiffers;
   for (int c = 0; c < BfpTally::kClasses; ++c)
     tally.cells[c] += local.cells[c];
 }
