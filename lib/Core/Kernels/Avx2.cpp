@@ -231,46 +231,76 @@ struct Avx2 : X86Vocabulary {
   struct BfpBlock {
     __m256i lo, hi;
   };
-  /// 8 input elements at `p` as fp32 bits (§5 inputs): the integers by
-  /// VCVTDQ2PS under the default MXCSR (round to nearest even); uint32 as
-  /// its high and low halves, exact, added once.
-  static __m256i loadBfpInputs(Dtype dtype, const char *p) {
-    auto load8 = [](const char *q) { return _mm_loadl_epi64((const __m128i *)q); };
-    auto load16 = [](const char *q) { return _mm_loadu_si128((const __m128i *)q); };
+  using BfpShared = __m256i;
+  /// A block's 16 input elements at `p` as fp32 bits (§5 inputs): the
+  /// integers by VCVTDQ2PS under the default MXCSR (round to nearest
+  /// even); uint32 as its high and low halves, exact, added once.
+  static BfpBlock loadBfpBlock(Dtype dtype, const char *p) {
+    auto half = [](const char *q) { return _mm_loadu_si128((const __m128i *)q); };
+    auto eight = [](const char *q) { return _mm_loadl_epi64((const __m128i *)q); };
     auto fromInt = [](__m256i v) { return asInt(_mm256_cvtepi32_ps(v)); };
-    switch (dtype) {
-    case Dtype::bfloat16:
-      return _mm256_slli_epi32(_mm256_cvtepu16_epi32(load16(p)), 16);
-    case Dtype::int8:
-      return fromInt(_mm256_cvtepi8_epi32(load8(p)));
-    case Dtype::uint8:
-      return fromInt(_mm256_cvtepu8_epi32(load8(p)));
-    case Dtype::uint16:
-      return fromInt(_mm256_cvtepu16_epi32(load16(p)));
-    case Dtype::int32:
-      return fromInt(load<4>(Part{}, p));
-    case Dtype::uint32: {
-      __m256i v = load<4>(Part{}, p);
+    auto fromUint32 = [&](__m256i v) {
       __m256 high = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 16));
       __m256 low = _mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(0xFFFF)));
       return asInt(_mm256_fmadd_ps(high, _mm256_set1_ps(65536.0f), low));
-    }
+    };
+    switch (dtype) {
+    case Dtype::bfloat16:
+      return {_mm256_slli_epi32(_mm256_cvtepu16_epi32(half(p)), 16),
+              _mm256_slli_epi32(_mm256_cvtepu16_epi32(half(p + 16)), 16)};
+    case Dtype::int8:
+      return {fromInt(_mm256_cvtepi8_epi32(eight(p))),
+              fromInt(_mm256_cvtepi8_epi32(eight(p + 8)))};
+    case Dtype::uint8:
+      return {fromInt(_mm256_cvtepu8_epi32(eight(p))),
+              fromInt(_mm256_cvtepu8_epi32(eight(p + 8)))};
+    case Dtype::uint16:
+      return {fromInt(_mm256_cvtepu16_epi32(half(p))),
+              fromInt(_mm256_cvtepu16_epi32(half(p + 16)))};
+    case Dtype::int32:
+      return {fromInt(load<4>(Part{}, p)), fromInt(load<4>(Part{}, p + 32))};
+    case Dtype::uint32:
+      return {fromUint32(load<4>(Part{}, p)),
+              fromUint32(load<4>(Part{}, p + 32))};
     default: // float32
-      return load<4>(Part{}, p);
+      return {load<4>(Part{}, p), load<4>(Part{}, p + 32)};
     }
   }
-  static BfpBlock loadBfpBlock(Dtype dtype, const char *p) {
-    unsigned bytes = dtypeInfo(dtype).bytes;
-    return {loadBfpInputs(dtype, p), loadBfpInputs(dtype, p + 8 * bytes)};
+  /// The shared exponents of 4 blocks at once, in every lane of one vector
+  /// each (`splats`), and as 4 bytes (the return value).
+  template <bool Fp16Exponent>
+  static uint32_t bfpShared4(const BfpBlock *v, __m256i *splats) {
+    __m256i e[4];
+    for (int k = 0; k < 4; ++k)
+      e[k] = _mm256_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v[k].lo),
+                              bfpBlockExponents<L32, Fp16Exponent>(v[k].hi));
+    // Halves: [a.lo b.lo] max [a.hi b.hi], then within each half.
+    auto pairs = [](__m256i a, __m256i b) {
+      __m256i m = _mm256_max_epi32(_mm256_permute2x128_si256(a, b, 0x20),
+                                   _mm256_permute2x128_si256(a, b, 0x31));
+      m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0x4E));
+      return _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0xB1));
+    };
+    __m256i ab = pairs(e[0], e[1]), cd = pairs(e[2], e[3]);
+    splats[0] = _mm256_permute2x128_si256(ab, ab, 0x00);
+    splats[1] = _mm256_permute2x128_si256(ab, ab, 0x11);
+    splats[2] = _mm256_permute2x128_si256(cd, cd, 0x00);
+    splats[3] = _mm256_permute2x128_si256(cd, cd, 0x11);
+    __m256i both = _mm256_packus_epi32(ab, cd); // 16-bit: a a a a c c c c | b.. d..
+    __m256i bytes = _mm256_packus_epi16(both, both);
+    return uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes))) & 0xFF |
+           (uint32_t(_mm256_extract_epi8(bytes, 16)) << 8) |
+           (uint32_t(_mm256_extract_epi8(bytes, 4)) << 16) |
+           (uint32_t(_mm256_extract_epi8(bytes, 20)) << 24);
   }
   template <bool Fp16Exponent> static int bfpShared(const BfpBlock &v) {
     return horizontalMax(
         _mm256_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v.lo),
                          bfpBlockExponents<L32, Fp16Exponent>(v.hi)));
   }
+  static __m256i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   template <bool CountEvents, unsigned M, bool Fp16Exponent, class T>
-  static BfpDatums bfpEncode(const BfpBlock &v, int shared, T &tally) {
-    __m256i s = L32::splat(uint32_t(shared));
+  static BfpDatums bfpEncode(const BfpBlock &v, __m256i s, T &tally) {
     auto encode = [&](__m256i bits) {
       return bfpEncodeLanes<L32, CountEvents, M, Fp16Exponent>(bits, s, tally);
     };

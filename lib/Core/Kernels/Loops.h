@@ -33,8 +33,9 @@
 //                           every kTallySteps steps.
 //   X::loadBfpBlock(dtype, p) -> a block's 16 values as fp32 bits, from
 //                           an input element type of §5;
-//   X::bfpShared<Fp16>(block),
-//   X::bfpEncode<Count, M, Fp16>(block, shared, tally) -> X::BfpDatums,
+//   X::bfpShared<Fp16>(block), X::bfpSplat(shared) -> X::BfpShared,
+//   X::bfpShared4<Fp16>(blocks, splats) -> 4 exponent bytes (4 blocks),
+//   X::bfpEncode<Count, M, Fp16>(block, splat, tally) -> X::BfpDatums,
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p),
 //   X::storeBfpDecoded(p, format, datums, shared)   one 16-value block.
 //   X::prefetch(p...), X::Entry     prefetching; a kernel's entry (the
@@ -357,16 +358,34 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
     X::reportWrite(packed, layout.packedBytes);
-    for (unsigned b = 0; b < blocks; ++b) {
+    unsigned b = 0;
+    // Four blocks at a time share one reduction of their exponents.
+    for (; b + 4 <= blocks; b += 4) {
+      typename X::BfpBlock block[4];
+      for (unsigned k = 0; k < 4; ++k) {
+        const char *values = tile + layout.blockStart[b + k] * inputBytes;
+        X::prefetch(values); // face order: every line of the next tile too
+        block[k] = loadBfpValues<X>(layout, values);
+      }
+      typename X::BfpShared shared[4];
+      uint32_t exponents = X::template bfpShared4<Fp16Exponent>(block, shared);
+      std::memcpy(packed + b, &exponents, 4);
+      for (unsigned k = 0; k < 4; ++k)
+        X::storeBfpDatums(
+            M + 1, packed + exponentBytes + (b + k) * blockDatumBytes,
+            X::template bfpEncode<CountEvents, M, Fp16Exponent>(
+                block[k], shared[k], lanes));
+    }
+    for (; b < blocks; ++b) {
       const char *values = tile + layout.blockStart[b] * inputBytes;
-      X::prefetch(values); // face order: every line of the next tile too
+      X::prefetch(values);
       auto block = loadBfpValues<X>(layout, values);
       int shared = X::template bfpShared<Fp16Exponent>(block);
       packed[b] = char(shared);
       X::storeBfpDatums(
           M + 1, packed + exponentBytes + b * blockDatumBytes,
-          X::template bfpEncode<CountEvents, M, Fp16Exponent>(block, shared,
-                                                              lanes));
+          X::template bfpEncode<CountEvents, M, Fp16Exponent>(
+              block, X::bfpSplat(shared), lanes));
     }
     std::memset(packed + blocks, 0, exponentBytes - blocks);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
