@@ -162,6 +162,14 @@ __attribute__((noinline)) void plainAdd(uint16_t *a, const uint16_t *b,
     a[i] = uint16_t(a[i] + b[i]);
 }
 
+/// dst[i] = top byte of src[i]: the access pattern of packing fp32 into
+/// BFP8 (4 bytes read, about 1 written per value) with no arithmetic.
+__attribute__((noinline)) void plainNarrow(uint8_t *dst, const uint32_t *src,
+                                           size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = uint8_t(src[i] >> 24);
+}
+
 /// `fn(begin, end)` on [0, n) in one thread, and split in two halves on two.
 std::pair<double, double>
 oneAndTwoThreads(const std::function<void(size_t, size_t)> &fn, size_t n) {
@@ -209,6 +217,34 @@ void threads() {
               "%.2fx (1 thread %.3f ms, 2 threads %.3f ms)\n",
               copyOne / copyTwo, plainOne / plainTwo, plainOne * 1e3,
               plainTwo * 1e3);
+  // BFP8_b packing of 2^24 fp32 values against plainNarrow's speedup.
+  std::vector<float> f32(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(15);
+  for (float &x : f32)
+    x = dist(rng);
+  std::vector<char> packed(n / 1024 * 1088);
+  auto pack = [&](int threads) {
+    return [&, threads] {
+      birsim_set_num_threads(threads);
+      birsim_bfp_pack(0, 16, f32.data(), n / 1024, 32, 32, 0, packed.data());
+    };
+  };
+  auto [packOne, packTwo] = bestSecondsSideBySide(pack(1), pack(2), 25);
+  birsim_set_num_threads(1);
+  std::vector<uint8_t> narrowed(n);
+  auto [narrowOne, narrowTwo] = oneAndTwoThreads(
+      [&](size_t begin, size_t end) {
+        plainNarrow(narrowed.data() + begin,
+                    reinterpret_cast<const uint32_t *>(f32.data()) + begin,
+                    end - begin);
+      },
+      n);
+  double share = (packOne / packTwo) / (narrowOne / narrowTwo);
+  std::printf("bfp pack bfp8_b 2^24: 1 thread %.3f ms, 2 threads %.3f ms: "
+              "%.2fx; plain 4-to-1-byte stream %.2fx: %.2f of it   >= 0.9 %s\n",
+              packOne * 1e3, packTwo * 1e3, packOne / packTwo,
+              narrowOne / narrowTwo, share, share >= 0.9 ? "ok" : "MISSED");
 }
 
 /// Folding birsim.reduce add and arith.addf on the same two 2^20-element
