@@ -1,0 +1,14 @@
+# The unit tests' sources, relative to test/Unit: read by test/Unit and by
+# the core-only build (test/Unit/CoreOnly), so both build the same tests.
+set(BIRSIM_CORE_TEST_SOURCES
+  Core/BfpTest.cpp
+  Core/CastTest.cpp
+  Core/FidelityTest.cpp
+  Core/FloatTest.cpp
+  Core/ReduceTest.cpp)
+set(BIRSIM_SIMD_TEST_SOURCES
+  Core/SimdTest.cpp
+  Core/BfpLayoutTest.cpp)
+set(BIRSIM_RUNTIME_TEST_SOURCES
+  Runtime/RuntimeTest.cpp
+  Runtime/AbiTableTest.cpp)
