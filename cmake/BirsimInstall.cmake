@@ -16,7 +16,7 @@ install(DIRECTORY ${BIRSIM_BINARY_DIR}/include/birsim DESTINATION include
 # sets so that `find_package(Birsim COMPONENTS Runtime)` needs no MLIR.
 install(TARGETS birsim_runtime EXPORT BirsimRuntimeTargets
   LIBRARY DESTINATION lib ARCHIVE DESTINATION lib RUNTIME DESTINATION bin)
-install(TARGETS BirsimCore MLIRBirsimIR MLIRBirsimTransforms MLIRBirsimToLLVM
+install(TARGETS BirsimCore MLIRBirsimIR MLIRBirsimTransforms MLIRBirsimToLLVM MLIRToBirsim
                 MLIRBirsim
   EXPORT BirsimTargets
   LIBRARY DESTINATION lib ARCHIVE DESTINATION lib RUNTIME DESTINATION bin)

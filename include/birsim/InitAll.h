@@ -34,6 +34,7 @@ inline void registerBirsimPasses() {
   birsim::registerBirsimTransformsPasses();
   birsim::registerBirsimConversionPasses();
   birsim::registerBirsimToLLVMPipeline();
+  birsim::registerConvertToBirsimPipeline();
 }
 
 /// birsim plus every upstream dialect and extension (func, arith, tensor,

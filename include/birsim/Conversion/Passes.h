@@ -3,10 +3,12 @@
 #define BIRSIM_CONVERSION_PASSES_H
 
 #include "birsim/Conversion/BirsimToLLVM/BirsimToLLVM.h"
+#include "birsim/Conversion/ToBirsim/ToBirsim.h"
 
 #include "mlir/Pass/Pass.h"
 
 namespace birsim {
+class BirsimDialect;
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "birsim/Conversion/Passes.h.inc"

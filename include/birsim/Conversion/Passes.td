@@ -28,4 +28,85 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+// Options every to-birsim conversion shares: the policy it maps with.
+defvar Birsim_Fp8ConfigOption = Option<"fp8Config", "fp8-config", "std::string",
+    "\"saturate\"",
+    "The FP8ConversionConfig of the birsim.cast ops made (`none`, "
+    "`saturate`, `nan_suppress`, `saturate|nan_suppress`; default the "
+    "cast engine's, saturate; docs/Semantics.md section 4)">;
+
+def ConvertArithToBirsimPass : Pass<"convert-arith-to-birsim"> {
+  let summary = "Map arith casts (and, on request, adds) to birsim ops";
+  let description = [{
+    Changes semantics on purpose, to the BIR simulator's numerics
+    (docs/Conversions.md, "arith"):
+
+    - `arith.truncf` / `arith.extf` between `f32`, `bf16`, `f16` and the
+      fp8 types birsim has (its Dtypes.def float rows), on scalars,
+      vectors and tensors, become `birsim.cast` with `fp8-config`.
+      Fastmath flags do not matter; a `roundingmode` other than
+      `to_nearest_even` is refused with a remark.
+    - With `int-casts`: `arith.sitofp` from a signless integer that is a
+      bir::Dtype becomes `birsim.cast` (through fp32, so an integer to
+      bf16 can round twice), and `arith.fptosi` of `math.roundeven` of a
+      value becomes `birsim.cast` of that value (round to nearest even,
+      then saturate; NaN becomes the maximum, where `fptosi` gives
+      poison). `arith.fptosi` alone rounds toward zero and stays;
+      `uitofp`, `fptoui`, `i1` and `index` stay.
+    - With `reduce-add`: `arith.addf` on the reducing float types and
+      `arith.addi` on `i32`/`i64` become `birsim.reduce add` with `dst` =
+      lhs and `src` = rhs: ADDSS(dst, src), so a NaN `dst` is the NaN that
+      survives (docs/Semantics.md section 3).
+
+    Ops inside a `linalg` op's region are left to
+    `--convert-linalg-to-birsim`, which maps the whole op.
+  }];
+  let options = [
+    Birsim_Fp8ConfigOption,
+    Option<"reduceAdd", "reduce-add", "bool", "false",
+           "Map arith.addf/addi on the reducing dtypes to birsim.reduce add">,
+    Option<"intCasts", "int-casts", "bool", "false",
+           "Map arith.sitofp and arith.fptosi(math.roundeven) to birsim.cast">
+  ];
+  let dependentDialects = ["::birsim::BirsimDialect"];
+}
+
+def ConvertTosaToBirsimPass : Pass<"convert-tosa-to-birsim"> {
+  let summary = "Map tosa.cast between float types to birsim.cast";
+  let description = [{
+    `tosa.cast` between the float types of `--convert-arith-to-birsim`
+    becomes `birsim.cast` with `fp8-config` (docs/Conversions.md, "tosa"):
+    the cast engine saturates by default, where TOSA's own lowering (a plain
+    `arith.truncf`) gives NaN or Inf on overflow. `tosa.cast` between
+    integers (it wraps), between integers and floats, to or from
+    `f8E8M0FNU` and the `f4`/`f6` types, and `tosa.add` (it broadcasts)
+    stay.
+  }];
+  let options = [Birsim_Fp8ConfigOption];
+  let dependentDialects = ["::birsim::BirsimDialect"];
+}
+
+def ConvertLinalgToBirsimPass : Pass<"convert-linalg-to-birsim"> {
+  let summary = "Raise elementwise linalg ops to whole-tensor birsim ops";
+  let description = [{
+    A `linalg` op (generic or named) with all-parallel iterators, identity
+    indexing maps, static tensor shapes and a body that is exactly one of
+    the scalar ops `--convert-arith-to-birsim` maps, applied to its input
+    block arguments, becomes that birsim op on the whole operands, so it
+    folds as one tensor (docs/Conversions.md, "linalg"). Input `i` is the
+    scalar op's operand `i`: for an add, input 0 is `dst` and input 1
+    `src`. Broadcasts, captured values, dynamic shapes, reductions and
+    bodies that read the init operand stay. The options are
+    `--convert-arith-to-birsim`'s.
+  }];
+  let options = [
+    Birsim_Fp8ConfigOption,
+    Option<"reduceAdd", "reduce-add", "bool", "false",
+           "Raise adds on the reducing dtypes to birsim.reduce add">,
+    Option<"intCasts", "int-casts", "bool", "false",
+           "Raise sitofp and fptosi(roundeven) to birsim.cast">
+  ];
+  let dependentDialects = ["::birsim::BirsimDialect"];
+}
+
 #endif
