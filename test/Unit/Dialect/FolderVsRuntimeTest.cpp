@@ -409,3 +409,86 @@ TEST(DialectTables, DeclaredMemoryEffects) {
 }
 
 } // namespace
+
+namespace {
+
+/// The folded bits of `op` on one-result dense constants, per element.
+std::vector<uint64_t> foldedBits(Operation *op) {
+  SmallVector<OpFoldResult> results;
+  if (failed(op->fold(results)) || results.empty())
+    return {};
+  auto attr = dyn_cast_if_present<DenseElementsAttr>(
+      dyn_cast_if_present<Attribute>(results.front()));
+  if (!attr)
+    return {};
+  std::vector<uint64_t> bits;
+  for (APFloat v : attr.getValues<APFloat>())
+    bits.push_back(v.bitcastToAPInt().getZExtValue());
+  return bits;
+}
+
+/// docs/Conversions.md's reduce-add against upstream: birsim.reduce add
+/// folds every pair of every reducing fp8 format, and 2^20 seeded bf16
+/// pairs, to upstream's own arith.addf folder's bits (APFloat, one
+/// rounding) except where both are NaN with different codes (birsim gives
+/// the format's one NaN, docs/Semantics.md section 4), which are counted.
+TEST(UpstreamFolders, ReduceAddEqualsArithAddfButNaNCodes) {
+  MLIRContext context;
+  context.loadDialect<BirsimDialect, arith::ArithDialect>();
+  OpBuilder builder(&context);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  auto compare = [&](Type element, const std::vector<uint16_t> &a,
+                     const std::vector<uint16_t> &b) {
+    unsigned width = element.getIntOrFloatBitWidth();
+    auto type = RankedTensorType::get({int64_t(a.size())}, element);
+    auto constant = [&](const std::vector<uint16_t> &bits) {
+      SmallVector<APFloat> values;
+      for (uint16_t v : bits)
+        values.push_back(APFloat(cast<FloatType>(element).getFloatSemantics(),
+                                 APInt(width, v)));
+      return arith::ConstantOp::create(builder, builder.getUnknownLoc(),
+                                       DenseElementsAttr::get(type, values));
+    };
+    Value x = constant(a), y = constant(b);
+    auto addf = arith::AddFOp::create(builder, builder.getUnknownLoc(), x, y);
+    auto reduce = ReduceOp::create(builder, builder.getUnknownLoc(), type,
+                                   MemoryReductionOp::add, x, y);
+    std::vector<uint64_t> upstream = foldedBits(addf), ours = foldedBits(reduce);
+    ASSERT_EQ(upstream.size(), a.size());
+    ASSERT_EQ(ours.size(), a.size());
+    const llvm::fltSemantics &sem = cast<FloatType>(element).getFloatSemantics();
+    size_t nanCodes = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (upstream[i] == ours[i])
+        continue;
+      bool bothNaN = APFloat(sem, APInt(width, upstream[i])).isNaN() &&
+                     APFloat(sem, APInt(width, ours[i])).isNaN();
+      ASSERT_TRUE(bothNaN) << "a=" << a[i] << " b=" << b[i] << ": upstream "
+                           << upstream[i] << ", birsim " << ours[i];
+      ++nanCodes;
+    }
+    std::printf("%s: %zu pairs, %zu NaN codes differ\n",
+                core::dtypeInfo(*getDtype(element)).name, a.size(), nanCodes);
+  };
+  for (Type element : {Type(Float8E3M4Type::get(&context)),
+                       Type(Float8E4M3Type::get(&context)),
+                       Type(Float8E5M2Type::get(&context))}) {
+    std::vector<uint16_t> a, b;
+    for (unsigned i = 0; i < 256; ++i)
+      for (unsigned j = 0; j < 256; ++j)
+        a.push_back(uint16_t(i)), b.push_back(uint16_t(j));
+    compare(element, a, b);
+  }
+  std::mt19937_64 rng(22);
+  std::vector<uint16_t> a(1 << 20), b(1 << 20);
+  for (size_t i = 0; i < a.size(); ++i) {
+    uint64_t r = rng();
+    a[i] = uint16_t(r);
+    // Half the partners near a's exponent, where the sum rounds.
+    b[i] = (r >> 63) ? uint16_t(r >> 16) : uint16_t((a[i] & 0xFF80) ^ (r >> 40 & 0x807F));
+  }
+  compare(builder.getBF16Type(), a, b);
+}
+
+} // namespace
