@@ -241,23 +241,52 @@ static void runUnpack(const BfpLayout &layout, const void *packed,
   });
 }
 
+/// The tile forms' checks and walk; `values` is the unpacked side's type.
+static Status tilesCall(int format, const DtypeInfo &values,
+                        const void *packed, const void *tiles,
+                        size_t tileCount, uint32_t tileRows, uint32_t tileCols,
+                        unsigned flags, BfpLayout &layout) {
+  if (Status s = checkCall(format, packed, tiles, tileCount, tileRows,
+                           tileCols, values.bytes))
+    return s;
+  if (Status s = checkFlags(flags, kBfpFaces))
+    return s;
+  layout = bfpTilesLayout(*lookupBfpFormat(format),
+                          *lookupBfpTileShape(tileRows, tileCols), values,
+                          flags & kBfpFaces);
+  return checkNoOverlap(packed, tileCount * layout.packedBytes, tiles,
+                        tileCount * layout.shape.values() * values.bytes,
+                        false);
+}
+
+/// The matrix forms' checks and walk (§5 matrix forms).
+static Status matrixCall(int format, const DtypeInfo &values,
+                         const void *packed, const void *matrix, size_t rows,
+                         size_t cols, uint32_t tileRows, uint32_t tileCols,
+                         unsigned flags, BfpLayout &layout, size_t &tiles) {
+  if (Status s = checkCall(format, packed, matrix, rows && cols, tileRows,
+                           tileCols, values.bytes))
+    return s;
+  if (Status s = checkFlags(flags, kBfpTranspose))
+    return s;
+  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
+  if (Status s = checkMatrix(rows, cols, shape, flags))
+    return s;
+  tiles = tilesOf(rows, cols, shape);
+  layout = bfpMatrixLayout(*lookupBfpFormat(format), shape, values, cols,
+                           flags & kBfpTranspose);
+  return checkNoOverlap(packed, tiles * layout.packedBytes, matrix,
+                        rows * cols * values.bytes, false);
+}
+
 Status bfpPack(int format, int srcDtype, const void *src, size_t tileCount,
                uint32_t tileRows, uint32_t tileCols, unsigned flags, void *out,
                FidelityCounts *counts) {
   if (Status s = checkInput(srcDtype))
     return s;
-  const DtypeInfo &input = *lookupDtype(srcDtype);
-  if (Status s = checkCall(format, out, src, tileCount, tileRows, tileCols,
-                           input.bytes))
-    return s;
-  if (Status s = checkFlags(flags, kBfpFaces))
-    return s;
-  const BfpFormatInfo &f = *lookupBfpFormat(format);
-  BfpLayout layout = bfpTilesLayout(f, *lookupBfpTileShape(tileRows, tileCols),
-                                    input, flags & kBfpFaces);
-  if (Status s = checkNoOverlap(out, tileCount * layout.packedBytes, src,
-                                tileCount * layout.shape.values() * input.bytes,
-                                false))
+  BfpLayout layout;
+  if (Status s = tilesCall(format, *lookupDtype(srcDtype), out, src, tileCount,
+                           tileRows, tileCols, flags, layout))
     return s;
   runPack(layout, src, tileCount, out, counts);
   return Status::success();
@@ -266,16 +295,9 @@ Status bfpPack(int format, int srcDtype, const void *src, size_t tileCount,
 Status bfpUnpack(int format, const void *packed, size_t tileCount,
                  uint32_t tileRows, uint32_t tileCols, unsigned flags,
                  void *out) {
-  if (Status s = checkCall(format, packed, out, tileCount, tileRows, tileCols, 4))
-    return s;
-  if (Status s = checkFlags(flags, kBfpFaces))
-    return s;
-  const BfpFormatInfo &f = *lookupBfpFormat(format);
-  BfpLayout layout =
-      bfpTilesLayout(f, *lookupBfpTileShape(tileRows, tileCols),
-                     dtypeInfo(Dtype::float32), flags & kBfpFaces);
-  if (Status s = checkNoOverlap(out, tileCount * layout.shape.values() * 4,
-                                packed, tileCount * layout.packedBytes, false))
+  BfpLayout layout;
+  if (Status s = tilesCall(format, dtypeInfo(Dtype::float32), packed, out,
+                           tileCount, tileRows, tileCols, flags, layout))
     return s;
   runUnpack(layout, packed, tileCount, out);
   return Status::success();
@@ -286,21 +308,10 @@ Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
                      unsigned flags, void *out, FidelityCounts *counts) {
   if (Status s = checkInput(srcDtype))
     return s;
-  const DtypeInfo &input = *lookupDtype(srcDtype);
-  if (Status s = checkCall(format, out, src, rows && cols, tileRows, tileCols,
-                           input.bytes))
-    return s;
-  if (Status s = checkFlags(flags, kBfpTranspose))
-    return s;
-  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
-  if (Status s = checkMatrix(rows, cols, shape, flags))
-    return s;
-  const BfpFormatInfo &f = *lookupBfpFormat(format);
-  size_t tiles = tilesOf(rows, cols, shape);
-  BfpLayout layout =
-      bfpMatrixLayout(f, shape, input, cols, flags & kBfpTranspose);
-  if (Status s = checkNoOverlap(out, tiles * layout.packedBytes, src,
-                                rows * cols * input.bytes, false))
+  BfpLayout layout;
+  size_t tiles;
+  if (Status s = matrixCall(format, *lookupDtype(srcDtype), out, src, rows,
+                            cols, tileRows, tileCols, flags, layout, tiles))
     return s;
   runPack(layout, src, tiles, out, counts);
   return Status::success();
@@ -309,20 +320,11 @@ Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
 Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out) {
-  if (Status s = checkCall(format, packed, out, rows && cols, tileRows,
-                           tileCols, 4))
-    return s;
-  if (Status s = checkFlags(flags, kBfpTranspose))
-    return s;
-  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
-  if (Status s = checkMatrix(rows, cols, shape, flags))
-    return s;
-  const BfpFormatInfo &f = *lookupBfpFormat(format);
-  size_t tiles = tilesOf(rows, cols, shape);
-  BfpLayout layout = bfpMatrixLayout(f, shape, dtypeInfo(Dtype::float32), cols,
-                                     flags & kBfpTranspose);
-  if (Status s = checkNoOverlap(out, rows * cols * 4, packed,
-                                tiles * layout.packedBytes, false))
+  BfpLayout layout;
+  size_t tiles;
+  if (Status s = matrixCall(format, dtypeInfo(Dtype::float32), packed, out,
+                            rows, cols, tileRows, tileCols, flags, layout,
+                            tiles))
     return s;
   runUnpack(layout, packed, tiles, out);
   return Status::success();

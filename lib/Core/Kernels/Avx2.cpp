@@ -153,16 +153,9 @@ struct Avx2 : X86Vocabulary {
     }
   }
 
-  /// 16 bf16 lanes, in unpack order (pack undoes it).
-  static __m256i bf16Sums(__m256i a, __m256i b) {
-    __m256i zero = _mm256_setzero_si256();
-    auto add = L32::addF;
-    __m256i lo =
-        add(_mm256_unpacklo_epi16(zero, a), _mm256_unpacklo_epi16(zero, b));
-    __m256i hi =
-        add(_mm256_unpackhi_epi16(zero, a), _mm256_unpackhi_epi16(zero, b));
-    return _mm256_packus_epi32(bf16Round<L32>(lo), bf16Round<L32>(hi));
-  }
+  static __m256i unpackLow16(__m256i a, __m256i b) { return _mm256_unpacklo_epi16(a, b); }
+  static __m256i unpackHigh16(__m256i a, __m256i b) { return _mm256_unpackhi_epi16(a, b); }
+  static __m256i packUnsigned32(__m256i a, __m256i b) { return _mm256_packus_epi32(a, b); }
   /// 8 fp32 sums of fp16 lanes, rounded to fp16 by `Rounding`.
   template <int Rounding> static __m128i halfSums8(__m128i a, __m128i b) {
     return _mm256_cvtps_ph(

@@ -156,16 +156,9 @@ struct Avx512 : X86Vocabulary {
                                             : _mm512_max_epi64(a, b);
   }
 
-  /// 32 bf16 lanes, in unpack order (pack undoes it).
-  static __m512i bf16Sums(__m512i a, __m512i b) {
-    __m512i zero = _mm512_setzero_si512();
-    auto add = L32::addF;
-    __m512i lo =
-        add(_mm512_unpacklo_epi16(zero, a), _mm512_unpacklo_epi16(zero, b));
-    __m512i hi =
-        add(_mm512_unpackhi_epi16(zero, a), _mm512_unpackhi_epi16(zero, b));
-    return _mm512_packus_epi32(bf16Round<L32>(lo), bf16Round<L32>(hi));
-  }
+  static __m512i unpackLow16(__m512i a, __m512i b) { return _mm512_unpacklo_epi16(a, b); }
+  static __m512i unpackHigh16(__m512i a, __m512i b) { return _mm512_unpackhi_epi16(a, b); }
+  static __m512i packUnsigned32(__m512i a, __m512i b) { return _mm512_packus_epi32(a, b); }
   /// 32 fp16 + 32 fp16 -> the 32 fp32 sums rounded to fp16 by `Rounding`.
   template <int Rounding> static __m512i halfSums(__m512i a, __m512i b) {
     auto sum16 = [](__m256i a, __m256i b) {

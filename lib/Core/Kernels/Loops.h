@@ -22,10 +22,11 @@
 //                           kVectorBytes / 4 elements of Bytes bytes each,
 //                           as (from) 32-bit lanes.
 //   X::integerOp<Bytes, Op>(a, b)   int32/int64 lanes (§3).
-//   X::bf16Sums(a, b), X::f16Sums(a, b)
-//                           one vector of bf16 / fp16 lanes each: their
-//                           fp32 sums, rounded to nearest even (bf16Round,
-//                           VCVTPS2PH).
+//   X::unpackLow16/High16(a, b), X::packUnsigned32(a, b)
+//                           16-bit lanes interleaved into 32-bit ones per
+//                           128-bit quarter, and back (bf16Sums);
+//   X::f16Sums(a, b)        one vector of fp16 lanes each: their fp32 sums,
+//                           rounded to nearest even (VCVTPS2PH).
 //   X::Fp8Add<Count, TopByte>       the fp8 add step of fp8AddLoop.
 //   X::Tally<Class>, X::kTallySteps, X::moveCounts(tally, totals)
 //                           per-lane event counts (LaneArithmetic.h's
@@ -73,13 +74,9 @@ size_t vectorSteps(size_t count, Step &&step) {
   return i;
 }
 
+/// Dtype.h's element access, for the elements of at most 4 bytes here.
 inline uint32_t loadScalar(const char *p, unsigned bytes) {
-  uint32_t v = 0;
-  std::memcpy(&v, p, bytes);
-  return v;
-}
-inline void storeScalar(char *p, unsigned bytes, uint32_t v) {
-  std::memcpy(p, &v, bytes);
+  return uint32_t(loadBits(p, bytes));
 }
 
 template <F32Op Op> uint32_t applyScalar(uint32_t acc, uint32_t x) {
@@ -88,20 +85,28 @@ template <F32Op Op> uint32_t applyScalar(uint32_t acc, uint32_t x) {
 
 //===-- fp32 and integers (§2, §3) ----------------------------------------===//
 
+/// acc[i] = op(acc[i], x[i]) on whole vectors of `Bytes`-wide elements;
+/// returns the elements the vector steps covered.
+template <class X, unsigned Bytes, typename VectorOp>
+size_t vectorOpSteps(char *acc, const char *x, size_t count, VectorOp op) {
+  return vectorSteps<X, X::kVectorBytes / Bytes>(count, [&](size_t i,
+                                                            auto part) {
+    char *a = acc + i * Bytes;
+    X::prefetch(a, x + i * Bytes);
+    X::template store<Bytes>(a, part,
+                             op(X::template load<Bytes>(part, a),
+                                X::template load<Bytes>(part, x + i * Bytes)));
+  });
+}
+
 template <class X, F32Op Op>
 __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
                                              size_t count) {
-  using V = typename X::template Lanes<32>;
-  size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
-                                                            auto part) {
-    char *a = acc + 4 * i;
-    X::prefetch(a, x + 4 * i);
-    X::template store<4>(a, part,
-                         applyLanes<Op, V>(X::template load<4>(part, a),
-                                           X::template load<4>(part, x + 4 * i)));
+  size_t i = vectorOpSteps<X, 4>(acc, x, count, [](auto a, auto b) {
+    return applyLanes<Op, typename X::template Lanes<32>>(a, b);
   });
   for (; i < count; ++i)
-    storeScalar(acc + 4 * i, 4,
+    storeBits(acc + 4 * i, 4,
                 applyScalar<Op>(loadScalar(acc + 4 * i, 4),
                                 loadScalar(x + 4 * i, 4)));
 }
@@ -111,16 +116,9 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 template <class X, unsigned Bytes, MemoryReductionOp Op>
 __attribute__((noinline)) void integerLoop(char *acc, const char *x,
                                            size_t count) {
-  size_t i = vectorSteps<X, X::kVectorBytes / Bytes>(
-      count, [&](size_t i, auto part) {
-        char *a = acc + i * Bytes;
-        X::prefetch(a, x + i * Bytes);
-        X::template store<Bytes>(
-            a, part,
-            X::template integerOp<Bytes, Op>(
-                X::template load<Bytes>(part, a),
-                X::template load<Bytes>(part, x + i * Bytes)));
-      });
+  size_t i = vectorOpSteps<X, Bytes>(acc, x, count, [](auto a, auto b) {
+    return X::template integerOp<Bytes, Op>(a, b);
+  });
   using Bits = std::conditional_t<Bytes == 4, int32_t, int64_t>;
   using Unsigned = std::make_unsigned_t<Bits>;
 #pragma clang loop vectorize(disable) // less than one vector
@@ -145,7 +143,7 @@ void narrowReduceTail(const FloatFormat &f, unsigned bytes, char *acc,
     char *a = acc + i * bytes;
     uint32_t r = applyScalar<Op>(widenToF32(f, loadScalar(a, bytes)),
                                  widenToF32(f, loadScalar(x + i * bytes, bytes)));
-    storeScalar(a, bytes, narrowFromF32(f, r, 0));
+    storeBits(a, bytes, narrowFromF32(f, r, 0));
   }
 }
 
@@ -155,17 +153,20 @@ __attribute__((noinline)) void minMaxCodesLoop(const FloatFormat &f,
                                                char *acc, const char *x,
                                                size_t count) {
   MinMaxCodeLanes<typename X::template Lanes<8 * Bytes>, IsMin> minMax(f);
-  size_t i = vectorSteps<X, X::kVectorBytes / Bytes>(
-      count, [&](size_t i, auto part) {
-        char *a = acc + i * Bytes;
-        X::prefetch(a, x + i * Bytes);
-        X::template store<Bytes>(
-            a, part,
-            minMax(X::template load<Bytes>(part, a),
-                   X::template load<Bytes>(part, x + i * Bytes)));
-      });
+  size_t i = vectorOpSteps<X, Bytes>(acc, x, count, minMax);
   constexpr F32Op op = IsMin ? F32Op::kernelMin : F32Op::kernelMax;
   narrowReduceTail<op>(f, Bytes, acc, x, i, count);
+}
+
+/// One vector of bf16 lanes each: their fp32 sums rounded to bf16
+/// (bf16Round), in the vocabulary's unpack order, which its pack undoes.
+template <class X> auto bf16Sums(typename X::template Lanes<16>::I a,
+                                 typename X::template Lanes<16>::I b) {
+  using L32 = typename X::template Lanes<32>;
+  auto zero = L32::zero();
+  auto lo = L32::addF(X::unpackLow16(zero, a), X::unpackLow16(zero, b));
+  auto hi = L32::addF(X::unpackHigh16(zero, a), X::unpackHigh16(zero, b));
+  return X::packUnsigned32(bf16Round<L32>(lo), bf16Round<L32>(hi));
 }
 
 /// bf16 add: bf16 is fp32's top half, so widening is a shift and RNE
@@ -178,19 +179,11 @@ __attribute__((noinline)) void minMaxCodesLoop(const FloatFormat &f,
 template <class X, bool Bf16>
 __attribute__((noinline)) void halfAddLoop(char *acc, const char *x,
                                            size_t count) {
-  size_t i = vectorSteps<X, X::kVectorBytes / 2>(count, [&](size_t i,
-                                                            auto part) {
-    char *a = acc + 2 * i;
-    X::prefetch(a, x + 2 * i);
-    auto before = X::template load<2>(part, a);
-    auto operand = X::template load<2>(part, x + 2 * i);
+  size_t i = vectorOpSteps<X, 2>(acc, x, count, [](auto a, auto b) {
     if constexpr (Bf16)
-      X::template store<2>(a, part, X::bf16Sums(before, operand));
+      return bf16Sums<X>(a, b);
     else
-      X::template store<2>(
-          a, part,
-          f16AddResult<typename X::template Lanes<16>>(
-              before, X::f16Sums(before, operand)));
+      return f16AddResult<typename X::template Lanes<16>>(a, X::f16Sums(a, b));
   });
   Dtype dtype = Bf16 ? Dtype::bfloat16 : Dtype::float16;
   narrowReduceTail<F32Op::kernelAdd>(*dtypeInfo(dtype).format, 2, acc, x, i,
@@ -296,7 +289,7 @@ __attribute__((noinline)) void narrowLoop(const FloatFormat &f,
   }
   for (; i < count; ++i) {
     uint32_t v = loadScalar(src + 4 * i, 4), code = narrowFromF32(f, v, config);
-    storeScalar(dst + i * Bytes, Bytes, code);
+    storeBits(dst + i * Bytes, Bytes, code);
     if constexpr (Count)
       if (FidelityEvent e = tail->classify(v, code); e != kNoFidelityEvent)
         ++events->count[int(e)];
@@ -316,7 +309,7 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
                                                               src + i * Bytes)));
   });
   for (; i < count; ++i)
-    storeScalar(dst + 4 * i, 4, widenToF32(f, loadScalar(src + i * Bytes, Bytes)));
+    storeBits(dst + 4 * i, 4, widenToF32(f, loadScalar(src + i * Bytes, Bytes)));
 }
 
 //===-- BFP tiles (§5): whole blocks, so no tails -------------------------===//

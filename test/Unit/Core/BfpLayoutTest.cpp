@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
-#include "Kernels/Kernels.h"
+#include "Paths.h"
 
 #include "gtest/gtest.h"
 
@@ -219,17 +219,8 @@ Bytes asBytes(const std::vector<uint32_t> &v) {
   return b;
 }
 
-std::vector<Isa> everyPath() {
-  std::vector<Isa> paths;
-  for (int isa = 0; isa < int(Isa::kCount); ++isa)
-    if (availableIsas().has(Isa(isa)))
-      paths.push_back(Isa(isa));
-  return paths;
-}
-struct PathGuard {
-  Isa saved = activeIsa();
-  ~PathGuard() { selectIsa(saved); }
-};
+using birsim::test::everyPath;
+using birsim::test::PathGuard;
 
 /// fn() on every path equals `want`.
 template <typename Fn>

@@ -18,6 +18,7 @@
 #include "birsim/Core/Reduce.h"
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "ParallelFor.h"
+#include "Paths.h"
 #include "birsim/Core/Threads.h"
 
 #include "gtest/gtest.h"
@@ -61,24 +62,8 @@ size_t sweepSize(size_t normal, size_t longRun, size_t emulated,
   return emulatedRun ? emulated : normal;
 }
 
-/// The paths this CPU has, portable first.
-std::vector<Isa> everyPath() {
-  std::vector<Isa> paths;
-  for (int isa = 0; isa < int(Isa::kCount); ++isa)
-    if (availableIsas().has(Isa(isa)))
-      paths.push_back(Isa(isa));
-  return paths;
-}
-
-/// Restores the path and thread count a test changed.
-struct PathGuard {
-  Isa saved = activeIsa();
-  int threads = setNumThreads(0);
-  ~PathGuard() {
-    selectIsa(saved);
-    setNumThreads(threads);
-  }
-};
+using birsim::test::everyPath;
+using birsim::test::PathGuard;
 
 /// The path every other is compared with: the portable one, or
 /// BIRSIM_REFERENCE_ISA's (the emulated run compares avx512 with avx2 there,
