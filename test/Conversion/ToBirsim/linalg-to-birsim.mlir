@@ -31,6 +31,21 @@ func.func @named_add(%a: tensor<16xbf16>, %b: tensor<16xbf16>, %init: tensor<16x
 
 // -----
 
+// linalg.copy to another element type (its body casts) and
+// linalg.elementwise, through the interface too.
+// CHECK-LABEL: func.func @named_copy_elementwise
+// CHECK: birsim.cast %arg0 : tensor<4xf32> to tensor<4xbf16>
+// CHECK: birsim.reduce add %arg1, %arg2 : tensor<4xbf16>
+func.func @named_copy_elementwise(%a: tensor<4xf32>, %b: tensor<4xbf16>, %c: tensor<4xbf16>)
+    -> (tensor<4xbf16>, tensor<4xbf16>) {
+  %0 = linalg.copy ins(%a : tensor<4xf32>) outs(%b : tensor<4xbf16>) -> tensor<4xbf16>
+  %1 = linalg.elementwise kind=#linalg.elementwise_kind<add>
+      ins(%b, %c : tensor<4xbf16>, tensor<4xbf16>) outs(%b : tensor<4xbf16>) -> tensor<4xbf16>
+  return %0, %1 : tensor<4xbf16>, tensor<4xbf16>
+}
+
+// -----
+
 // fptosi of roundeven (tosa-to-linalg's shape) is one birsim.cast.
 // CHECK-LABEL: func.func @round_to_int
 // CHECK: birsim.cast %arg0 : tensor<8xf32> to tensor<8xi8>
