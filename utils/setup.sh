@@ -7,7 +7,7 @@
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev ninja-build cmake pkgconf libgtest-dev googletest
-      libbenchmark-dev)
+      libbenchmark-dev python3 python3-numpy python3-pytest python3-matplotlib)
 case "${1:-}" in
   "") ;;
   --emulator)

@@ -28,6 +28,9 @@ using namespace birsim::core;
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFormats.def"
 
+static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
+                  BIRSIM_FP8_NAN_SUPPRESS == kFp8NanSuppress,
+              "Runtime.h's FP8 config bits differ from the core's");
 static_assert(BIRSIM_BFP_FACES == kBfpFaces &&
                   BIRSIM_BFP_TRANSPOSE == kBfpTranspose,
               "Runtime.h's BFP flags differ from the core's");
@@ -117,6 +120,18 @@ extern "C" {
 
 void birsim_fidelity_enable(int on) {
   fidelityCounters().enabled.store(on != 0, std::memory_order_relaxed);
+}
+
+int birsim_fidelity_enabled(void) {
+  return fidelityCounters().enabled.load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+const char *birsim_fp8_config_flag(int index, unsigned *bits) {
+  if (index < 0 || index >= int(std::size(kFp8ConfigFlags)))
+    return nullptr;
+  if (bits)
+    *bits = kFp8ConfigFlags[index].bits;
+  return kFp8ConfigFlags[index].name;
 }
 
 int birsim_fidelity_counters_sized(struct birsim_fidelity_counts *out,

@@ -20,6 +20,13 @@ namespace birsim::core {
 constexpr unsigned kFp8Saturate = 0x0001;    ///< bit 0: saturate
 constexpr unsigned kFp8NanSuppress = 0xFF00; ///< byte 1: NaN -> +0
 constexpr unsigned kFp8ConfigMask = kFp8Saturate | kFp8NanSuppress;
+/// The flags by name, as the dialect prints them and the C ABI lists them.
+struct Fp8ConfigFlag {
+  const char *name;
+  unsigned bits;
+};
+inline constexpr Fp8ConfigFlag kFp8ConfigFlags[] = {
+    {"saturate", kFp8Saturate}, {"nan_suppress", kFp8NanSuppress}};
 
 constexpr uint32_t kF32SignMask = 0x80000000u;
 constexpr uint32_t kF32QuietBit = 0x00400000u;

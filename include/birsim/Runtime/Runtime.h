@@ -53,6 +53,9 @@ extern "C" {
 /* FP8ConversionConfig: bit 0 saturate, byte 1 NaN-suppress. */
 #define BIRSIM_FP8_SATURATE 0x0001u
 #define BIRSIM_FP8_NAN_SUPPRESS 0xFF00u
+/* The FP8 config flags by number: the name ("saturate", "nan_suppress"),
+ * its bits in *bits when bits is not NULL; NULL past the last. */
+BIRSIM_RT_API const char *birsim_fp8_config_flag(int index, unsigned *bits);
 
 BIRSIM_RT_API int birsim_cast_copy_or_accumulate(int op, void *dst,
                                                  const void *src, int dtype);
@@ -201,6 +204,8 @@ struct birsim_fidelity_counts {
 BIRSIM_RT_API const char *birsim_fidelity_family_name(int family);
 BIRSIM_RT_API const char *birsim_fidelity_event_key(int event, int *family);
 BIRSIM_RT_API void birsim_fidelity_enable(int on);
+/* Whether the counters are on (1) or off (0). */
+BIRSIM_RT_API int birsim_fidelity_enabled(void);
 /* Fills the first `out_size` bytes of *out (fields are only ever appended
  * to the struct, so a caller built with an older, smaller struct passes its
  * own sizeof and gets the fields it has): 0, or BIRSIM_EINVAL for a null

@@ -111,7 +111,8 @@ for block in range(2 * 64):  # blocks of 16 values sharing a scale
             v = rng.choice([0, 0x00000005, 0x3F808000, 0x3FFFFFFF])
         tile_values.append(v)
 tiles = constant(tile_values, 32, "tensor<2x32x32xf32>")
-for _, fmt, _, bytes_ in rt.bfp_formats():
+for number, fmt, _, _, _ in rt.bfp_formats():
+    bytes_ = rt.lib.birsim_bfp_tile_bytes(number)
     ops.append(("pack_" + fmt, "birsim.bfp_pack %s {0} : tensor<2x32x32xf32> -> "
                 "tensor<2x%dxi8>" % (fmt, bytes_), [tiles], "tensor<2x%dxi8>" % bytes_))
 

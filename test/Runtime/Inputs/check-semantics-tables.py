@@ -45,10 +45,10 @@ for row, d in zip(rows, dtypes):
 ops = re.search(r"`MemoryReductionOp` is `([^`]*)`", section)
 expect("MemoryReductionOp", ops.group(1) if ops else None,
        ", ".join("%s = %d" % (n, i)
-                 for i, n in enumerate(rt.enum_names("memory_reduction_op"))))
+                 for i, n in enumerate(rt.names("memory_reduction_op"))))
 
 alu = re.search(r"`bir::AluOpType` has (\d+) values: ([^\[]*)\[", section)
-alu_names = rt.enum_names("alu_op_type")
+alu_names = rt.names("alu_op_type")
 expect("AluOpType count", int(alu.group(1)) if alu else None, len(alu_names))
 expect("AluOpType list", " ".join(alu.group(2).split()).rstrip(" ,.") if alu else None,
        ", ".join("%s %d" % (n, i) for i, n in enumerate(alu_names)))
@@ -60,8 +60,8 @@ bfp_rows = [[c.strip() for c in line.strip().strip("|").split("|")]
             for line in bfp.splitlines() if re.match(r"\| \d+ \| bfp", line)]
 formats = rt.bfp_formats()
 expect("BFP format rows", len(bfp_rows), len(formats))
-rt.lib.birsim_bfp_mantissa_bits.restype = ctypes.c_uint32
-for row, (number, name, exponent, tile_bytes) in zip(bfp_rows, formats):
+for row, (number, name, exponent, _, _) in zip(bfp_rows, formats):
+    tile_bytes = rt.lib.birsim_bfp_tile_bytes(number)
     expect("BFP format %s number" % name, int(row[0]), number)
     expect("BFP format %d name" % number, row[1], name)
     expect("BFP format %s M" % name, int(row[2]), rt.lib.birsim_bfp_mantissa_bits(number))
@@ -73,5 +73,5 @@ for p in problems:
 if problems:
     sys.exit(1)
 print("semantics tables: %d dtypes, %d ops, %d alu ops, %d bfp formats match" % (
-    len(dtypes), len(rt.enum_names("memory_reduction_op")), len(alu_names),
+    len(dtypes), len(rt.names("memory_reduction_op")), len(alu_names),
     len(formats)))
