@@ -90,8 +90,8 @@ def _elements(array, row, what):
     """`array` as a C-contiguous array of `row`'s storage type."""
     array = np.asarray(array)
     if array.dtype.itemsize != row.bytes:
-        raise BirsimError(-1, "%s: %s elements are %d bytes, the array's %d"
-                          % (what, row.name, row.bytes, array.dtype.itemsize))
+        raise TypeError("%s: %s elements are %d bytes, the array's %d"
+                        % (what, row.name, row.bytes, array.dtype.itemsize))
     return np.ascontiguousarray(array)
 
 
@@ -99,8 +99,8 @@ def _result(template, out, dtype):
     """A fresh result array, copied into `out` by the caller on success."""
     if out is not None and (out.shape != template.shape or
                             out.dtype.itemsize != np.dtype(dtype).itemsize):
-        raise BirsimError(-1, "out must have shape %s and %d-byte elements"
-                          % (template.shape, np.dtype(dtype).itemsize))
+        raise ValueError("out must have shape %s and %d-byte elements"
+                         % (template.shape, np.dtype(dtype).itemsize))
     return np.array(template, dtype=dtype, copy=True, order="C")
 
 
@@ -130,8 +130,8 @@ def accumulate(op, dst, src, dtype=None, *, out=None):
     src = _elements(src, row, "accumulate")
     dst = _elements(dst, row, "accumulate")
     if src.shape != dst.shape:
-        raise BirsimError(-1, "accumulate: dst %s and src %s differ in shape"
-                          % (dst.shape, src.shape))
+        raise ValueError("accumulate: dst %s and src %s differ in shape"
+                         % (dst.shape, src.shape))
     result = _result(dst, out, dst.dtype)
     _check(_rt.lib.birsim_accumulate(
         _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
@@ -209,6 +209,17 @@ def cast(x, dtype, *, src_dtype=None, fp8_config="saturate"):
                                result.ctypes.data, x.size,
                                _fp8_config(fp8_config)))
     return result
+
+
+def to_float32(bits, dtype):
+    """Raw bits of a format NumPy lacks (bfloat16, the fp8 formats,
+    float32r) to float32, exactly."""
+    return cast(bits, "float32", src_dtype=dtype)
+
+
+def from_float32(x, dtype, *, fp8_config="saturate"):
+    """float32 to the raw bits of `dtype`, as the cast engine rounds."""
+    return cast(np.asarray(x, dtype=np.float32), dtype, fp8_config=fp8_config)
 
 
 def _format(fmt):

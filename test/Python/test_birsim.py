@@ -47,6 +47,16 @@ def test_errors_carry_status_and_message_and_write_nothing():
     assert birsim.alu_op_to_memory_reduction("bypass") == "copy"
 
 
+def test_bits_helpers_and_misuse():
+    bits = birsim.from_float32([1.0, 448.0, 1000.0], "float8_e4m3fn")
+    assert bits.dtype == np.uint8 and bits.tolist() == [0x38, 0x7E, 0x7E]
+    assert birsim.to_float32(bits, "float8_e4m3fn").tolist() == [1.0, 448.0, 448.0]
+    with pytest.raises(TypeError):
+        birsim.accumulate("add", np.zeros(2, np.uint16), np.zeros(2, np.uint16), "float8e4")
+    with pytest.raises(ValueError):
+        birsim.accumulate("add", np.zeros(2, np.float32), np.zeros(3, np.float32))
+
+
 def test_scatter_and_collective():
     dst = np.zeros(4, np.float32)
     r = birsim.scatter_accumulate("add", dst, np.array([1, 2, 3], np.float32), [1, 1, 3])
