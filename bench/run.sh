@@ -49,3 +49,7 @@ echo "== runtime bulk kernels and the folder (bench/CoreBench.cpp) =="
 echo
 echo "== folding dense_resource weights: time and peak RSS (bench/fold-resource.sh) =="
 ./bench/fold-resource.sh
+
+echo
+echo "== the Python package against the C call (bench/python-bench.py) =="
+PYTHONPATH=build/python /usr/bin/python3 bench/python-bench.py

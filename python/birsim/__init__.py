@@ -104,6 +104,14 @@ def _result(template, out, dtype):
     return np.array(template, dtype=dtype, copy=True, order="C")
 
 
+def _in_place(dst, out):
+    """`out` is `dst` itself: the runtime reads each element before it
+    writes it there, and writes nothing on error, so no copy is needed."""
+    return (out is not None and out.ctypes.data == dst.ctypes.data and
+            out.shape == dst.shape and out.flags.c_contiguous and
+            out.dtype.itemsize == dst.dtype.itemsize)
+
+
 def _finish(result, out):
     if out is None:
         return result
@@ -132,6 +140,11 @@ def accumulate(op, dst, src, dtype=None, *, out=None):
     if src.shape != dst.shape:
         raise ValueError("accumulate: dst %s and src %s differ in shape"
                          % (dst.shape, src.shape))
+    if _in_place(dst, out):
+        _check(_rt.lib.birsim_accumulate(
+            _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
+            out.ctypes.data, src.ctypes.data, row.number, out.size))
+        return out
     result = _result(dst, out, dst.dtype)
     _check(_rt.lib.birsim_accumulate(
         _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
