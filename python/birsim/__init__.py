@@ -163,12 +163,12 @@ def scatter_accumulate(op, dst, src, indices, dtype=None, *, out=None):
     if idx.size != src.size:
         raise BirsimError(-1, "scatter_accumulate: %d indices for %d sources"
                           % (idx.size, src.size))
-    result = _result(dst, out, dst.dtype)
+    result = out if _in_place(dst, out) else _result(dst, out, dst.dtype)
     _check(_rt.lib.birsim_scatter_accumulate(
         _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
         result.ctypes.data, result.size, src.ctypes.data, idx.ctypes.data,
         idx.size, row.number))
-    return _finish(result, out)
+    return result if result is out else _finish(result, out)
 
 
 def collective_reduce(op, acc, x, *, out=None):
@@ -178,11 +178,11 @@ def collective_reduce(op, acc, x, *, out=None):
     if acc.shape != x.shape:
         raise BirsimError(-1, "collective_reduce: shapes %s and %s differ"
                           % (acc.shape, x.shape))
-    result = _result(acc, out, np.float32)
+    result = out if _in_place(acc, out) else _result(acc, out, np.float32)
     _check(_rt.lib.birsim_collective_reduce(
         _op_number(op, _ALU_OP_TYPES, "AluOpType"), result.ctypes.data,
         x.ctypes.data, result.size))
-    return _finish(result, out)
+    return result if result is out else _finish(result, out)
 
 
 def alu_op_to_memory_reduction(alu_op):

@@ -60,7 +60,13 @@ def test_bits_helpers_and_misuse():
 def test_scatter_and_collective():
     dst = np.zeros(4, np.float32)
     r = birsim.scatter_accumulate("add", dst, np.array([1, 2, 3], np.float32), [1, 1, 3])
-    assert r.tolist() == [0.0, 3.0, 0.0, 3.0]
+    assert r.tolist() == [0.0, 3.0, 0.0, 3.0] and dst.tolist() == [0.0] * 4
+    birsim.scatter_accumulate("add", dst, np.array([1, 2, 3], np.float32), [1, 1, 3], out=dst)
+    assert dst.tolist() == [0.0, 3.0, 0.0, 3.0]
+    # An error in place writes nothing either (every index checked first).
+    with pytest.raises(birsim.BirsimError):
+        birsim.scatter_accumulate("add", dst, np.ones(2, np.float32), [0, 9], out=dst)
+    assert dst.tolist() == [0.0, 3.0, 0.0, 3.0]
     acc = np.array([1.0, np.nan], np.float32)
     assert birsim.collective_reduce("add", acc, np.array([2.0, 1.0], np.float32))[0] == 3.0
 
