@@ -144,3 +144,71 @@ def test_threads_give_the_same_bits():
     for t in threads:
         t.join()
     assert all((r == one).all() for r in results)
+
+
+def _decode_table(row):
+    """Every code of an IEEE-style narrow float (a Dtypes.def row), decoded
+    in float64 from its fields: an oracle independent of the runtime."""
+    e_bits, m_bits, bias = row.exponent_bits, row.mantissa_bits, row.bias
+    codes = np.arange(1 << (1 + e_bits + m_bits))
+    sign = np.where(codes >> (e_bits + m_bits) & 1, -1.0, 1.0)
+    e = codes >> m_bits & ((1 << e_bits) - 1)
+    m = codes & ((1 << m_bits) - 1)
+    value = np.where(e == 0, m * 2.0 ** (1 - bias - m_bits),
+                     (1 + m / 2.0 ** m_bits) * 2.0 ** (e.astype(float) - bias))
+    value = np.where(e == (1 << e_bits) - 1, np.where(m == 0, np.inf, np.nan), value)
+    return sign * value
+
+
+@pytest.mark.parametrize("name", ["float8e3", "float8e4", "float8e5"])
+def test_every_fp8_pair_against_a_float64_oracle(name):
+    """add of every pair (§3: widen, fp32 add, narrow with config 0) equals
+    the pair's exact sum rounded to nearest even, Inf beyond the largest
+    finite (the rounding treats Inf as the next power of two), NaN for NaN."""
+    row = next(d for d in birsim.dtypes if d.name == name)
+    table = _decode_table(row)
+    a, b = np.meshgrid(np.arange(256, dtype=np.uint8), np.arange(256, dtype=np.uint8))
+    got = birsim.accumulate("add", a.ravel(), b.ravel(), name)
+    with np.errstate(invalid="ignore"):  # Inf - Inf: NaN
+        exact = table[a.ravel()] + table[b.ravel()]
+    finite = np.isfinite(table)
+    top = table[finite].max()
+    ulp = top - np.sort(table[finite])[-2]
+    # Candidates: every finite code, and +-Inf at the value 2 * 2^emax.
+    cand_codes = np.concatenate([np.nonzero(finite)[0],
+                                 np.nonzero(np.isinf(table))[0]])
+    cand_vals = np.concatenate([table[finite],
+                                np.where(table[np.isinf(table)] > 0, 1, -1) * (top + ulp)])
+    want = np.empty_like(got)
+    for i in range(0, exact.size, 4096):
+        s = exact[i:i + 4096]
+        d = np.abs(s[:, None] - cand_vals[None, :])
+        best = d.min(axis=1, keepdims=True)
+        tie_even = (d == best) & (cand_codes[None, :] % 2 == 0)
+        pick = np.where(tie_even.any(axis=1), tie_even.argmax(axis=1),
+                        (d == best).argmax(axis=1))
+        want[i:i + 4096] = cand_codes[pick]
+    inf_code = {1.0: int(np.nonzero(table == np.inf)[0][0]),
+                -1.0: int(np.nonzero(table == -np.inf)[0][0])}
+    for sign, code in inf_code.items():  # an infinite operand's sum
+        want[np.isinf(exact) & (np.sign(exact) == sign)] = code
+    zero = exact == 0  # -0 + -0 is -0, x + -x is +0 (float64 does the same)
+    want[zero] = np.where(np.signbit(exact[zero]), 1 << 7, 0)
+    got_v, want_v = table[got], table[want]
+    nan = np.isnan(exact)
+    assert np.isnan(got_v[nan]).all()
+    ok = ~nan
+    same = (got_v[ok] == want_v[ok]) & (np.signbit(got_v[ok]) == np.signbit(want_v[ok]))
+    # Exact zeros: x + -x is +0 under round to nearest.
+    bad = np.nonzero(~same)[0][:3]
+    assert same.all(), [(int(a.ravel()[ok][k]), int(b.ravel()[ok][k]), int(got[ok][k]), int(want[ok][k])) for k in bad]
+
+
+def test_zero_size_non_contiguous_and_uncastable():
+    empty = np.zeros(0, np.float32)
+    assert birsim.accumulate("add", empty, empty).size == 0
+    assert birsim.cast(empty, "bfloat16").size == 0
+    x = np.arange(16, dtype=np.float32)[::2]  # a strided view
+    assert birsim.accumulate("add", x, x).tolist() == (2 * x).tolist()
+    with pytest.raises(birsim.BirsimError, match="packed and outside the cast engine"):
+        birsim.cast(np.zeros(2, np.uint32), "float8_e4m3fn_x4", src_dtype="float32r")
