@@ -59,3 +59,12 @@ TEXT
   "$P/bin/mlir-runner" -e main --entry-point-result=void \
     --shared-libs=build/lib/libbirsim_runtime.so,$P/lib/libmlir_runner_utils.so,$P/lib/libmlir_c_runner_utils.so \
     2>&1 >/dev/null | grep '^birsim-fidelity'
+
+cat <<'TEXT'
+
+== 5. From Python (examples/python/golden.py, docs/Python.md) =============
+A ttnn-style golden for from_torch(x, bfloat8_b/bfloat4_b/bfloat2_b) on a
+bf16 matrix, an fp8 embedding bag as the simulator sums it, their fidelity
+counts, and a picture of each BFP format's per-block error:
+TEXT
+PYTHONPATH=build/python /usr/bin/python3 examples/python/golden.py build/bfp-block-error.png
