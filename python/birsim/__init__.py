@@ -112,6 +112,21 @@ def _in_place(dst, out):
             out.dtype.itemsize == dst.dtype.itemsize)
 
 
+def _same_buffer(a, b):
+    return (a.ctypes.data == b.ctypes.data and a.nbytes == b.nbytes)
+
+
+def _reject_partial_overlap(out, sources, call):
+    """`out` partly overlapping a source: the runtime's aliasing error
+    (docs/Decisions.md D18), raised by the call itself, which checks before
+    it writes anything; never a silent copy."""
+    if out is None:
+        return
+    for source in sources:
+        if np.shares_memory(out, source) and not _same_buffer(out, source):
+            _check(call(out, source))
+
+
 def _finish(result, out):
     if out is None:
         return result
@@ -140,11 +155,15 @@ def accumulate(op, dst, src, dtype=None, *, out=None):
     if src.shape != dst.shape:
         raise ValueError("accumulate: dst %s and src %s differ in shape"
                          % (dst.shape, src.shape))
+    number = _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp")
     if _in_place(dst, out):
-        _check(_rt.lib.birsim_accumulate(
-            _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
-            out.ctypes.data, src.ctypes.data, row.number, out.size))
+        _check(_rt.lib.birsim_accumulate(number, out.ctypes.data,
+                                         src.ctypes.data, row.number, out.size))
         return out
+    if out is not None and out.size == dst.size:
+        _reject_partial_overlap(out, (dst, src), lambda o, s: (
+            _rt.lib.birsim_accumulate(number, o.ctypes.data, s.ctypes.data,
+                                      row.number, o.size)))
     result = _result(dst, out, dst.dtype)
     _check(_rt.lib.birsim_accumulate(
         _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
