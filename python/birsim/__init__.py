@@ -182,6 +182,17 @@ def scatter_accumulate(op, dst, src, indices, dtype=None, *, out=None):
     if idx.size != src.size:
         raise BirsimError(-1, "scatter_accumulate: %d indices for %d sources"
                           % (idx.size, src.size))
+    number = _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp")
+    if not _in_place(dst, out) and out is not None and out.size == dst.size:
+        # The runtime rejects any overlap of dst with src or indices, and a
+        # partial one of out with dst shows in a copy.
+        _reject_partial_overlap(out, (dst,), lambda o, d: (
+            _rt.lib.birsim_accumulate(0, o.ctypes.data, d.ctypes.data,
+                                      row.number, o.size)))
+        _reject_partial_overlap(out, (src, idx), lambda o, _: (
+            _rt.lib.birsim_scatter_accumulate(
+                number, o.ctypes.data, o.size, src.ctypes.data,
+                idx.ctypes.data, idx.size, row.number)))
     result = out if _in_place(dst, out) else _result(dst, out, dst.dtype)
     _check(_rt.lib.birsim_scatter_accumulate(
         _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
@@ -197,6 +208,11 @@ def collective_reduce(op, acc, x, *, out=None):
     if acc.shape != x.shape:
         raise BirsimError(-1, "collective_reduce: shapes %s and %s differ"
                           % (acc.shape, x.shape))
+    alu = _op_number(op, _ALU_OP_TYPES, "AluOpType")
+    if not _in_place(acc, out) and out is not None and out.size == acc.size:
+        _reject_partial_overlap(out, (acc, x), lambda o, s: (
+            _rt.lib.birsim_collective_reduce(alu, o.ctypes.data,
+                                             s.ctypes.data, o.size)))
     result = out if _in_place(acc, out) else _result(acc, out, np.float32)
     _check(_rt.lib.birsim_collective_reduce(
         _op_number(op, _ALU_OP_TYPES, "AluOpType"), result.ctypes.data,

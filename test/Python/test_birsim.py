@@ -221,6 +221,11 @@ def test_out_aliasing():
     with pytest.raises(birsim.BirsimError, match="partly overlap"):
         birsim.accumulate("add", dst, src, out=src)
     assert (buf == before).all()
+    with pytest.raises(birsim.BirsimError, match="overlap"):
+        birsim.scatter_accumulate("add", buf[:4], buf[1:3], [0, 1], out=buf[1:5])
+    with pytest.raises(birsim.BirsimError, match="overlap"):
+        birsim.collective_reduce("add", buf[:4], buf[4:8], out=buf[2:6])
+    assert (buf == before).all()
     # Exactly the same buffer is allowed, and in place.
     x = np.ones(4, np.float32)
     assert birsim.accumulate("add", x, x, out=x) is x and x.tolist() == [2.0] * 4
