@@ -281,7 +281,7 @@ struct Avx2 : X86Vocabulary {
     splats[3] = _mm256_permute2x128_si256(cd, cd, 0x11);
     __m256i both = _mm256_packus_epi32(ab, cd); // 16-bit: a a a a c c c c | b.. d..
     __m256i bytes = _mm256_packus_epi16(both, both);
-    return uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes))) & 0xFF |
+    return (uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes))) & 0xFF) |
            (uint32_t(_mm256_extract_epi8(bytes, 16)) << 8) |
            (uint32_t(_mm256_extract_epi8(bytes, 4)) << 16) |
            (uint32_t(_mm256_extract_epi8(bytes, 20)) << 24);

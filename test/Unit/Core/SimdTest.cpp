@@ -451,13 +451,13 @@ TEST(VectorPath, EveryTailLengthAndAlignment) {
   // after fn(dst) comes back.
   auto withGuard = [&](size_t offset, const Bytes &dst, auto fn) {
     Bytes buffer(offset + dst.size() + kGuard, 0x5A);
-    std::memcpy(buffer.data() + offset, dst.data(), dst.size());
+    std::copy(dst.begin(), dst.end(), buffer.begin() + offset);
     fn(buffer.data() + offset);
     return buffer;
   };
   auto atOffset = [](size_t offset, const Bytes &src) {
     auto copy = std::make_unique<unsigned char[]>(offset + src.size());
-    std::memcpy(copy.get() + offset, src.data(), src.size());
+    std::copy(src.begin(), src.end(), copy.get() + offset);
     return copy;
   };
   for (size_t offset : {0, 1, 3})
