@@ -161,12 +161,25 @@ static Status checkCall(int format, const void *packed, const void *values,
   return checkCount(tileCount, size_t(tileRows) * tileCols * valueBytes);
 }
 
+/// "BFP packing takes float32 (16), ... or uint32 (14) values": the rows
+/// of kBfpInputDtypes, by name and number.
+static const char *inputChoices() {
+  static const std::string text = [] {
+    std::string t = "BFP packing takes ";
+    size_t n = std::size(kBfpInputDtypes);
+    for (size_t i = 0; i < n; ++i)
+      t += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") +
+           dtypeInfo(kBfpInputDtypes[i]).name + " (" +
+           std::to_string(int(kBfpInputDtypes[i])) + ")";
+    return t + " values";
+  }();
+  return text.c_str();
+}
+
 static Status checkInput(int srcDtype) {
   if (!isBfpInputDtype(srcDtype))
     return Status::error(ErrorCode::invalidArgument, srcDtype, 0,
-                         "BFP packing takes float32 (16), bfloat16 (12), "
-                         "int8 (1), uint8 (0), uint16 (10), int32 (15) or "
-                         "uint32 (14) values");
+                         inputChoices());
   return Status::success();
 }
 

@@ -35,6 +35,7 @@ _NATIVE = {"float32": np.float32, "float16": np.float16, "int8": np.int8,
            "int32": np.int32, "uint32": np.uint32, "int64": np.int64,
            "uint64": np.uint64}
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+_NATIVE_NAMES = {v: k for k, v in _NATIVE.items()}
 
 
 class BirsimError(RuntimeError):
@@ -65,7 +66,7 @@ def active_isa():
 def _dtype(dtype, array=None):
     """A Dtypes.def row from a name, a number, or an array's NumPy type."""
     if dtype is None:
-        name = {v: k for k, v in _NATIVE.items()}.get(array.dtype.type)
+        name = _NATIVE_NAMES.get(array.dtype.type)
         if name is None:
             raise BirsimError(-2, "no bir::Dtype for NumPy type %s: name one "
                               "(birsim.dtypes)" % array.dtype)
@@ -276,10 +277,9 @@ def _format(fmt):
 
 def _bfp_input(x, src_dtype):
     x = np.asarray(x)
-    row = _dtype(src_dtype, x) if src_dtype is not None or \
-        x.dtype.type in _NATIVE.values() else None
-    if row is None:
+    if src_dtype is None and x.dtype.type not in _NATIVE_NAMES:
         raise BirsimError(-1, "no BFP input type for NumPy type %s" % x.dtype)
+    row = _dtype(src_dtype, x)
     return _elements(x, row, "bfp_pack"), row
 
 

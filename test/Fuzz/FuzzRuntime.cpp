@@ -14,6 +14,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Enums.h"
+#include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
@@ -223,6 +224,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                        fidelityFamilyInfo(FidelityFamily(family)).name));
     check((birsim_fidelity_family_name(n) != nullptr) ==
           (n >= 0 && n < kNumFidelityFamilies));
+    unsigned bits = 0xA5A5A5A5u;
+    const char *flag = birsim_fp8_config_flag(n, &bits);
+    bool isFlag = n >= 0 && n < int(std::size(kFp8ConfigFlags));
+    check(isFlag ? same(flag, kFp8ConfigFlags[n].name) &&
+                       bits == kFp8ConfigFlags[n].bits
+                 : !flag && bits == 0xA5A5A5A5u);
+    check(birsim_fidelity_enabled() == (counting ? 1 : 0));
     break;
   }
   }

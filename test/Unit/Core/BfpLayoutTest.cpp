@@ -427,8 +427,9 @@ TEST(BfpLayout, Errors) {
                          "2x32, 1x32, 8x16, 4x16, 2x16 or 1x16");
   s = bfpPack(0, int(Dtype::float16), in.data(), 1, 32, 32, 0, out.data());
   EXPECT_EQ(s.code, ErrorCode::invalidArgument);
-  EXPECT_NE(s.message().find("BFP packing takes float32 (16), bfloat16 (12)"),
-            std::string::npos);
+  EXPECT_EQ(s.message(), "invalid argument: BFP packing takes float32 (16), "
+                         "bfloat16 (12), int8 (1), uint8 (0), uint16 (10), "
+                         "int32 (15) or uint32 (14) values (got 13)");
   s = bfpPack(0, int(Dtype::float32), in.data(), 1, 32, 32, kBfpTranspose,
               out.data());
   EXPECT_EQ(s.message(), "invalid argument: the tile forms take "
