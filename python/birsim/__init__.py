@@ -1,378 +1,700 @@
 """birsim from Python: the BIR simulator's numerics and tt-metal's BFP
 conversion, exact, over libbirsim_runtime.so.0 (docs/Python.md).
 
-Arrays are NumPy arrays. Element types NumPy lacks (bfloat16, the fp8
-formats) travel as their bits in uint16 / uint8 arrays, named by their
-bir::Dtype name (``birsim.dtypes``). Every table comes from the runtime;
-every error is a ``BirsimError`` with the runtime's status and message,
-and leaves ``out`` as it was.
+Arrays are NumPy arrays, lists, ml_dtypes arrays or CPU torch tensors;
+results come back in the caller's kind. Element types NumPy lacks
+(bfloat16, the fp8 formats) also travel as their bits in uint16 / uint8
+arrays. Every table comes from the runtime. Misuse raises TypeError,
+ValueError or IndexError before any call; what the runtime rejects raises
+``BirsimError`` with its status and message; either way nothing is written.
+
+>>> import numpy as np, birsim
+>>> birsim.to_float32(birsim.from_float32([1.0, 1000.0], "float8_e4m3"), "float8_e4m3")
+array([  1., 240.], dtype=float32)
 """
 import contextlib
 import ctypes
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _runtime
+from . import _arrays, _runtime, _types
+
+__all__ = [
+    "BirsimError", "Dtype", "BfpFormat", "FidelityCounts", "__version__",
+    "accumulate", "active_isa", "alu_op_to_memory_reduction", "bfp_formats",
+    "bfp_pack", "bfp_pack_matrix", "bfp_unpack", "bfp_unpack_matrix", "cast",
+    "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
+    "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
+    "to_float32", "ulp_distance",
+]
 
 _rt = _runtime.Runtime(_runtime.find_library(__file__))
+_lib = _rt.lib
 
-__version__ = _rt.lib.birsim_version().decode()
+__version__: str = _lib.birsim_version().decode()
 
+Dtype = _runtime.Dtype
+BfpFormat = _runtime.BfpFormat
 #: The bir::Dtype table (docs/Semantics.md section 1), by number.
-dtypes = tuple(_rt.dtypes())
-_DTYPE_BY_NAME = {d.name: d for d in dtypes}
+dtypes: Tuple[Dtype, ...] = tuple(_rt.dtypes())
+#: The BFP formats (docs/Semantics.md section 5), by number.
+bfp_formats: Tuple[BfpFormat, ...] = tuple(_rt.bfp_formats())
+_TABLE = _types.Table(dtypes)
+_ROW = _TABLE.by_name
 _MEMORY_REDUCTION_OPS = _rt.names("memory_reduction_op")
 _ALU_OP_TYPES = _rt.names("alu_op_type")
-#: The BFP formats (docs/Semantics.md section 5), by number.
-bfp_formats = tuple(_rt.bfp_formats())
 _FP8_FLAGS = _rt.fp8_config_flags()
 _FIDELITY_FIELDS = _rt.fidelity_layout()
+# Runtime.h's BIRSIM_BFP_FACES and BIRSIM_BFP_TRANSPOSE.
+_BFP_FACES, _BFP_TRANSPOSE = 1, 2
 
-# NumPy storage of a dtype: its own type where NumPy has one, else its
-# bits in an unsigned integer of its width.
-_NATIVE = {"float32": np.float32, "float16": np.float16, "int8": np.int8,
-           "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16,
-           "int32": np.int32, "uint32": np.uint32, "int64": np.int64,
-           "uint64": np.uint64}
-_BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-_NATIVE_NAMES = {v: k for k, v in _NATIVE.items()}
+DtypeLike = Union[str, int, Dtype, np.dtype, type, Any]
+ArrayLike = Any  # NumPy arrays, lists, ml_dtypes arrays, CPU torch tensors
 
 
 class BirsimError(RuntimeError):
-    """A runtime error: ``status`` (a BIRSIM_E* code) and ``message``
-    (birsim_last_error())."""
+    """An error of the runtime: ``status`` (a BIRSIM_E* code) and
+    ``message`` (birsim_last_error())."""
 
-    def __init__(self, status, message):
+    def __init__(self, status: int, message: str):
         super().__init__(message)
         self.status = status
         self.message = message
 
 
-def _check(status):
+def _check(status: int) -> None:
     _rt.check(status, BirsimError)
 
 
-def set_num_threads(n):
+def _overlap_error(exact_allowed: bool) -> BirsimError:
+    """The runtime's aliasing error (docs/Decisions.md D18), produced by the
+    runtime's own check on scratch memory this package owns."""
+    scratch = np.zeros(16, np.uint8)
+    p = scratch.ctypes.data
+    if exact_allowed:  # elementwise calls: a partial overlap
+        status = _lib.birsim_accumulate(0, p, p + 1, _ROW["uint8"].number, 2)
+    else:  # scatter: any overlap of the destination with a source
+        status = _lib.birsim_scatter_accumulate(
+            0, p, 8, p, p + 8, 1, _ROW["uint8"].number)
+    return BirsimError(status, _rt.error())
+
+
+def _address(array: np.ndarray) -> int:
+    return array.__array_interface__["data"][0]
+
+
+def set_num_threads(n: int) -> int:
     """Threads for large calls (0: the default); returns the previous
-    setting. Results never depend on it."""
-    return _rt.lib.birsim_set_num_threads(int(n))
+    setting. Results never depend on it.
+
+    >>> previous = birsim.set_num_threads(2); _ = birsim.set_num_threads(previous)
+    """
+    n = _whole(n, "set_num_threads: n")
+    return _lib.birsim_set_num_threads(n)
 
 
-def active_isa():
-    """The vector path in use: "portable", "avx2" or "avx512"."""
-    return _rt.lib.birsim_active_isa().decode()
+def active_isa() -> str:
+    """The vector path in use: "portable", "avx2" or "avx512".
+
+    >>> birsim.active_isa() in ("portable", "avx2", "avx512")
+    True
+    """
+    return _lib.birsim_active_isa().decode()
 
 
-def _dtype(dtype, array=None):
-    """A Dtypes.def row from a name, a number, or an array's NumPy type."""
-    if dtype is None:
-        name = _NATIVE_NAMES.get(array.dtype.type)
-        if name is None:
-            raise BirsimError(-2, "no bir::Dtype for NumPy type %s: name one "
-                              "(birsim.dtypes)" % array.dtype)
-        return _DTYPE_BY_NAME[name]
-    if isinstance(dtype, (int, np.integer)):
-        if not 0 <= int(dtype) < len(dtypes):
-            raise BirsimError(-2, "Unknown dtype %d" % int(dtype))
-        return dtypes[int(dtype)]
-    if dtype not in _DTYPE_BY_NAME:
-        raise BirsimError(-2, "unknown dtype %r: expected one of %s"
-                          % (dtype, ", ".join(_DTYPE_BY_NAME)))
-    return _DTYPE_BY_NAME[dtype]
+def dtype_of(spec: DtypeLike) -> Dtype:
+    """The bir::Dtype row a spec names: its name (``"float8e4"``), number,
+    MLIR spelling (``"f8E4M3"``), ml_dtypes / PyTorch name
+    (``"float8_e4m3"``), a NumPy dtype or scalar type, an ml_dtypes type or
+    a torch dtype. TypeError when it names none.
+
+    >>> birsim.dtype_of("float8_e4m3").name, birsim.dtype_of(np.float16).name
+    ('float8e4', 'float16')
+    """
+    return _TABLE.resolve(spec)
 
 
-def storage_type(dtype):
-    """The NumPy type arrays of `dtype` are held in."""
-    row = _dtype(dtype)
-    return _NATIVE.get(row.name, _BITS[row.bytes])
+def storage_type(dtype: DtypeLike) -> np.dtype:
+    """The NumPy dtype arrays of `dtype` are held in: its own where NumPy has
+    it, else its bits in the unsigned integer of its width.
+
+    >>> birsim.storage_type("bfloat16")
+    dtype('uint16')
+    """
+    return _TABLE.storage(_TABLE.resolve(dtype))
 
 
-def _elements(array, row, what):
-    """`array` as a C-contiguous array of `row`'s storage type."""
-    array = np.asarray(array)
-    if array.dtype.itemsize != row.bytes:
-        raise TypeError("%s: %s elements are %d bytes, the array's %d"
-                        % (what, row.name, row.bytes, array.dtype.itemsize))
-    return np.ascontiguousarray(array)
+def _whole(value: Any, what: str, low: int = 0) -> int:
+    """An integer argument (not a bool), at least `low`."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer)):
+        raise TypeError("%s must be an integer, not %r" % (what, value))
+    if int(value) < low:
+        raise ValueError("%s must be at least %d, got %d"
+                         % (what, low, int(value)))
+    return int(value)
 
 
-def _result(template, out, dtype):
-    """A fresh result array, copied into `out` by the caller on success."""
-    if out is not None and (out.shape != template.shape or
-                            out.dtype.itemsize != np.dtype(dtype).itemsize):
-        raise ValueError("out must have shape %s and %d-byte elements"
-                         % (template.shape, np.dtype(dtype).itemsize))
-    return np.array(template, dtype=dtype, copy=True, order="C")
+def _name_number(value: Any, names: Sequence[str], what: str) -> int:
+    """An enumeration value by name or number (the runtime's table)."""
+    if isinstance(value, str):
+        if value not in names:
+            raise ValueError("%s: unknown %r: expected one of %s"
+                             % (what, value, ", ".join(names)))
+        return names.index(value)
+    number = _whole(value, what)
+    if number >= len(names):
+        raise ValueError("%s: no value numbered %d (0..%d)"
+                         % (what, number, len(names) - 1))
+    return number
 
 
-def _in_place(dst, out):
-    """`out` is `dst` itself: the runtime reads each element before it
-    writes it there, and writes nothing on error, so no copy is needed."""
-    return (out is not None and out.ctypes.data == dst.ctypes.data and
-            out.shape == dst.shape and out.flags.c_contiguous and
-            out.dtype.itemsize == dst.dtype.itemsize)
+def _input(x: ArrayLike, dtype: Optional[DtypeLike], what: str):
+    """(storage array, row, caller's kind) for an input; the row from
+    `dtype`, else from the array's own type."""
+    array, is_row, kind = _arrays.take(_TABLE, x, what)
+    if dtype is not None:
+        row = _TABLE.resolve(dtype, what + ": dtype")
+    elif is_row is None:
+        raise TypeError("%s: NumPy type %s has no bir::Dtype; name one with "
+                        "dtype= (one of %s)" % (what, array.dtype,
+                                                 _TABLE.names()))
+    else:
+        row = is_row
+    return _arrays.as_row(_TABLE, array, is_row, row, what), row, kind, array
 
 
-def _same_buffer(a, b):
-    return (a.ctypes.data == b.ctypes.data and a.nbytes == b.nbytes)
+def _operand(x: ArrayLike, row: Dtype, what: str):
+    """(storage array, caller's array) for a second operand of `row`."""
+    array, is_row, _ = _arrays.take(_TABLE, x, what)
+    return _arrays.as_row(_TABLE, array, is_row, row, what), array
 
 
-def _reject_partial_overlap(out, sources, call):
-    """`out` partly overlapping a source: the runtime's aliasing error
-    (docs/Decisions.md D18), raised by the call itself, which checks before
-    it writes anything; never a silent copy."""
-    if out is None:
-        return
-    for source in sources:
-        if np.shares_memory(out, source) and not _same_buffer(out, source):
-            _check(call(out, source))
+# Elements copied into `out` and reduced there per step, so the copy stays
+# in cache: out = dst op src reads each array once from memory.
+_STEP_BYTES = 1 << 18
 
 
-def _finish(result, out):
-    if out is None:
-        return result
-    out[...] = result.view(out.dtype)
+def _elementwise(call, what, dst, src, row, kind, out, probe):
+    """``dst op src`` (each element read before it is written at the same
+    place) into a fresh array or `out`, by the rules of D18 and D34."""
+    (d, caller_dst), (s, caller_src) = dst, src
+    if d.shape != s.shape:
+        raise ValueError("%s: shapes %s and %s differ"
+                         % (what, caller_dst.shape, caller_src.shape))
+    o = _arrays.take_out(_TABLE, out, row, caller_dst.shape, what)
+    if o is None:
+        result = np.array(d, copy=True)
+        _check(call(_address(result), _address(s), result.size))
+        return kind.give(result, row)
+    for caller in (caller_dst, caller_src):
+        if (np.shares_memory(o, caller) and
+                not _arrays.same_elements(o, caller)):
+            raise _overlap_error(True)
+    if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst) and (
+            not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
+        _check(call(_address(o), _address(s), o.size))  # in place
+    elif o.flags.c_contiguous and not np.shares_memory(o, caller_src):
+        _check(probe())  # op and dtype checked before `out` is touched
+        flat_o, flat_d, flat_s = o.reshape(-1), d.reshape(-1), s.reshape(-1)
+        step = max(1, _STEP_BYTES // row.bytes)
+        for begin in range(0, o.size, step):
+            part = flat_o[begin:begin + step]
+            np.copyto(part, flat_d[begin:begin + step])
+            _check(call(_address(part), _address(flat_s[begin:]), part.size))
+    else:
+        result = np.array(d, copy=True)
+        _check(call(_address(result), _address(s), result.size))
+        o[...] = result
     return out
 
 
-def _op_number(op, names, what):
-    if isinstance(op, (int, np.integer)):
-        return int(op)
-    if op not in names:
-        raise BirsimError(-1, "%s %r: expected one of %s"
-                          % (what, op, ", ".join(names)))
-    return names.index(op)
-
-
-def accumulate(op, dst, src, dtype=None, *, out=None):
+def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
+               dtype: Optional[DtypeLike] = None, *,
+               out: Optional[ArrayLike] = None) -> Any:
     """cast_copy_or_accumulate over arrays: ``dst op src`` elementwise with
-    the simulator's numerics (docs/Semantics.md section 3); op is "copy",
-    "add", "min" or "max". Returns a new array, or `out` (which may be
-    `dst`) filled."""
-    dst = np.asarray(dst)
-    row = _dtype(dtype, dst)
-    src = _elements(src, row, "accumulate")
-    dst = _elements(dst, row, "accumulate")
-    if src.shape != dst.shape:
-        raise ValueError("accumulate: dst %s and src %s differ in shape"
-                         % (dst.shape, src.shape))
-    number = _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp")
-    if _in_place(dst, out):
-        _check(_rt.lib.birsim_accumulate(number, out.ctypes.data,
-                                         src.ctypes.data, row.number, out.size))
-        return out
-    if out is not None and out.size == dst.size:
-        _reject_partial_overlap(out, (dst, src), lambda o, s: (
-            _rt.lib.birsim_accumulate(number, o.ctypes.data, s.ctypes.data,
-                                      row.number, o.size)))
-    result = _result(dst, out, dst.dtype)
-    _check(_rt.lib.birsim_accumulate(
-        _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
-        result.ctypes.data, src.ctypes.data, row.number, result.size))
-    return _finish(result, out)
+    the simulator's numerics (docs/Semantics.md section 3).
+
+    Args: `op` "copy", "add", "min" or "max"; `dst`, `src` arrays of one
+    shape and of `dtype` (default: dst's own type); `out` an array of that
+    shape and type, which may be `dst` (in place), never partly overlapping
+    an operand.
+    Returns: a new array in dst's kind, or `out`.
+    Raises: TypeError, ValueError (misuse); BirsimError (the simulator
+    rejects the op on the dtype, or `out` partly overlaps an operand).
+
+    E4M3 240 + 240 is +Inf on the simulator (its reduce path does not
+    saturate):
+
+    >>> birsim.accumulate("add", np.uint8([0x77]), np.uint8([0x77]), "float8e4")
+    array([120], dtype=uint8)
+    """
+    number = _name_number(op, _MEMORY_REDUCTION_OPS, "accumulate: op")
+    d, row, kind, caller_dst = _input(dst, dtype, "accumulate: dst")
+    s = _operand(src, row, "accumulate: src")
+    return _elementwise(
+        lambda o, x, n: _lib.birsim_accumulate(number, o, x, row.number, n),
+        "accumulate", (d, caller_dst), s, row, kind, out,
+        lambda: _lib.birsim_accumulate(number, None, None, row.number, 0))
 
 
-def scatter_accumulate(op, dst, src, indices, dtype=None, *, out=None):
-    """``dst[indices[i]] = dst[indices[i]] op src[i]`` in order, dst flat;
-    every index is checked before anything is written."""
-    dst = np.asarray(dst)
-    row = _dtype(dtype, dst)
-    src = _elements(src, row, "scatter_accumulate").ravel()
-    dst = _elements(dst, row, "scatter_accumulate")
-    idx = np.ascontiguousarray(indices, dtype=np.int64).ravel()
-    if idx.size != src.size:
-        raise BirsimError(-1, "scatter_accumulate: %d indices for %d sources"
-                          % (idx.size, src.size))
-    number = _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp")
-    if not _in_place(dst, out) and out is not None and out.size == dst.size:
-        # The runtime rejects any overlap of dst with src or indices, and a
-        # partial one of out with dst shows in a copy.
-        _reject_partial_overlap(out, (dst,), lambda o, d: (
-            _rt.lib.birsim_accumulate(0, o.ctypes.data, d.ctypes.data,
-                                      row.number, o.size)))
-        _reject_partial_overlap(out, (src, idx), lambda o, _: (
-            _rt.lib.birsim_scatter_accumulate(
-                number, o.ctypes.data, o.size, src.ctypes.data,
-                idx.ctypes.data, idx.size, row.number)))
-    result = out if _in_place(dst, out) else _result(dst, out, dst.dtype)
-    _check(_rt.lib.birsim_scatter_accumulate(
-        _op_number(op, _MEMORY_REDUCTION_OPS, "MemoryReductionOp"),
-        result.ctypes.data, result.size, src.ctypes.data, idx.ctypes.data,
-        idx.size, row.number))
-    return result if result is out else _finish(result, out)
+def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
+                      out: Optional[ArrayLike] = None) -> Any:
+    """The collective reducer on float32 arrays (docs/Semantics.md section
+    3): `op` "add", "max" or "min"; `acc` and `x` float32 of one shape;
+    `out` as in accumulate. Returns a new array or `out`.
+
+    >>> birsim.collective_reduce("max", np.float32([1, 5]), np.float32([3, 2]))
+    array([3., 5.], dtype=float32)
+    """
+    alu = _name_number(op, _ALU_OP_TYPES, "collective_reduce: op")
+    row = _ROW["float32"]
+    a, _, kind, caller_acc = _input(acc, row, "collective_reduce: acc")
+    s = _operand(x, row, "collective_reduce: x")
+    return _elementwise(
+        lambda o, v, n: _lib.birsim_collective_reduce(alu, o, v, n),
+        "collective_reduce", (a, caller_acc), s, row, kind, out,
+        lambda: _lib.birsim_collective_reduce(alu, None, None, 0))
 
 
-def collective_reduce(op, acc, x, *, out=None):
-    """The collective reducer on float32: op is "add", "max" or "min"."""
-    acc = np.ascontiguousarray(acc, dtype=np.float32)
-    x = np.ascontiguousarray(x, dtype=np.float32)
-    if acc.shape != x.shape:
-        raise BirsimError(-1, "collective_reduce: shapes %s and %s differ"
-                          % (acc.shape, x.shape))
-    alu = _op_number(op, _ALU_OP_TYPES, "AluOpType")
-    if not _in_place(acc, out) and out is not None and out.size == acc.size:
-        _reject_partial_overlap(out, (acc, x), lambda o, s: (
-            _rt.lib.birsim_collective_reduce(alu, o.ctypes.data,
-                                             s.ctypes.data, o.size)))
-    result = out if _in_place(acc, out) else _result(acc, out, np.float32)
-    _check(_rt.lib.birsim_collective_reduce(
-        _op_number(op, _ALU_OP_TYPES, "AluOpType"), result.ctypes.data,
-        x.ctypes.data, result.size))
-    return result if result is out else _finish(result, out)
+def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
+                       indices: ArrayLike, dtype: Optional[DtypeLike] = None,
+                       *, out: Optional[ArrayLike] = None) -> Any:
+    """``dst.flat[indices[i]] = dst.flat[indices[i]] op src[i]`` in order,
+    with the simulator's numerics; every index is checked before anything
+    is written.
+
+    Args: `indices` integers, one per element of `src`; `out` may be `dst`
+    and must not overlap `src` or `indices`; the rest as in accumulate.
+    Raises: IndexError (indices that are not integers), TypeError,
+    ValueError; BirsimError (an index outside dst, the op on the dtype,
+    an overlapping `out`).
+
+    >>> birsim.scatter_accumulate("add", np.zeros(3, np.float32), np.float32([1, 2]), [2, 2])
+    array([0., 0., 3.], dtype=float32)
+    """
+    number = _name_number(op, _MEMORY_REDUCTION_OPS, "scatter_accumulate: op")
+    d, row, kind, caller_dst = _input(dst, dtype, "scatter_accumulate: dst")
+    s, caller_src = _operand(src, row, "scatter_accumulate: src")
+    idx_array, _, _ = _arrays.take(_TABLE, indices, "scatter_accumulate: indices")
+    if idx_array.dtype.kind not in "iu":
+        raise IndexError("scatter_accumulate: indices must be integers, not "
+                         "%s" % idx_array.dtype)
+    if idx_array.dtype.kind == "u" and idx_array.size and \
+            idx_array.max() > np.iinfo(np.int64).max:
+        raise IndexError("scatter_accumulate: index %d is outside any array"
+                         % idx_array.max())
+    idx = np.ascontiguousarray(idx_array, dtype=np.int64).reshape(-1)
+    if idx.size != s.size:
+        raise ValueError("scatter_accumulate: %d indices for %d source "
+                         "elements" % (idx.size, s.size))
+    o = _arrays.take_out(_TABLE, out, row, caller_dst.shape,
+                         "scatter_accumulate")
+    call = lambda target: _lib.birsim_scatter_accumulate(  # noqa: E731
+        number, _address(target), target.size, _address(s), _address(idx),
+        idx.size, row.number)
+    if o is None:
+        result = np.array(d, copy=True)
+        _check(call(result))
+        return kind.give(result, row)
+    if (np.shares_memory(o, caller_src) or np.shares_memory(o, idx_array) or
+            (np.shares_memory(o, caller_dst) and
+             not _arrays.same_elements(o, caller_dst))):
+        raise _overlap_error(False)
+    if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst):
+        _check(call(o))
+    else:
+        result = np.array(d, copy=True)
+        _check(call(result))
+        o[...] = result
+    return out
 
 
-def alu_op_to_memory_reduction(alu_op):
+def alu_op_to_memory_reduction(alu_op: Union[str, int]) -> str:
     """AluOpType2MemoryReduction: "bypass" -> "copy", "add" -> "add"; the
-    simulator's error for the others (min and max included)."""
+    simulator's error (BirsimError) for the others, min and max included.
+
+    >>> birsim.alu_op_to_memory_reduction("bypass")
+    'copy'
+    """
     result = ctypes.c_int()
-    _check(_rt.lib.birsim_alu_op_to_memory_reduction(
-        _op_number(alu_op, _ALU_OP_TYPES, "AluOpType"), ctypes.byref(result)))
+    _check(_lib.birsim_alu_op_to_memory_reduction(
+        _name_number(alu_op, _ALU_OP_TYPES, "alu_op_to_memory_reduction"),
+        ctypes.byref(result)))
     return _MEMORY_REDUCTION_OPS[result.value]
 
 
-def _fp8_config(config):
-    if isinstance(config, (int, np.integer)):
-        return int(config)
+def _fp8_config(config: Union[str, int]) -> int:
+    if not isinstance(config, str):
+        word = _whole(config, "fp8_config")
+        if word >> 32:
+            raise ValueError("fp8_config: %#x is wider than the 32-bit "
+                             "config word" % word)
+        return word
     bits = 0
-    for flag in filter(None, (f.strip() for f in str(config).split("|"))):
+    for flag in filter(None, (f.strip() for f in config.split("|"))):
         if flag == "none":
             continue
         if flag not in _FP8_FLAGS:
-            raise BirsimError(-1, "fp8_config %r: expected none, %s or a "
-                              "combination joined by |"
-                              % (config, ", ".join(_FP8_FLAGS)))
+            raise ValueError("fp8_config: unknown %r: expected none, %s or a "
+                             "combination joined by |"
+                             % (config, ", ".join(_FP8_FLAGS)))
         bits |= _FP8_FLAGS[flag]
     return bits
 
 
-def cast(x, dtype, *, src_dtype=None, fp8_config="saturate"):
-    """The cast engine (docs/Semantics.md section 4): `x` to `dtype`
-    through fp32, with the FP8 config ("none", "saturate",
-    "nan_suppress", "saturate|nan_suppress", or the config word)."""
-    x = np.asarray(x)
-    src = _dtype(src_dtype, x)
-    dst = _dtype(dtype)
-    x = _elements(x, src, "cast")
-    result = np.empty(x.shape, dtype=storage_type(dst.name))
-    _check(_rt.lib.birsim_cast(src.number, x.ctypes.data, dst.number,
-                               result.ctypes.data, x.size,
-                               _fp8_config(fp8_config)))
-    return result
+def _result_kind(kind, dtype: DtypeLike, row: Dtype):
+    """The kind a cast result takes: the caller's, and the ml_dtypes type
+    named as the target where one was."""
+    if not kind.torch and not isinstance(dtype, (str, int)):
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            return kind
+        if dt.kind == "V" and _TABLE.of_numpy(dt) is row:
+            return _arrays.Kind(_TABLE, dtype=dt)
+    return kind
 
 
-def to_float32(bits, dtype):
-    """Raw bits of a format NumPy lacks (bfloat16, the fp8 formats,
-    float32r) to float32, exactly."""
+def cast(x: ArrayLike, dtype: DtypeLike, *,
+         src_dtype: Optional[DtypeLike] = None,
+         fp8_config: Union[str, int] = "saturate") -> Any:
+    """The cast engine (docs/Semantics.md section 4): `x` (of `src_dtype`,
+    default its own type) to `dtype` through fp32, with the FP8 config
+    ("none", "saturate", "nan_suppress", "saturate|nan_suppress", or the
+    config word). Returns an array of x's shape, in x's kind: torch tensors
+    of the target's torch dtype where torch has one, else the bits.
+
+    >>> birsim.cast(np.float32([1.0, 448.0, 1000.0]), "float8_e4m3fn")
+    array([56, 126, 126], dtype=uint8)
+    """
+    src, src_row, kind, _ = _input(x, src_dtype, "cast: x")
+    dst = _TABLE.resolve(dtype, "cast: dtype")
+    config = _fp8_config(fp8_config)
+    result = np.empty(src.shape, dtype=_TABLE.storage(dst))
+    _check(_lib.birsim_cast(src_row.number, _address(src), dst.number,
+                            _address(result), src.size, config))
+    return _result_kind(kind, dtype, dst).give(result, dst)
+
+
+def to_float32(bits: ArrayLike, dtype: Optional[DtypeLike] = None) -> Any:
+    """Values of `dtype` (bits of a format NumPy lacks, or typed arrays) to
+    float32, exactly.
+
+    >>> birsim.to_float32(np.uint16([0x3F80, 0xC040]), "bfloat16")
+    array([ 1., -3.], dtype=float32)
+    """
     return cast(bits, "float32", src_dtype=dtype)
 
 
-def from_float32(x, dtype, *, fp8_config="saturate"):
-    """float32 to the raw bits of `dtype`, as the cast engine rounds."""
-    return cast(np.asarray(x, dtype=np.float32), dtype, fp8_config=fp8_config)
+def from_float32(x: ArrayLike, dtype: DtypeLike, *,
+                 fp8_config: Union[str, int] = "saturate") -> Any:
+    """Values converted to float32 (as NumPy would), then rounded to
+    `dtype` by the cast engine: the bits of a format NumPy lacks.
+
+    >>> birsim.from_float32([1.0, -3.0], "bfloat16")
+    array([16256, 49216], dtype=uint16)
+    """
+    if not _types.is_tensor(x) and not isinstance(x, np.ndarray):
+        x = np.asarray(x, dtype=np.float32)
+    elif isinstance(x, np.ndarray) and x.dtype.kind != "V":
+        x = x.astype(np.float32, copy=False)
+    return cast(x, dtype, src_dtype="float32", fp8_config=fp8_config)
 
 
-def _format(fmt):
-    return _op_number(fmt, [f.name for f in bfp_formats], "BFP format")
+def _format(fmt: Union[str, int, BfpFormat]) -> BfpFormat:
+    if isinstance(fmt, BfpFormat):
+        return bfp_formats[fmt.number]
+    return bfp_formats[_name_number(fmt, [f.name for f in bfp_formats],
+                                    "BFP format")]
 
 
-def _bfp_input(x, src_dtype):
-    x = np.asarray(x)
-    if src_dtype is None and x.dtype.type not in _NATIVE_NAMES:
-        raise BirsimError(-1, "no BFP input type for NumPy type %s" % x.dtype)
-    row = _dtype(src_dtype, x)
-    return _elements(x, row, "bfp_pack"), row
+def _tile(tile: Any) -> Tuple[int, int]:
+    """(rows, cols) of a tile: two positive integers."""
+    if isinstance(tile, str) or not hasattr(tile, "__len__") or len(tile) != 2:
+        raise TypeError("tile must be (rows, cols), two integers, not %r"
+                        % (tile,))
+    return (_whole(tile[0], "tile rows", 1), _whole(tile[1], "tile cols", 1))
 
 
-def _tile_bytes(fmt, tile):
+def _tile_bytes(fmt: BfpFormat, tile: Tuple[int, int]) -> int:
     """The packer's tile size; the runtime's error for a shape it rejects."""
-    n = _rt.lib.birsim_bfp_packed_tile_bytes(_format(fmt), int(tile[0]),
-                                            int(tile[1]))
+    n = _lib.birsim_bfp_packed_tile_bytes(fmt.number, *tile)
     if n == 0:  # an empty call reports why (BIRSIM_ETILE_SHAPE)
-        _check(_rt.lib.birsim_bfp_unpack(_format(fmt), None, 0, int(tile[0]),
-                                         int(tile[1]), 0, None))
+        _check(_lib.birsim_bfp_unpack(fmt.number, None, 0, tile[0], tile[1],
+                                      0, None))
     return n
 
 
-def bfp_pack(x, format, *, tile=(32, 32), faces=False, src_dtype=None):
-    """tt-metal's pack_as_bfp_tiles: tiles of `tile` values (x's size a
-    multiple), row-major inside or (`faces`) in face order, to a uint8
-    array of (tiles, packed tile bytes). Inputs: float32, "bfloat16" bits
-    in uint16 (src_dtype="bfloat16"), int8, uint8, uint16, int32, uint32."""
-    x, row = _bfp_input(x, src_dtype)
-    tile_bytes = _tile_bytes(format, tile)
-    values = int(tile[0]) * int(tile[1])
-    tiles = x.size // values
-    out = np.empty((tiles, tile_bytes), dtype=np.uint8)
-    if x.size != tiles * values:
-        raise BirsimError(-1, "bfp_pack: %d values are not whole %dx%d tiles"
-                          % (x.size, tile[0], tile[1]))
-    _check(_rt.lib.birsim_bfp_pack(_format(format), row.number, x.ctypes.data,
-                                   tiles, int(tile[0]), int(tile[1]),
-                                   1 if faces else 0, out.ctypes.data))
-    return out
+def _packed(packed: ArrayLike, what: str):
+    array, is_row, kind = _arrays.take(_TABLE, packed, what)
+    return _arrays.as_row(_TABLE, array, is_row, _ROW["uint8"], what), kind
 
 
-def bfp_unpack(packed, format, tile_count, *, tile=(32, 32), faces=False):
-    """tt-metal's unpack_bfp*_tiles_into_float_vec: float32 tiles of
-    (tile_count, rows, cols)."""
-    packed = np.ascontiguousarray(packed, dtype=np.uint8)
-    need = int(tile_count) * _tile_bytes(format, tile)
-    if packed.size < need:
-        raise BirsimError(-1, "bfp_unpack: %d bytes for %d tiles of %d"
-                          % (packed.size, tile_count, need // max(tile_count, 1)))
-    out = np.empty((int(tile_count), int(tile[0]), int(tile[1])), np.float32)
-    _check(_rt.lib.birsim_bfp_unpack(_format(format), packed.ctypes.data,
-                                     int(tile_count), int(tile[0]),
-                                     int(tile[1]), 1 if faces else 0,
-                                     out.ctypes.data))
-    return out
+def bfp_pack(x: ArrayLike, format: Union[str, int], *,
+             tile: Sequence[int] = (32, 32), faces: bool = False,
+             src_dtype: Optional[DtypeLike] = None) -> Any:
+    """tt-metal's pack_as_bfp_tiles (docs/Semantics.md section 5): x's
+    values, whole tiles of `tile` (rows, cols), row-major inside or
+    (`faces`) in face order, packed in `format` ("bfp8_b", "bfp4_b",
+    "bfp2_b" or an "a" form). Inputs: float32, bfloat16 (a torch tensor,
+    or its bits with src_dtype="bfloat16"), int8, uint8, uint16, int32,
+    uint32. Returns uint8 of shape (tiles, packed tile bytes).
+
+    >>> birsim.bfp_pack(np.ones((32, 32), np.float32), "bfp8_b").shape
+    (1, 1088)
+    """
+    fmt, shape = _format(format), _tile(tile)
+    array, row, kind, _ = _input(x, src_dtype, "bfp_pack: x")
+    tile_bytes, values = _tile_bytes(fmt, shape), shape[0] * shape[1]
+    if array.size % values:
+        raise ValueError("bfp_pack: %d values are not whole %dx%d tiles"
+                         % (array.size, shape[0], shape[1]))
+    result = np.empty((array.size // values, tile_bytes), np.uint8)
+    _check(_lib.birsim_bfp_pack(fmt.number, row.number, _address(array),
+                                result.shape[0], shape[0], shape[1],
+                                _BFP_FACES if faces else 0, _address(result)))
+    return kind.give(result, _ROW["uint8"])
 
 
-def _rows_cols(shape):
+def bfp_unpack(packed: ArrayLike, format: Union[str, int],
+               tile_count: Optional[int] = None, *,
+               tile: Sequence[int] = (32, 32), faces: bool = False) -> Any:
+    """tt-metal's unpack_bfp*_tiles_into_float_vec: `packed` (uint8, or
+    bytes) holding exactly `tile_count` tiles (default: as many as it
+    holds) to float32 of shape (tile_count, rows, cols).
+
+    >>> p = birsim.bfp_pack(np.ones((32, 32), np.float32), "bfp8_b")
+    >>> float(birsim.bfp_unpack(p, "bfp8_b").sum())
+    1024.0
+    """
+    fmt, shape = _format(format), _tile(tile)
+    array, kind = _packed(packed, "bfp_unpack: packed")
+    tile_bytes = _tile_bytes(fmt, shape)
+    count = (array.size // tile_bytes if tile_count is None else
+             _whole(tile_count, "bfp_unpack: tile_count"))
+    if array.size != count * tile_bytes:
+        raise ValueError("bfp_unpack: %d bytes are not %d %s tiles of %d"
+                         % (array.size, count, fmt.name, tile_bytes))
+    result = np.empty((count,) + shape, np.float32)
+    _check(_lib.birsim_bfp_unpack(fmt.number, _address(array), count,
+                                  shape[0], shape[1],
+                                  _BFP_FACES if faces else 0, _address(result)))
+    return kind.give(result, _ROW["float32"])
+
+
+def _matrix(shape: Sequence[int], tile: Tuple[int, int], what: str):
+    """(rows, cols, tiles) of a matrix, leading dimensions folded into rows."""
     if len(shape) < 2:
-        raise BirsimError(-1, "a matrix has rank 2 or more, got shape %s"
-                          % (tuple(shape),))
-    cols = int(shape[-1])
-    return (int(np.prod(shape)) // cols if cols else 0), cols
+        raise ValueError("%s: a matrix has rank 2 or more, got shape %s"
+                         % (what, tuple(shape)))
+    dims = [_whole(d, what + ": shape") for d in shape]
+    cols = dims[-1]
+    rows = int(np.prod(dims[:-1], dtype=np.int64))
+    if rows % tile[0] or cols % tile[1]:
+        raise ValueError("%s: a %dx%d matrix is not whole %dx%d tiles"
+                         % (what, rows, cols, tile[0], tile[1]))
+    return rows, cols, (rows // tile[0]) * (cols // tile[1])
 
 
-def bfp_pack_matrix(m, format, *, tile=(32, 32), transpose=False,
-                    src_dtype=None):
+def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
+                    tile: Sequence[int] = (32, 32), transpose: bool = False,
+                    src_dtype: Optional[DtypeLike] = None) -> Any:
     """A row-major matrix (leading dimensions folded into rows) tilized and
-    packed in one pass (ttnn's from_torch(..., bfloat8_b)); `transpose`:
-    ttnn's transposed tilize. Returns (tiles, packed tile bytes) uint8."""
-    m, row = _bfp_input(m, src_dtype)
-    rows, cols = _rows_cols(m.shape)
-    tiles = (rows // int(tile[0])) * (cols // int(tile[1])) if \
-        int(tile[0]) and int(tile[1]) else 0
-    out = np.empty((tiles, _tile_bytes(format, tile)), dtype=np.uint8)
-    _check(_rt.lib.birsim_bfp_pack_matrix(
-        _format(format), row.number, m.ctypes.data, rows, cols, int(tile[0]),
-        int(tile[1]), 2 if transpose else 0, out.ctypes.data))
-    return out
+    packed in one pass, as ttnn's from_torch(x, bfloat8_b); `transpose`:
+    ttnn's transposed tilize. Inputs as bfp_pack. Returns uint8 of shape
+    (tiles, packed tile bytes), tiles in row-major tile order.
+
+    >>> birsim.bfp_pack_matrix(np.ones((64, 32), np.float32), "bfp4_b").shape
+    (2, 576)
+    """
+    fmt, shape = _format(format), _tile(tile)
+    array, row, kind, _ = _input(m, src_dtype, "bfp_pack_matrix: m")
+    rows, cols, tiles = _matrix(array.shape, shape, "bfp_pack_matrix")
+    result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
+    _check(_lib.birsim_bfp_pack_matrix(
+        fmt.number, row.number, _address(array), rows, cols, shape[0],
+        shape[1], _BFP_TRANSPOSE if transpose else 0, _address(result)))
+    return kind.give(result, _ROW["uint8"])
 
 
-def bfp_unpack_matrix(packed, format, shape, *, tile=(32, 32),
-                      transpose=False):
-    """The inverse of bfp_pack_matrix: a float32 matrix of `shape`."""
-    packed = np.ascontiguousarray(packed, dtype=np.uint8)
-    rows, cols = _rows_cols(shape)
-    out = np.empty(tuple(shape), np.float32)
-    tiles = (rows // int(tile[0])) * (cols // int(tile[1])) if \
-        int(tile[0]) and int(tile[1]) else 0
-    if packed.size < tiles * _tile_bytes(format, tile):
-        raise BirsimError(-1, "bfp_unpack_matrix: %d bytes for %d tiles"
-                          % (packed.size, tiles))
-    _check(_rt.lib.birsim_bfp_unpack_matrix(
-        _format(format), packed.ctypes.data, rows, cols, int(tile[0]),
-        int(tile[1]), 2 if transpose else 0, out.ctypes.data))
-    return out
+def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
+                      shape: Sequence[int], *, tile: Sequence[int] = (32, 32),
+                      transpose: bool = False) -> Any:
+    """The inverse of bfp_pack_matrix: float32 of `shape`.
+
+    >>> p = birsim.bfp_pack_matrix(np.ones((64, 32), np.float32), "bfp4_b")
+    >>> birsim.bfp_unpack_matrix(p, "bfp4_b", (64, 32)).shape
+    (64, 32)
+    """
+    fmt, tile_shape = _format(format), _tile(tile)
+    if isinstance(shape, (int, np.integer)) or not hasattr(shape, "__len__"):
+        raise TypeError("bfp_unpack_matrix: shape must be a sequence of "
+                        "integers, not %r" % (shape,))
+    array, kind = _packed(packed, "bfp_unpack_matrix: packed")
+    rows, cols, tiles = _matrix(shape, tile_shape, "bfp_unpack_matrix")
+    if array.size != tiles * _tile_bytes(fmt, tile_shape):
+        raise ValueError("bfp_unpack_matrix: %d bytes are not the %d %s tiles "
+                         "of a %dx%d matrix" % (array.size, tiles, fmt.name,
+                                                 rows, cols))
+    result = np.empty(tuple(int(d) for d in shape), np.float32)
+    _check(_lib.birsim_bfp_unpack_matrix(
+        fmt.number, _address(array), rows, cols, tile_shape[0], tile_shape[1],
+        _BFP_TRANSPOSE if transpose else 0, _address(result)))
+    return kind.give(result, _ROW["float32"])
 
 
-def _counter_values():
+def _is_bfp(name: Any) -> bool:
+    return isinstance(name, (str, BfpFormat)) and (
+        isinstance(name, BfpFormat) or name in [f.name for f in bfp_formats])
+
+
+def _bfp_round_trip(x, fmt, tile, faces, matrix, transpose, src_dtype):
+    """x packed and unpacked, float32 of x's shape (storage, kind)."""
+    if matrix or transpose:
+        shape = np.shape(x) if not _types.is_tensor(x) else tuple(x.shape)
+        packed = bfp_pack_matrix(x, fmt, tile=tile, transpose=transpose,
+                                 src_dtype=src_dtype)
+        return bfp_unpack_matrix(packed, fmt, shape, tile=tile,
+                                 transpose=transpose)
+    packed = bfp_pack(x, fmt, tile=tile, faces=faces, src_dtype=src_dtype)
+    back = bfp_unpack(packed, fmt, tile=tile, faces=faces)
+    shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
+    return back.reshape(shape)
+
+
+def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
+               fp8_config: Union[str, int] = "saturate",
+               src_dtype: Optional[DtypeLike] = None,
+               tile: Sequence[int] = (32, 32), faces: bool = False,
+               matrix: bool = False, transpose: bool = False) -> Any:
+    """float32 values of x as the simulator holds them after a cast to `to`
+    (a dtype) and back, or as tt-metal's host holds them after a BFP pack
+    in `to` (a BFP format name) and unpack, with bfp_pack's `tile` and
+    `faces` or (`matrix`, `transpose`) bfp_pack_matrix's tilize. The one
+    call a golden function needs; x's shape and kind.
+
+    >>> birsim.round_trip(np.float32([1.0, 0.1, 1000.0]), "float8_e4m3")
+    array([  1.    ,   0.1015625, 240.    ], dtype=float32)
+    """
+    if _is_bfp(to):
+        return _bfp_round_trip(x, to, tile, faces, matrix, transpose,
+                               src_dtype)
+    return to_float32(cast(x, to, src_dtype=src_dtype, fp8_config=fp8_config),
+                      to)
+
+
+def _float32(x: ArrayLike, dtype: Optional[DtypeLike], what: str) -> np.ndarray:
+    """Values as a float32 NumPy array: float32 arrays as they are, values
+    of another birsim dtype (typed, or bits named by `dtype`) converted."""
+    array, row, _, _ = _input(x, dtype, what)
+    if row.number != _ROW["float32"].number:
+        array = cast(array, "float32", src_dtype=row)
+    return array
+
+
+def _float_ordinals(values: np.ndarray, row: Dtype, what: str) -> np.ndarray:
+    """Each float32 value's place among `row`'s values (-0 and +0 share 0);
+    ValueError for a value that is not one of them."""
+    stored = cast(values, row, fp8_config="none")
+    back = to_float32(stored, row)
+    nan = np.isnan(values)
+    wrong = ~nan & (back.view(np.uint32) != values.view(np.uint32))
+    if wrong.any():
+        i = np.flatnonzero(wrong)[0]
+        raise ValueError("ulp_distance: %s[%d] = %r is not a %s value; "
+                         "round_trip it first" % (what, i,
+                                                  float(values.flat[i]),
+                                                  row.name))
+    width = 8 * row.bytes
+    wide = stored.view("u%d" % row.bytes).astype(np.int64)
+    if row.exponent_bits + row.mantissa_bits < width:  # a sign bit
+        magnitude = wide & ((1 << (width - 1)) - 1)
+        return np.where(wide >> (width - 1) != 0, -magnitude, magnitude)
+    return wide
+
+
+def _bfp_ulps(a: np.ndarray, fmt: BfpFormat, tile, faces, matrix, transpose):
+    """Each element's ULP under its block's shared exponent in a's host
+    packing: the runtime unpacks a's exponents with every datum's magnitude
+    at its hidden bit, 2^(E - bias), and the ULP is that / 2^(M-1)."""
+    shape = _tile(tile)
+    if matrix or transpose:
+        packed = bfp_pack_matrix(a, fmt, tile=shape, transpose=transpose)
+    else:
+        packed = bfp_pack(a, fmt, tile=shape, faces=faces)
+    values = shape[0] * shape[1]
+    datum_bytes = values * fmt.datum_bits // 8
+    datum = 1 << (fmt.mantissa_bits - 1)
+    byte = 0
+    for slot in range(8 // fmt.datum_bits):
+        byte |= datum << (slot * fmt.datum_bits)
+    probe = np.array(packed, copy=True)
+    probe[:, probe.shape[1] - datum_bytes:] = byte
+    if matrix or transpose:
+        scale = bfp_unpack_matrix(probe, fmt, a.shape, tile=shape,
+                                  transpose=transpose)
+    else:
+        scale = bfp_unpack(probe, fmt, tile=shape, faces=faces).reshape(a.shape)
+    bias = _ROW["float32" if fmt.exponent == "fp32" else "float16"].bias
+    smallest = 2.0 ** (-bias)  # a zero exponent byte, which decodes to 0
+    scale = np.where(scale == 0, smallest, scale.astype(np.float64))
+    return scale / 2.0 ** (fmt.mantissa_bits - 1)
+
+
+def ulp_distance(a: ArrayLike, b: ArrayLike,
+                 dtype: Union[str, int, DtypeLike], *,
+                 src_dtype: Optional[DtypeLike] = None,
+                 tile: Sequence[int] = (32, 32), faces: bool = False,
+                 matrix: bool = False, transpose: bool = False) -> np.ndarray:
+    """Elementwise distance between `a` and `b` in units in the last place
+    of `dtype` (docs/Decisions.md D35).
+
+    For a float dtype, `a` and `b` must be values of it (float32 arrays, or
+    arrays of the dtype itself, or its bits named by `src_dtype`): the
+    result is the int64 count of `dtype` values between them (-0 and +0
+    are one value, Inf is one past the largest finite, two NaNs are 0
+    apart; a NaN against a number is a ValueError). For a BFP format, the
+    ULP of each element is that of its block's shared exponent when `a` is
+    packed by the host (with bfp_pack's or bfp_pack_matrix's options), and
+    the result is float64 |a - b| / ULP, one rounding.
+
+    >>> birsim.ulp_distance(np.float32([1.0, -0.0]), np.float32([1.0078125, 0.0]), "bfloat16")
+    array([1, 0])
+    """
+    if _is_bfp(dtype):
+        fmt = _format(dtype)
+        a32 = _float32(a, src_dtype, "ulp_distance: a")
+        b32 = _float32(b, src_dtype, "ulp_distance: b")
+        if a32.shape != b32.shape:
+            raise ValueError("ulp_distance: shapes %s and %s differ"
+                             % (a32.shape, b32.shape))
+        ulps = _bfp_ulps(a32, fmt, tile, faces, matrix, transpose)
+        return np.abs(a32.astype(np.float64) / ulps -
+                      b32.astype(np.float64) / ulps)
+    row = _TABLE.resolve(dtype, "ulp_distance: dtype")
+    if row.kind not in ("float", "float32"):
+        raise ValueError("ulp_distance: %s is not a float dtype" % row.name)
+    a32 = _float32(a, src_dtype, "ulp_distance: a")
+    b32 = _float32(b, src_dtype, "ulp_distance: b")
+    if a32.shape != b32.shape:
+        raise ValueError("ulp_distance: shapes %s and %s differ"
+                         % (a32.shape, b32.shape))
+    nan_a, nan_b = np.isnan(a32), np.isnan(b32)
+    if (nan_a != nan_b).any():
+        i = np.flatnonzero(nan_a != nan_b)[0]
+        raise ValueError("ulp_distance: element %d is a NaN against a number"
+                         % i)
+    ordinals_a = _float_ordinals(a32, row, "a")
+    ordinals_b = _float_ordinals(b32, row, "b")
+    return np.where(nan_a, 0, np.abs(ordinals_a - ordinals_b))
+
+
+def _counter_values() -> Dict[str, Dict[str, int]]:
     raw = (ctypes.c_uint64 * len(_FIDELITY_FIELDS))()
-    _check(_rt.lib.birsim_fidelity_counters_sized(raw, ctypes.sizeof(raw)))
-    values = {}
+    _check(_lib.birsim_fidelity_counters_sized(raw, ctypes.sizeof(raw)))
+    values: Dict[str, Dict[str, int]] = {}
     for (family, key), v in zip(_FIDELITY_FIELDS, raw):
         values.setdefault(family, {})[key] = int(v)
     return values
@@ -382,32 +704,38 @@ class FidelityCounts:
     """The run-time counters since the context's entry (docs/Fidelity.md):
     ``counts[family][key]``, ``elements`` included."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._start = _counter_values()
-        self._end = None
+        self._end: Optional[Dict[str, Dict[str, int]]] = None
 
     @property
-    def counts(self):
+    def counts(self) -> Dict[str, Dict[str, int]]:
         now = self._end if self._end is not None else _counter_values()
         return {f: {k: now[f][k] - self._start[f][k] for k in keys}
                 for f, keys in now.items()}
 
-    def __getitem__(self, family):
+    def __getitem__(self, family: str) -> Dict[str, int]:
         return self.counts[family]
 
 
 @contextlib.contextmanager
-def fidelity():
+def fidelity() -> Iterator[FidelityCounts]:
     """Counts what the simulator's numerics do to values inside the block:
     enables the run-time counters, yields a FidelityCounts whose counts are
     the difference since entry (nested contexts work), and restores the
     previous enable state. The counters are process-wide: calls from other
-    threads inside the block count too."""
-    previous = _rt.lib.birsim_fidelity_enabled()
-    _rt.lib.birsim_fidelity_enable(1)
+    threads inside the block count too.
+
+    >>> with birsim.fidelity() as f:
+    ...     _ = birsim.cast(np.float32([1000.0]), "float8e4")
+    >>> f["cast"]["saturated"]
+    1
+    """
+    previous = _lib.birsim_fidelity_enabled()
+    _lib.birsim_fidelity_enable(1)
     counts = FidelityCounts()
     try:
         yield counts
     finally:
         counts._end = _counter_values()
-        _rt.lib.birsim_fidelity_enable(previous)
+        _lib.birsim_fidelity_enable(previous)

@@ -1,0 +1,127 @@
+"""How arrays enter and leave the package (docs/Python.md "Arrays"): the
+caller's NumPy arrays, ml_dtypes arrays, lists and CPU torch tensors become
+C-contiguous, native-order NumPy arrays of a dtype's storage type, checked by
+one rule; results go back in the caller's kind. The runtime is only ever
+handed an array's own elements."""
+import numpy as np
+
+from . import _types
+
+
+class Kind:
+    """How a caller holds arrays; `give` returns a result that way."""
+
+    def __init__(self, table, torch=False, dtype=None):
+        self.table, self.torch, self.dtype = table, torch, dtype
+
+    def give(self, result, row):
+        """`result` (a row's storage array) as the caller's kind: a tensor
+        for torch callers, the caller's ml_dtypes dtype where it is `row`'s."""
+        if self.torch:
+            return to_tensor(self.table, result, row)
+        if self.dtype is not None and self.table.of_numpy(self.dtype) is row:
+            return result.view(self.dtype)
+        return result
+
+
+def to_tensor(table, result, row):
+    """A storage array as a torch tensor sharing its memory: torch's own
+    dtype of the row's name where torch has one, else the bits."""
+    torch = _types.torch_module()
+    named = getattr(torch, _types.ml_name(row.mlir_type), None)
+    if isinstance(named, torch.dtype) and row.number not in table.numpy_type:
+        bits = result.view("i%d" % row.bytes) if row.bytes > 1 else result
+        return torch.from_numpy(np.ascontiguousarray(bits)).view(named)
+    try:
+        return torch.from_numpy(result)
+    except TypeError:  # torch has no unsigned type of this width: its bits
+        return torch.from_numpy(result.view("i%d" % row.bytes))
+
+
+def take(table, x, what):
+    """(array, the row its type is or None, the caller's Kind) for an input."""
+    if _types.is_tensor(x):
+        torch = _types.torch_module()
+        if x.device.type != "cpu":
+            raise ValueError("%s: a tensor on %s; birsim takes CPU tensors"
+                             % (what, x.device))
+        x = x.detach()
+        row = table.by_name.get(str(x.dtype).split(".", 1)[1])
+        if row is not None and row.number not in table.numpy_type:
+            # NumPy lacks the type (bfloat16): its bits, without a copy.
+            signed = getattr(torch, "int%d" % (8 * row.bytes))
+            bits = x.view(signed) if row.bytes > 1 else x.view(torch.uint8)
+            return (bits.numpy().view(table.storage(row)), row,
+                    Kind(table, torch=True))
+        array = x.numpy()
+        return array, table.of_numpy(array.dtype), Kind(table, torch=True)
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        array = np.frombuffer(x, np.uint8)
+    elif isinstance(x, np.ndarray):
+        array = x
+    else:
+        array = np.asarray(x)
+    row = table.of_numpy(array.dtype)
+    return array, row, Kind(table, dtype=array.dtype
+                            if array.dtype.kind == "V" else None)
+
+
+def check_type(table, array, is_row, row, what):
+    """An array is taken as `row` when its type is `row` itself or, for a
+    row NumPy lacks, its bit storage (unsigned, of its width); TypeError
+    otherwise (docs/Decisions.md D34)."""
+    dt = array.dtype
+    if is_row is row:
+        return
+    if (row.number not in table.numpy_type and dt.kind == "u" and
+            dt.itemsize == row.bytes):
+        return
+    accepted = table.storage(row)
+    hint = ("%s" % accepted.name if row.number in table.numpy_type else
+            "%s (its bits), or an ml_dtypes/torch %s array"
+            % (accepted.name, _types.ml_name(row.mlir_type)))
+    raise TypeError("%s: a %s array is not %s; pass %s" % (
+        what, dt.name if dt.isnative else dt.str, row.name, hint))
+
+
+def as_row(table, array, is_row, row, what):
+    """`array` checked as `row`, native-order and C-contiguous, viewed as the
+    row's storage type (a copy only where order or layout need one)."""
+    check_type(table, array, is_row, row, what)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")
+    storage = table.storage(row)
+    return array if array.dtype == storage else array.view(storage)
+
+
+def take_out(table, out, row, shape, what):
+    """The caller's `out` as a writable native-order view of `row`'s
+    storage with the result's shape, or the error NumPy would raise."""
+    if out is None:
+        return None
+    if _types.is_tensor(out):
+        array, is_row, _ = take(table, out, what + ": out")
+    elif isinstance(out, np.ndarray):
+        array, is_row = out, table.of_numpy(out.dtype)
+    else:
+        raise TypeError("%s: out must be a numpy.ndarray or a torch.Tensor, "
+                        "not %s" % (what, type(out).__name__))
+    if not array.flags.writeable:
+        raise ValueError("output array is read-only")
+    if not array.dtype.isnative:
+        raise ValueError("%s: out has non-native byte order (%s); pass a "
+                         "native-order array" % (what, array.dtype.str))
+    check_type(table, array, is_row, row, what + ": out")
+    if array.shape != tuple(shape):
+        raise ValueError("%s: out has shape %s, the result %s"
+                         % (what, array.shape, tuple(shape)))
+    return array.view(table.storage(row))
+
+
+def same_elements(a, b):
+    """`a` and `b` are the same elements (same address, shape and strides)."""
+    return (a.__array_interface__["data"][0] ==
+            b.__array_interface__["data"][0] and a.shape == b.shape and
+            a.strides == b.strides and a.itemsize == b.itemsize)

@@ -1,0 +1,114 @@
+"""Element types as callers name them, all derived from the runtime's dtype
+table (docs/Python.md "Element types"): the bir::Dtype name and number, the
+MLIR spelling, the ml_dtypes / PyTorch name derived from the MLIR spelling,
+NumPy dtypes and scalar types, ml_dtypes dtypes (recognised by name and
+size, never imported) and torch dtypes (torch imported only when one is
+passed)."""
+import re
+import sys
+
+import numpy as np
+
+from . import _runtime
+
+
+def ml_name(mlir_type):
+    """The ml_dtypes / PyTorch name of an MLIR element type: f8E4M3FN ->
+    float8_e4m3fn, bf16 -> bfloat16, f32 -> float32, ui8 -> uint8,
+    !birsim.float32r -> float32r."""
+    rules = ((r"!birsim\.(\w+)", lambda m: m.group(1)),
+             (r"f(\d+)(E\d+M\d+\w*)", lambda m: "float%s_%s" % (
+                 m.group(1), m.group(2).lower())),
+             (r"(b?)f(\d+)", lambda m: "%sfloat%s" % m.groups()),
+             (r"(u?)i(\d+)", lambda m: "%sint%s" % m.groups()))
+    for pattern, name in rules:
+        m = re.fullmatch(pattern, mlir_type)
+        if m:
+            return name(m)
+    return mlir_type
+
+
+class Table:
+    """The dtype table with every spelling of each row."""
+
+    def __init__(self, rows):
+        self.rows = tuple(rows)
+        self.by_name = {}
+        for row in self.rows:
+            for spelling in {row.name, row.mlir_type, ml_name(row.mlir_type)}:
+                other = self.by_name.setdefault(spelling, row)
+                assert other is row, "%s names %s and %s" % (
+                    spelling, other.name, row.name)
+        # NumPy's own scalar type of a row, where NumPy has one by that name.
+        self.numpy_type = {}
+        for row in self.rows:
+            t = getattr(np, row.name, None)
+            if (isinstance(t, type) and issubclass(t, np.generic) and
+                    np.dtype(t).itemsize == row.bytes):
+                self.numpy_type[row.number] = t
+        self.by_numpy_type = {t: self.rows[n] for n, t in self.numpy_type.items()}
+
+    def storage(self, row):
+        """The NumPy dtype a row's values are held in: its own, else its
+        bits in the unsigned integer of its width."""
+        t = self.numpy_type.get(row.number)
+        return np.dtype(t) if t else np.dtype("u%d" % row.bytes)
+
+    def names(self):
+        return ", ".join(row.name for row in self.rows)
+
+    def of_numpy(self, dt):
+        """The row a NumPy dtype *is* (not its bit storage), or None: NumPy's
+        own types, and ml_dtypes' by name and size."""
+        row = self.by_numpy_type.get(dt.type)
+        if row is not None:
+            return row
+        row = self.by_name.get(dt.name)
+        if row is not None and dt.kind == "V" and dt.itemsize == row.bytes:
+            return row
+        return None
+
+    def resolve(self, spec, what="dtype"):
+        """A row from anything that names one; TypeError when nothing does."""
+        if isinstance(spec, _runtime.Dtype):
+            return self.rows[spec.number]
+        if isinstance(spec, (bool, np.bool_)):
+            raise TypeError("%s: %r is not a dtype" % (what, spec))
+        if isinstance(spec, (int, np.integer)):
+            if not 0 <= int(spec) < len(self.rows):
+                raise ValueError("%s: no bir::Dtype numbered %d (0..%d)"
+                                 % (what, int(spec), len(self.rows) - 1))
+            return self.rows[int(spec)]
+        if isinstance(spec, str):
+            row = self.by_name.get(spec)
+            if row is None:
+                raise TypeError("%s: unknown dtype %r: expected one of %s, "
+                                "their MLIR or ml_dtypes names, a NumPy or a "
+                                "torch dtype" % (what, spec, self.names()))
+            return row
+        if is_torch_dtype(spec):
+            return self.resolve(str(spec).split(".", 1)[1], what)
+        try:
+            dt = np.dtype(spec)
+        except TypeError:
+            raise TypeError("%s: %r is not a dtype" % (what, spec)) from None
+        row = self.of_numpy(dt)
+        if row is None:
+            raise TypeError("%s: NumPy type %s has no bir::Dtype (one of %s)"
+                            % (what, dt, self.names()))
+        return row
+
+
+def torch_module():
+    """torch when the caller has imported it (a tensor implies it)."""
+    return sys.modules.get("torch")
+
+
+def is_tensor(x):
+    torch = torch_module()
+    return torch is not None and isinstance(x, torch.Tensor)
+
+
+def is_torch_dtype(x):
+    torch = torch_module()
+    return torch is not None and isinstance(x, torch.dtype)
