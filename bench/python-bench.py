@@ -1,6 +1,12 @@
-"""A Python call against the C call on the same buffers (docs/Python.md):
-birsim.accumulate("add", dst, src, "bfloat16", out=dst) on 2^24 elements
-against birsim_accumulate through ctypes directly, alternately, best of 9.
+"""The Python layer against NumPy and the C call, side by side in one
+process on the same buffers (docs/Python.md "Speed"), best of 9:
+
+- accumulate("add", a, b, "float32", out=o) on 2^24 elements against
+  np.add(a, b, out=o) and against the C call (copy dst into out, add in
+  place) on the same buffers; target at most 1.1x each;
+- accumulate("add", dst, src, "bfloat16", out=dst) against the C call;
+- the per-call cost of a one-element call (target at most 4 us), beside
+  NumPy's np.add of one element.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python-bench.py
 """
@@ -10,20 +16,69 @@ import numpy as np
 
 import birsim
 
-n = 1 << 24
-rng = np.random.default_rng(3)
-dst = rng.integers(0x3F00, 0x4000, n, dtype=np.uint16)
-src = rng.integers(0x3F00, 0x4000, n, dtype=np.uint16)
 lib = birsim._rt.lib
 birsim.set_num_threads(1)
-best_py = best_c = 1e30
+FLOAT32 = birsim.dtype_of("float32").number
+BFLOAT16 = birsim.dtype_of("bfloat16").number
+
+
+def best(fn, repeat=9, number=1):
+    t_best = 1e30
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(number):
+            fn()
+        t_best = min(t_best, (time.perf_counter() - t) / number)
+    return t_best
+
+
+def row(name, t, peer_name, peer, target):
+    ratio = t / peer
+    print("%-52s %9.3f ms  %s %9.3f ms  %.2fx  <= %.1f %s" % (
+        name, t * 1e3, peer_name, peer * 1e3, ratio, target,
+        "ok" if ratio <= target else "MISSED"))
+
+
+n = 1 << 24
+rng = np.random.default_rng(3)
+a = rng.normal(size=n).astype(np.float32)
+b = rng.normal(size=n).astype(np.float32)
+o = np.empty_like(a)
+
+
+def c_call():
+    np.copyto(o, a)
+    lib.birsim_accumulate(1, o.ctypes.data, b.ctypes.data, FLOAT32, n)
+
+
+times = {"birsim": [], "numpy": [], "c": []}
+for _ in range(9):  # alternately, so drift hits all three alike
+    times["birsim"].append(best(lambda: birsim.accumulate(
+        "add", a, b, "float32", out=o), repeat=1))
+    times["numpy"].append(best(lambda: np.add(a, b, out=o), repeat=1))
+    times["c"].append(best(c_call, repeat=1))
+py, npy, c = (min(times[k]) for k in ("birsim", "numpy", "c"))
+row("accumulate f32 2^24, out=o", py, "np.add", npy, 1.1)
+row("accumulate f32 2^24, out=o", py, "C call", c, 1.1)
+
+dst = rng.integers(0x3F00, 0x4000, n, dtype=np.uint16)
+src = rng.integers(0x3F00, 0x4000, n, dtype=np.uint16)
+t_py = t_c = 1e30
 for _ in range(9):
-    t = time.perf_counter()
-    birsim.accumulate("add", dst, src, "bfloat16", out=dst)
-    best_py = min(best_py, time.perf_counter() - t)
-    t = time.perf_counter()
-    lib.birsim_accumulate(1, dst.ctypes.data, src.ctypes.data, 12, n)
-    best_c = min(best_c, time.perf_counter() - t)
-ratio = best_py / best_c
-print("python accumulate bf16 2^24, out=dst: %.3f ms, C call %.3f ms: %.2fx   <= 1.1 %s"
-      % (best_py * 1e3, best_c * 1e3, ratio, "ok" if ratio <= 1.1 else "MISSED"))
+    t_py = min(t_py, best(lambda: birsim.accumulate(
+        "add", dst, src, "bfloat16", out=dst), repeat=1))
+    t_c = min(t_c, best(lambda: lib.birsim_accumulate(
+        1, dst.ctypes.data, src.ctypes.data, BFLOAT16, n), repeat=1))
+row("accumulate bf16 2^24, out=dst", t_py, "C call", t_c, 1.1)
+
+one_a, one_b = np.ones(1, np.float32), np.ones(1, np.float32)
+per_call = best(lambda: birsim.accumulate("add", one_a, one_b, "float32"),
+                number=2000)
+per_call_np = best(lambda: np.add(one_a, one_b), number=2000)
+print("%-52s %9.2f us  np.add %6.2f us        <= 4 us %s" % (
+    "accumulate one float32 element (per call)", per_call * 1e6,
+    per_call_np * 1e6, "ok" if per_call <= 4e-6 else "MISSED"))
+per_out = best(lambda: birsim.accumulate("add", one_a, one_b, "float32",
+                                         out=one_a), number=2000)
+print("%-52s %9.2f us" % ("accumulate one element, out=dst (per call)",
+                          per_out * 1e6))

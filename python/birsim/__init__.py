@@ -64,7 +64,8 @@ class BirsimError(RuntimeError):
 
 
 def _check(status: int) -> None:
-    _rt.check(status, BirsimError)
+    if status:
+        raise BirsimError(status, _rt.error())
 
 
 def _overlap_error(exact_allowed: bool) -> BirsimError:
@@ -78,10 +79,6 @@ def _overlap_error(exact_allowed: bool) -> BirsimError:
         status = _lib.birsim_scatter_accumulate(
             0, p, 8, p, p + 8, 1, _ROW["uint8"].number)
     return BirsimError(status, _rt.error())
-
-
-def _address(array: np.ndarray) -> int:
-    return array.__array_interface__["data"][0]
 
 
 def set_num_threads(n: int) -> int:
@@ -176,36 +173,39 @@ def _operand(x: ArrayLike, row: Dtype, what: str):
 _STEP_BYTES = 1 << 18
 
 
-def _elementwise(call, what, dst, src, row, kind, out, probe):
-    """``dst op src`` (each element read before it is written at the same
-    place) into a fresh array or `out`, by the rules of D18 and D34."""
+def _elementwise(fn, head, tail, what, dst, src, row, kind, out):
+    """``dst op src`` by ``fn(*head, out, src, *tail, count)`` (each element
+    read before it is written at the same place) into a fresh array or
+    `out`, by the rules of D33 and D34."""
     (d, caller_dst), (s, caller_src) = dst, src
     if d.shape != s.shape:
         raise ValueError("%s: shapes %s and %s differ"
                          % (what, caller_dst.shape, caller_src.shape))
-    o = _arrays.take_out(_TABLE, out, row, caller_dst.shape, what)
-    if o is None:
+    if out is None:
         result = np.array(d, copy=True)
-        _check(call(_address(result), _address(s), result.size))
+        _check(fn(*head, result.ctypes.data, s.ctypes.data, *tail,
+                  result.size))
         return kind.give(result, row)
+    o = _arrays.take_out(_TABLE, out, row, caller_dst.shape, what)
     for caller in (caller_dst, caller_src):
         if (np.shares_memory(o, caller) and
                 not _arrays.same_elements(o, caller)):
             raise _overlap_error(True)
     if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst) and (
             not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
-        _check(call(_address(o), _address(s), o.size))  # in place
+        _check(fn(*head, o.ctypes.data, s.ctypes.data, *tail, o.size))
     elif o.flags.c_contiguous and not np.shares_memory(o, caller_src):
-        _check(probe())  # op and dtype checked before `out` is touched
-        flat_o, flat_d, flat_s = o.reshape(-1), d.reshape(-1), s.reshape(-1)
+        _check(fn(*head, None, None, *tail, 0))  # op and dtype, before `out`
+        po, pd, ps = o.ctypes.data, d.ctypes.data, s.ctypes.data
         step = max(1, _STEP_BYTES // row.bytes)
         for begin in range(0, o.size, step):
-            part = flat_o[begin:begin + step]
-            np.copyto(part, flat_d[begin:begin + step])
-            _check(call(_address(part), _address(flat_s[begin:]), part.size))
+            count, at = min(step, o.size - begin), begin * row.bytes
+            ctypes.memmove(po + at, pd + at, count * row.bytes)
+            _check(fn(*head, po + at, ps + at, *tail, count))
     else:
         result = np.array(d, copy=True)
-        _check(call(_address(result), _address(s), result.size))
+        _check(fn(*head, result.ctypes.data, s.ctypes.data, *tail,
+                  result.size))
         o[...] = result
     return out
 
@@ -233,10 +233,8 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     number = _name_number(op, _MEMORY_REDUCTION_OPS, "accumulate: op")
     d, row, kind, caller_dst = _input(dst, dtype, "accumulate: dst")
     s = _operand(src, row, "accumulate: src")
-    return _elementwise(
-        lambda o, x, n: _lib.birsim_accumulate(number, o, x, row.number, n),
-        "accumulate", (d, caller_dst), s, row, kind, out,
-        lambda: _lib.birsim_accumulate(number, None, None, row.number, 0))
+    return _elementwise(_lib.birsim_accumulate, (number,), (row.number,),
+                        "accumulate", (d, caller_dst), s, row, kind, out)
 
 
 def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
@@ -252,10 +250,9 @@ def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
     row = _ROW["float32"]
     a, _, kind, caller_acc = _input(acc, row, "collective_reduce: acc")
     s = _operand(x, row, "collective_reduce: x")
-    return _elementwise(
-        lambda o, v, n: _lib.birsim_collective_reduce(alu, o, v, n),
-        "collective_reduce", (a, caller_acc), s, row, kind, out,
-        lambda: _lib.birsim_collective_reduce(alu, None, None, 0))
+    return _elementwise(_lib.birsim_collective_reduce, (alu,), (),
+                        "collective_reduce", (a, caller_acc), s, row, kind,
+                        out)
 
 
 def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
@@ -292,7 +289,7 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     o = _arrays.take_out(_TABLE, out, row, caller_dst.shape,
                          "scatter_accumulate")
     call = lambda target: _lib.birsim_scatter_accumulate(  # noqa: E731
-        number, _address(target), target.size, _address(s), _address(idx),
+        number, target.ctypes.data, target.size, s.ctypes.data, idx.ctypes.data,
         idx.size, row.number)
     if o is None:
         result = np.array(d, copy=True)
@@ -373,8 +370,8 @@ def cast(x: ArrayLike, dtype: DtypeLike, *,
     dst = _TABLE.resolve(dtype, "cast: dtype")
     config = _fp8_config(fp8_config)
     result = np.empty(src.shape, dtype=_TABLE.storage(dst))
-    _check(_lib.birsim_cast(src_row.number, _address(src), dst.number,
-                            _address(result), src.size, config))
+    _check(_lib.birsim_cast(src_row.number, src.ctypes.data, dst.number,
+                            result.ctypes.data, src.size, config))
     return _result_kind(kind, dtype, dst).give(result, dst)
 
 
@@ -452,9 +449,9 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
         raise ValueError("bfp_pack: %d values are not whole %dx%d tiles"
                          % (array.size, shape[0], shape[1]))
     result = np.empty((array.size // values, tile_bytes), np.uint8)
-    _check(_lib.birsim_bfp_pack(fmt.number, row.number, _address(array),
+    _check(_lib.birsim_bfp_pack(fmt.number, row.number, array.ctypes.data,
                                 result.shape[0], shape[0], shape[1],
-                                _BFP_FACES if faces else 0, _address(result)))
+                                _BFP_FACES if faces else 0, result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -478,9 +475,9 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
         raise ValueError("bfp_unpack: %d bytes are not %d %s tiles of %d"
                          % (array.size, count, fmt.name, tile_bytes))
     result = np.empty((count,) + shape, np.float32)
-    _check(_lib.birsim_bfp_unpack(fmt.number, _address(array), count,
+    _check(_lib.birsim_bfp_unpack(fmt.number, array.ctypes.data, count,
                                   shape[0], shape[1],
-                                  _BFP_FACES if faces else 0, _address(result)))
+                                  _BFP_FACES if faces else 0, result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 
@@ -514,8 +511,8 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     rows, cols, tiles = _matrix(array.shape, shape, "bfp_pack_matrix")
     result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
     _check(_lib.birsim_bfp_pack_matrix(
-        fmt.number, row.number, _address(array), rows, cols, shape[0],
-        shape[1], _BFP_TRANSPOSE if transpose else 0, _address(result)))
+        fmt.number, row.number, array.ctypes.data, rows, cols, shape[0],
+        shape[1], _BFP_TRANSPOSE if transpose else 0, result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -540,8 +537,8 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
                                                  rows, cols))
     result = np.empty(tuple(int(d) for d in shape), np.float32)
     _check(_lib.birsim_bfp_unpack_matrix(
-        fmt.number, _address(array), rows, cols, tile_shape[0], tile_shape[1],
-        _BFP_TRANSPOSE if transpose else 0, _address(result)))
+        fmt.number, array.ctypes.data, rows, cols, tile_shape[0], tile_shape[1],
+        _BFP_TRANSPOSE if transpose else 0, result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 

@@ -40,6 +40,8 @@ def to_tensor(table, result, row):
 
 def take(table, x, what):
     """(array, the row its type is or None, the caller's Kind) for an input."""
+    if type(x) is np.ndarray and x.dtype.kind != "V":  # the common case
+        return x, table.by_numpy_type.get(x.dtype.type), table.numpy_kind
     if _types.is_tensor(x):
         torch = _types.torch_module()
         if x.device.type != "cpu":
@@ -62,8 +64,9 @@ def take(table, x, what):
     else:
         array = np.asarray(x)
     row = table.of_numpy(array.dtype)
-    return array, row, Kind(table, dtype=array.dtype
-                            if array.dtype.kind == "V" else None)
+    if array.dtype.kind == "V":
+        return array, row, Kind(table, dtype=array.dtype)
+    return array, row, table.numpy_kind
 
 
 def check_type(table, array, is_row, row, what):
@@ -93,7 +96,7 @@ def as_row(table, array, is_row, row, what):
     if not array.flags.c_contiguous:
         array = array.copy(order="C")
     storage = table.storage(row)
-    return array if array.dtype == storage else array.view(storage)
+    return array if array.dtype is storage else array.view(storage)
 
 
 def take_out(table, out, row, shape, what):

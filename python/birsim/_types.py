@@ -47,12 +47,17 @@ class Table:
                     np.dtype(t).itemsize == row.bytes):
                 self.numpy_type[row.number] = t
         self.by_numpy_type = {t: self.rows[n] for n, t in self.numpy_type.items()}
+        # The NumPy dtype a row's values are held in: its own, else its
+        # bits in the unsigned integer of its width.
+        self._storage = [np.dtype(self.numpy_type[row.number])
+                         if row.number in self.numpy_type else
+                         np.dtype("u%d" % row.bytes) for row in self.rows]
+        from . import _arrays
+        self.numpy_kind = _arrays.Kind(self)  # plain NumPy callers
 
     def storage(self, row):
-        """The NumPy dtype a row's values are held in: its own, else its
-        bits in the unsigned integer of its width."""
-        t = self.numpy_type.get(row.number)
-        return np.dtype(t) if t else np.dtype("u%d" % row.bytes)
+        """The NumPy dtype `row`'s values are held in."""
+        return self._storage[row.number]
 
     def names(self):
         return ", ".join(row.name for row in self.rows)
@@ -70,6 +75,8 @@ class Table:
 
     def resolve(self, spec, what="dtype"):
         """A row from anything that names one; TypeError when nothing does."""
+        if type(spec) is str and spec in self.by_name:
+            return self.by_name[spec]
         if isinstance(spec, _runtime.Dtype):
             return self.rows[spec.number]
         if isinstance(spec, (bool, np.bool_)):
