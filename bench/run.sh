@@ -51,5 +51,5 @@ echo "== folding dense_resource weights: time and peak RSS (bench/fold-resource.
 ./bench/fold-resource.sh
 
 echo
-echo "== the Python package against the C call (bench/python-bench.py) =="
+echo "== the Python package against NumPy and the C call (bench/python-bench.py) =="
 PYTHONPATH=build/python /usr/bin/python3 bench/python-bench.py
