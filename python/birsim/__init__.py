@@ -187,6 +187,10 @@ def _elementwise(fn, head, tail, what, dst, src, row, kind, out):
                   result.size))
         return kind.give(result, row)
     o = _arrays.take_out(_TABLE, out, row, caller_dst.shape, what)
+    if o is caller_dst and o.flags.c_contiguous and (
+            s is o or not np.shares_memory(o, s)):  # out=dst
+        _check(fn(*head, o.ctypes.data, s.ctypes.data, *tail, o.size))
+        return out
     for caller in (caller_dst, caller_src):
         if (np.shares_memory(o, caller) and
                 not _arrays.same_elements(o, caller)):

@@ -120,7 +120,8 @@ def take_out(table, out, row, shape, what):
     if array.shape != tuple(shape):
         raise ValueError("%s: out has shape %s, the result %s"
                          % (what, array.shape, tuple(shape)))
-    return array.view(table.storage(row))
+    storage = table.storage(row)
+    return array if array.dtype is storage else array.view(storage)
 
 
 def same_elements(a, b):
