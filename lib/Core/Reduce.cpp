@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 namespace birsim::core {
@@ -201,13 +202,27 @@ static Status resolveAndCheck(int op, int dtype, const void *dst,
 
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
                   FidelityCounts *counts) {
+  return accumulateInto(op, dst, dst, src, dtype, count, counts);
+}
+
+/// Elements per step of an out-of-place accumulate: dst's step is copied
+/// into out and reduced there while it is in the first-level caches.
+static constexpr size_t kIntoStepBytes = size_t(1) << 15;
+
+Status accumulateInto(int op, void *out, const void *dst, const void *src,
+                      int dtype, size_t count, FidelityCounts *counts) {
   Reducer reducer;
   const DtypeInfo *info;
-  if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
+  if (Status s = resolveAndCheck(op, dtype, out, src, count, reducer, info))
+    return s;
+  if (Status s = checkBuffers(out, dst, count, info->bytes))
+    return s;
+  if (Status s = checkNoOverlap(out, count * info->bytes, dst,
+                                count * info->bytes, /*exactAllowed=*/true))
     return s;
   if (op == int(MemoryReductionOp::copy)) {
     if (count) // null buffers are allowed with a zero count
-      std::memmove(dst, src, count * info->bytes);
+      std::memmove(out, src, count * info->bytes);
     return Status::success();
   }
   // add/min/max: ADDSS(acc, x) / MINSS(x, acc) / MAXSS(x, acc) (§3).
@@ -218,47 +233,66 @@ Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
   bool narrow = info->reduction == Reduction::Fp8 ||
                 info->reduction == Reduction::Narrow16;
   unsigned bytes = info->bytes;
-  auto reduceRange = [&](char *d, const char *s, size_t n) {
-    if (vector && info->reduction == Reduction::Float32)
-      vector->reduceF32(f32Op, d, s, n);
-    else if (vector && (info->reduction == Reduction::Int32 ||
-                        info->reduction == Reduction::Int64))
-      vector->reduceInteger(bytes, MemoryReductionOp(op), d, s, n);
-    else if (vector && narrow)
-      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
-    else
-      reducer.bulk(d, s, n);
-  };
   // Fidelity counts (docs/Fidelity.md): only fp8 add has events. The vector
   // kernel counts as it adds; the portable path keeps each block's
   // accumulator bytes, then counts the (acc, x, sum) triples.
   bool countFp8 = counts && reducer.table;
+  auto reduceRange = [&](char *d, const char *s, size_t n,
+                         uint64_t &overflows) {
+    if (countFp8 && vector && fp8AddFitsHalf(*info->format)) {
+      overflows += vector->fp8AddCounted(*info->format, d, s, n);
+    } else if (countFp8) {
+      constexpr size_t kBlock = 4096;
+      uint8_t saved[kBlock];
+      for (size_t b = 0; b < n; b += kBlock) {
+        size_t m = std::min(kBlock, n - b);
+        auto *acc = reinterpret_cast<uint8_t *>(d + b);
+        auto *x = reinterpret_cast<const uint8_t *>(s + b);
+        std::memcpy(saved, acc, m);
+        reducer.bulk(acc, x, m);
+        const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
+        overflows += countFp8AddOverflows(*info->format, saved, xBefore, acc, m);
+      }
+    } else if (vector && info->reduction == Reduction::Float32) {
+      vector->reduceF32(f32Op, d, s, n);
+    } else if (vector && (info->reduction == Reduction::Int32 ||
+                          info->reduction == Reduction::Int64)) {
+      vector->reduceInteger(bytes, MemoryReductionOp(op), d, s, n);
+    } else if (vector && narrow) {
+      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
+    } else {
+      reducer.bulk(d, s, n);
+    }
+  };
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    auto *d = static_cast<char *>(dst) + begin * bytes;
+    auto *o = static_cast<char *>(out) + begin * bytes;
+    auto *d = static_cast<const char *>(dst) + begin * bytes;
     auto *s = static_cast<const char *>(src) + begin * bytes;
-    if (!countFp8)
-      return reduceRange(d, s, end - begin);
     FidelityCounts chunk;
     chunk.elements[int(FidelityFamily::reduce)] = end - begin;
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
-    if (vector && fp8AddFitsHalf(*info->format)) {
-      overflows = vector->fp8AddCounted(*info->format, d, s, end - begin);
+    if (o == d) {
+      reduceRange(o, s, end - begin, overflows);
     } else {
-      constexpr size_t kBlock = 4096;
-      uint8_t saved[kBlock];
-      for (size_t b = 0; b < end - begin; b += kBlock) {
-        size_t n = std::min(kBlock, end - begin - b);
-        auto *acc = reinterpret_cast<uint8_t *>(d + b);
-        auto *x = reinterpret_cast<const uint8_t *>(s + b);
-        std::memcpy(saved, acc, n);
-        reducer.bulk(acc, x, n);
-        const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
-        overflows +=
-            countFp8AddOverflows(*info->format, saved, xBefore, acc, n);
+      // out = dst op src: each step of dst copied into out, then reduced
+      // in place; a src that is out itself is saved first (D18).
+      size_t step = kIntoStepBytes / bytes;
+      std::unique_ptr<char[]> saved(o == s ? new char[kIntoStepBytes]
+                                           : nullptr);
+      for (size_t i = 0; i < end - begin; i += step) {
+        size_t n = std::min(step, end - begin - i);
+        const char *x = s + i * bytes;
+        if (saved) {
+          std::memcpy(saved.get(), x, n * bytes);
+          x = saved.get();
+        }
+        std::memcpy(o + i * bytes, d + i * bytes, n * bytes);
+        reduceRange(o + i * bytes, x, n, overflows);
       }
     }
-    counts->addLocked(chunk);
+    if (countFp8)
+      counts->addLocked(chunk);
   });
   return Status::success();
 }

@@ -194,6 +194,13 @@ int birsim_accumulate(int op, void *dst, const void *src, int dtype,
   });
 }
 
+int birsim_accumulate_into(int op, void *out, const void *dst, const void *src,
+                           int dtype, size_t count) {
+  return counted([&](FidelityCounts *counts) {
+    return accumulateInto(op, out, dst, src, dtype, count, counts);
+  });
+}
+
 int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
                               const void *src, const int64_t *indices,
                               size_t count, int dtype) {

@@ -49,6 +49,14 @@ Status castCopyOrAccumulate(int op, void *dst, const void *src, int dtype,
 Status accumulate(int op, void *dst, const void *src, int dtype, size_t count,
                   FidelityCounts *counts = nullptr);
 
+/// out = dst op src over `count` contiguous elements (copy: out = src),
+/// with accumulate's numerics and checks; `out` may be `dst` or `src`
+/// exactly, and overlaps neither otherwise (D18); `dst` and `src` are only
+/// read. Validates before writing anything.
+Status accumulateInto(int op, void *out, const void *dst, const void *src,
+                      int dtype, size_t count,
+                      FidelityCounts *counts = nullptr);
+
 /// dst[indices[i]] = reduce(dst[indices[i]], src[i]) in order; every index
 /// is checked against dstCount before any write.
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,

@@ -61,6 +61,12 @@ BIRSIM_RT_API int birsim_cast_copy_or_accumulate(int op, void *dst,
                                                  const void *src, int dtype);
 BIRSIM_RT_API int birsim_accumulate(int op, void *dst, const void *src,
                                     int dtype, size_t count);
+/* out = dst op src (copy: out = src), the numerics of birsim_accumulate,
+ * without first copying dst into out: out may be dst or src exactly and
+ * overlaps neither otherwise (BIRSIM_EINVAL); dst and src are only read. */
+BIRSIM_RT_API int birsim_accumulate_into(int op, void *out, const void *dst,
+                                         const void *src, int dtype,
+                                         size_t count);
 BIRSIM_RT_API int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
                                             const void *src,
                                             const int64_t *indices,
@@ -178,7 +184,7 @@ BIRSIM_RT_API const char *birsim_version(void);
 
 /* Fidelity counters (docs/Fidelity.md): what the simulator's numerics did
  * to the values of the bulk calls (birsim_accumulate,
- * birsim_scatter_accumulate, birsim_cast_copy_or_accumulate, birsim_cast,
+ * birsim_accumulate_into, birsim_scatter_accumulate, birsim_cast_copy_or_accumulate, birsim_cast,
  * birsim_bfp_pack_tiles) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt
  * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);

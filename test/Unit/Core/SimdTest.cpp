@@ -505,6 +505,81 @@ TEST(VectorPath, EveryTailLengthAndAlignment) {
     }
 }
 
+/// accumulateInto(out, dst, src) equals accumulate on a copy of dst, on
+/// every path, for every reducing dtype and op, lengths across its steps'
+/// and the threads' boundaries, out at odd offsets between guard bytes, out
+/// being src itself, and with the fp8 add's fidelity counts; dst and src
+/// are never written.
+TEST(VectorPath, AccumulateIntoEqualsAccumulateOnACopy) {
+  PathGuard guard;
+  setNumThreads(2);
+  constexpr size_t kGuard = 64;
+  std::mt19937_64 rng(23);
+  auto randomBytes = [&](size_t n) {
+    Bytes b(n);
+    for (unsigned char &c : b)
+      c = (unsigned char)rng();
+    return b;
+  };
+  for (size_t n : {size_t(0), size_t(1), size_t(67), size_t(8193),
+                   size_t(40000), (size_t(1) << 19) + 7})
+    for (Dtype reducing : kReducing) {
+      int d = int(reducing);
+      const DtypeInfo &row = dtypeInfo(reducing);
+      if (n > 40000 && row.bytes > 2)
+        continue; // the threaded length once per narrow width is enough
+      Bytes dst = randomBytes(n * row.bytes), src = randomBytes(n * row.bytes);
+      const Bytes dstBefore = dst, srcBefore = src;
+      for (int op : {0, 1, 2, 3}) {
+        std::string what = std::string("accumulateInto ") +
+                           memoryReductionOpName(op) + " " + row.name + " of " +
+                           std::to_string(n);
+        auto countsOf = [](Bytes out, const FidelityCounts &counts) {
+          const auto *raw = reinterpret_cast<const unsigned char *>(&counts);
+          out.insert(out.end(), raw, raw + sizeof counts);
+          return out;
+        };
+        auto inPlace = [&] {
+          Bytes out = dst;
+          FidelityCounts counts;
+          EXPECT_TRUE(accumulate(op, out.data(), src.data(), d, n, &counts).ok());
+          return countsOf(out, counts);
+        };
+        auto into = [&](size_t offset) {
+          Bytes buffer(offset + n * row.bytes + kGuard, 0xA5);
+          FidelityCounts counts;
+          EXPECT_TRUE(accumulateInto(op, buffer.data() + offset, dst.data(),
+                                     src.data(), d, n, &counts)
+                          .ok());
+          for (size_t i = 0; i < offset; ++i)
+            EXPECT_EQ(buffer[i], 0xA5) << what << ": guard before";
+          for (size_t i = offset + n * row.bytes; i < buffer.size(); ++i)
+            EXPECT_EQ(buffer[i], 0xA5) << what << ": guard after";
+          return countsOf(Bytes(buffer.begin() + offset,
+                                buffer.begin() + offset + n * row.bytes),
+                          counts);
+        };
+        auto intoSrc = [&] { // out is src itself: read before it is written
+          Bytes out = src;
+          FidelityCounts counts;
+          EXPECT_TRUE(accumulateInto(op, out.data(), dst.data(), out.data(), d,
+                                     n, &counts)
+                          .ok());
+          return countsOf(out, counts);
+        };
+        for (Isa isa : everyPath()) {
+          selectIsa(isa);
+          Bytes want = inPlace();
+          EXPECT_EQ(into(0), want) << what << " on " << isaName(isa);
+          EXPECT_EQ(into(3), want) << what << " at offset 3 on " << isaName(isa);
+          EXPECT_EQ(intoSrc(), want) << what << " into src on " << isaName(isa);
+        }
+        EXPECT_EQ(dst, dstBefore) << what;
+        EXPECT_EQ(src, srcBefore) << what;
+      }
+    }
+}
+
 /// fp32 -> every narrow float under the four FP8 configs, on every value
 /// class and 10^6 (long: 10^8) random values; and every narrow value back.
 TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {

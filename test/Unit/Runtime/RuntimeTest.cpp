@@ -455,6 +455,49 @@ TEST(RuntimeAbi, AliasingRules) {
   EXPECT_EQ(tile, before);
 }
 
+/// birsim_accumulate_into: out may be dst or src exactly and overlaps
+/// neither otherwise; dst and src may overlap each other (both are only
+/// read); every rejected call writes nothing.
+TEST(RuntimeAbi, AccumulateIntoAliasingAndErrors) {
+  std::vector<float> buf(64), before;
+  for (size_t i = 0; i < buf.size(); ++i)
+    buf[i] = float(i) * 0.25f;
+  before = buf;
+  const std::string partly = "invalid argument: source and destination partly overlap";
+  EXPECT_EQ(birsim_accumulate_into(1, buf.data() + 1, buf.data(),
+                                   buf.data() + 32, 16, 16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), partly);
+  EXPECT_EQ(birsim_accumulate_into(1, buf.data() + 33, buf.data(),
+                                   buf.data() + 32, 16, 16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), partly);
+  EXPECT_EQ(buf, before);
+  std::vector<float> out(16, -1.0f), outBefore = out;
+  EXPECT_EQ(birsim_accumulate_into(9, out.data(), buf.data(), buf.data(), 16, 16),
+            BIRSIM_EOP);
+  EXPECT_EQ(birsim_accumulate_into(1, out.data(), buf.data(), buf.data(), 14, 16),
+            BIRSIM_EUNSUPPORTED_DTYPE);
+  EXPECT_EQ(birsim_accumulate_into(1, out.data(), nullptr, buf.data(), 16, 16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(out, outBefore);
+  // dst and src overlapping each other: out = dst + src, element by element.
+  ASSERT_EQ(birsim_accumulate_into(1, out.data(), buf.data(), buf.data() + 1,
+                                   16, 16),
+            0);
+  for (size_t i = 0; i < 16; ++i)
+    EXPECT_EQ(out[i], buf[i] + buf[i + 1]);
+  EXPECT_EQ(buf, before);
+  // Exactly dst: accumulate in place.
+  std::vector<float> acc(buf.begin(), buf.begin() + 16), want = acc;
+  ASSERT_EQ(birsim_accumulate(1, want.data(), buf.data() + 16, 16, 16), 0);
+  ASSERT_EQ(birsim_accumulate_into(1, acc.data(), acc.data(), buf.data() + 16,
+                                   16, 16),
+            0);
+  EXPECT_EQ(acc, want);
+  EXPECT_EQ(birsim_accumulate_into(1, nullptr, nullptr, nullptr, 16, 0), 0);
+}
+
 /// Scatter indices outside the destination, negative ones included, are
 /// BIRSIM_EINDEX before any element is written.
 TEST(RuntimeAbi, ScatterIndicesOutOfRange) {
