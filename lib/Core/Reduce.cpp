@@ -237,8 +237,14 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
   // kernel counts as it adds; the portable path keeps each block's
   // accumulator bytes, then counts the (acc, x, sum) triples.
   bool countFp8 = counts && reducer.table;
-  auto reduceRange = [&](char *d, const char *s, size_t n,
-                         uint64_t &overflows) {
+  // The fp32 and integer kernels write out[i] = acc[i] op x[i] themselves;
+  // the rest reduce in place.
+  bool threeOperand = vector && !countFp8 &&
+                      (info->reduction == Reduction::Float32 ||
+                       info->reduction == Reduction::Int32 ||
+                       info->reduction == Reduction::Int64);
+  auto reduceInPlace = [&](char *d, const char *s, size_t n,
+                           uint64_t &overflows) {
     if (countFp8 && vector && fp8AddFitsHalf(*info->format)) {
       overflows += vector->fp8AddCounted(*info->format, d, s, n);
     } else if (countFp8) {
@@ -253,11 +259,6 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
         const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
         overflows += countFp8AddOverflows(*info->format, saved, xBefore, acc, m);
       }
-    } else if (vector && info->reduction == Reduction::Float32) {
-      vector->reduceF32(f32Op, d, s, n);
-    } else if (vector && (info->reduction == Reduction::Int32 ||
-                          info->reduction == Reduction::Int64)) {
-      vector->reduceInteger(bytes, MemoryReductionOp(op), d, s, n);
     } else if (vector && narrow) {
       vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
     } else {
@@ -268,27 +269,32 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
     auto *o = static_cast<char *>(out) + begin * bytes;
     auto *d = static_cast<const char *>(dst) + begin * bytes;
     auto *s = static_cast<const char *>(src) + begin * bytes;
+    size_t n = end - begin;
     FidelityCounts chunk;
-    chunk.elements[int(FidelityFamily::reduce)] = end - begin;
+    chunk.elements[int(FidelityFamily::reduce)] = n;
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
-    if (o == d) {
-      reduceRange(o, s, end - begin, overflows);
+    if (threeOperand && info->reduction == Reduction::Float32) {
+      vector->reduceF32(f32Op, o, d, s, n);
+    } else if (threeOperand) {
+      vector->reduceInteger(bytes, MemoryReductionOp(op), o, d, s, n);
+    } else if (o == d) {
+      reduceInPlace(o, s, n, overflows);
     } else {
       // out = dst op src: each step of dst copied into out, then reduced
       // in place; a src that is out itself is saved first (D18).
       size_t step = kIntoStepBytes / bytes;
       std::unique_ptr<char[]> saved(o == s ? new char[kIntoStepBytes]
                                            : nullptr);
-      for (size_t i = 0; i < end - begin; i += step) {
-        size_t n = std::min(step, end - begin - i);
+      for (size_t i = 0; i < n; i += step) {
+        size_t m = std::min(step, n - i);
         const char *x = s + i * bytes;
         if (saved) {
-          std::memcpy(saved.get(), x, n * bytes);
+          std::memcpy(saved.get(), x, m * bytes);
           x = saved.get();
         }
-        std::memcpy(o + i * bytes, d + i * bytes, n * bytes);
-        reduceRange(o + i * bytes, x, n, overflows);
+        std::memcpy(o + i * bytes, d + i * bytes, m * bytes);
+        reduceInPlace(o + i * bytes, x, m, overflows);
       }
     }
     if (countFp8)
@@ -404,7 +410,7 @@ Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
     auto *a = static_cast<unsigned char *>(acc) + 4 * begin;
     auto *b = static_cast<const unsigned char *>(x) + 4 * begin;
     if (vector) {
-      vector->reduceF32(f32Op, a, b, end - begin);
+      vector->reduceF32(f32Op, a, a, b, end - begin);
       return;
     }
     for (size_t i = 0; i < end - begin; ++i)

@@ -168,14 +168,9 @@ def _operand(x: ArrayLike, row: Dtype, what: str):
     return _arrays.as_row(_TABLE, array, is_row, row, what), array
 
 
-# Elements copied into `out` and reduced there per step, so the copy stays
-# in cache: out = dst op src reads each array once from memory.
-_STEP_BYTES = 1 << 18
-
-
-def _elementwise(fn, head, tail, what, dst, src, row, kind, out):
-    """``dst op src`` by ``fn(*head, out, src, *tail, count)`` (each element
-    read before it is written at the same place) into a fresh array or
+def _elementwise(fn, into, head, tail, what, dst, src, row, kind, out):
+    """``dst op src`` by ``fn(*head, acc, src, *tail, count)`` (in place) or
+    ``into(*head, out, dst, src, *tail, count)`` into a fresh array or
     `out`, by the rules of D33 and D34."""
     (d, caller_dst), (s, caller_src) = dst, src
     if d.shape != s.shape:
@@ -198,14 +193,10 @@ def _elementwise(fn, head, tail, what, dst, src, row, kind, out):
     if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst) and (
             not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
         _check(fn(*head, o.ctypes.data, s.ctypes.data, *tail, o.size))
-    elif o.flags.c_contiguous and not np.shares_memory(o, caller_src):
-        _check(fn(*head, None, None, *tail, 0))  # op and dtype, before `out`
-        po, pd, ps = o.ctypes.data, d.ctypes.data, s.ctypes.data
-        step = max(1, _STEP_BYTES // row.bytes)
-        for begin in range(0, o.size, step):
-            count, at = min(step, o.size - begin), begin * row.bytes
-            ctypes.memmove(po + at, pd + at, count * row.bytes)
-            _check(fn(*head, po + at, ps + at, *tail, count))
+    elif into is not None and o.flags.c_contiguous and (
+            not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
+        _check(into(*head, o.ctypes.data, d.ctypes.data, s.ctypes.data,
+                    *tail, o.size))
     else:
         result = np.array(d, copy=True)
         _check(fn(*head, result.ctypes.data, s.ctypes.data, *tail,
@@ -237,8 +228,9 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     number = _name_number(op, _MEMORY_REDUCTION_OPS, "accumulate: op")
     d, row, kind, caller_dst = _input(dst, dtype, "accumulate: dst")
     s = _operand(src, row, "accumulate: src")
-    return _elementwise(_lib.birsim_accumulate, (number,), (row.number,),
-                        "accumulate", (d, caller_dst), s, row, kind, out)
+    return _elementwise(_lib.birsim_accumulate, _lib.birsim_accumulate_into,
+                        (number,), (row.number,), "accumulate",
+                        (d, caller_dst), s, row, kind, out)
 
 
 def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
@@ -254,7 +246,7 @@ def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
     row = _ROW["float32"]
     a, _, kind, caller_acc = _input(acc, row, "collective_reduce: acc")
     s = _operand(x, row, "collective_reduce: x")
-    return _elementwise(_lib.birsim_collective_reduce, (alu,), (),
+    return _elementwise(_lib.birsim_collective_reduce, None, (alu,), (),
                         "collective_reduce", (a, caller_acc), s, row, kind,
                         out)
 

@@ -47,6 +47,8 @@ _SIGNATURES = {
     "birsim_fidelity_counters_sized": (_c.c_int, [_c.c_void_p, _size]),
     "birsim_accumulate": (_c.c_int, [_c.c_int, _c.c_void_p, _c.c_void_p,
                                      _c.c_int, _size]),
+    "birsim_accumulate_into": (_c.c_int, [_c.c_int, _c.c_void_p, _c.c_void_p,
+                                          _c.c_void_p, _c.c_int, _size]),
     "birsim_scatter_accumulate": (_c.c_int, [_c.c_int, _c.c_void_p, _size,
                                              _c.c_void_p, _c.c_void_p, _size,
                                              _c.c_int]),

@@ -87,11 +87,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> before = in.bytes(count * maxBytes + 4096 + 16);
   std::vector<uint8_t> got = before, want = before;
   switch (call) {
-  case 0: // birsim_accumulate
-    compare(birsim_accumulate(op, got.data(), src.data(), dtype, count),
+  case 0: { // birsim_accumulate, or birsim_accumulate_into from a copy of dst
+    bool into = in.take(1) & 1;
+    std::vector<uint8_t> dst = before;
+    compare(into ? birsim_accumulate_into(op, got.data(), dst.data(),
+                                          src.data(), dtype, count)
+                 : birsim_accumulate(op, got.data(), src.data(), dtype, count),
             accumulate(op, want.data(), src.data(), dtype, count, refCounts),
             got, want, before);
+    check(dst == before);
     break;
+  }
   case 1: { // birsim_scatter_accumulate, indices possibly out of range
     size_t dstCount = size_t(in.take(2) % 1025);
     std::vector<int64_t> indices(count);

@@ -22,11 +22,14 @@ namespace birsim::core::kernel {
 template <class X> struct KernelEntries {
   using Entry = typename X::Entry;
 
-  static void reduceF32(F32Op op, void *acc, const void *x, size_t count) {
-    Entry entry(x, 4 * count, acc, 4 * count);
+  static void reduceF32(F32Op op, void *out, const void *acc, const void *x,
+                        size_t count) {
+    Entry entry(x, 4 * count, out, 4 * count);
+    X::reportRead(acc, 4 * count);
     withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax,
                  F32Op::collectiveAdd>(op, [&](auto f32Op) {
-      reduceF32Loop<X, f32Op>(static_cast<char *>(acc),
+      reduceF32Loop<X, f32Op>(static_cast<char *>(out),
+                              static_cast<const char *>(acc),
                               static_cast<const char *>(x), count);
     });
   }
@@ -60,13 +63,15 @@ template <class X> struct KernelEntries {
     }
   }
 
-  static void reduceInteger(unsigned bytes, MemoryReductionOp op, void *acc,
-                            const void *x, size_t count) {
-    Entry entry(x, bytes * count, acc, bytes * count);
+  static void reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
+                            const void *acc, const void *x, size_t count) {
+    Entry entry(x, bytes * count, out, bytes * count);
+    X::reportRead(acc, bytes * count);
     withConstant<4u, 8u>(bytes, [&](auto width) {
       withConstant<MemoryReductionOp::add, MemoryReductionOp::min,
                    MemoryReductionOp::max>(op, [&](auto integerOp) {
-        integerLoop<X, width, integerOp>(static_cast<char *>(acc),
+        integerLoop<X, width, integerOp>(static_cast<char *>(out),
+                                         static_cast<const char *>(acc),
                                          static_cast<const char *>(x), count);
       });
     });

@@ -107,16 +107,17 @@ inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
 struct VectorKernels {
-  /// acc[i] = acc[i] op x[i] on fp32.
-  void (*reduceF32)(F32Op op, void *acc, const void *x, size_t count);
+  /// out[i] = acc[i] op x[i] on fp32; `out` is `acc`, or apart from both.
+  void (*reduceF32)(F32Op op, void *out, const void *acc, const void *x,
+                    size_t count);
   /// The same on a narrow float format of `bytes` (1 or 2) per element:
   /// widen both, fp32 op, narrow with FP8 config 0 (§3).
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
-  /// acc[i] = acc[i] op x[i] on int32 (`bytes` 4) or int64 (8): wrapping
-  /// add, signed min/max (§3).
-  void (*reduceInteger)(unsigned bytes, MemoryReductionOp op, void *acc,
-                        const void *x, size_t count);
+  /// out[i] = acc[i] op x[i] on int32 (`bytes` 4) or int64 (8): wrapping
+  /// add, signed min/max (§3); `out` is `acc`, or apart from both.
+  void (*reduceInteger)(unsigned bytes, MemoryReductionOp op, void *out,
+                        const void *acc, const void *x, size_t count);
   /// fp32 -> narrow float (RNE, `config` as the cast engine applies it);
   /// with `events`, each element's FidelityEvent counted too
   /// (NarrowCastClassifier's rule, docs/Fidelity.md).

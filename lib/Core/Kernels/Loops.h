@@ -85,28 +85,30 @@ template <F32Op Op> uint32_t applyScalar(uint32_t acc, uint32_t x) {
 
 //===-- fp32 and integers (§2, §3) ----------------------------------------===//
 
-/// acc[i] = op(acc[i], x[i]) on whole vectors of `Bytes`-wide elements;
-/// returns the elements the vector steps covered.
+/// out[i] = op(acc[i], x[i]) on whole vectors of `Bytes`-wide elements
+/// (`out` is `acc`, or apart from both); returns the elements the vector
+/// steps covered.
 template <class X, unsigned Bytes, typename VectorOp>
-size_t vectorOpSteps(char *acc, const char *x, size_t count, VectorOp op) {
+size_t vectorOpSteps(char *out, const char *acc, const char *x, size_t count,
+                     VectorOp op) {
   return vectorSteps<X, X::kVectorBytes / Bytes>(count, [&](size_t i,
                                                             auto part) {
-    char *a = acc + i * Bytes;
+    const char *a = acc + i * Bytes;
     X::prefetch(a, x + i * Bytes);
-    X::template store<Bytes>(a, part,
+    X::template store<Bytes>(out + i * Bytes, part,
                              op(X::template load<Bytes>(part, a),
                                 X::template load<Bytes>(part, x + i * Bytes)));
   });
 }
 
 template <class X, F32Op Op>
-__attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
-                                             size_t count) {
-  size_t i = vectorOpSteps<X, 4>(acc, x, count, [](auto a, auto b) {
+__attribute__((noinline)) void reduceF32Loop(char *out, const char *acc,
+                                             const char *x, size_t count) {
+  size_t i = vectorOpSteps<X, 4>(out, acc, x, count, [](auto a, auto b) {
     return applyLanes<Op, typename X::template Lanes<32>>(a, b);
   });
   for (; i < count; ++i)
-    storeBits(acc + 4 * i, 4,
+    storeBits(out + 4 * i, 4,
                 applyScalar<Op>(loadScalar(acc + 4 * i, 4),
                                 loadScalar(x + 4 * i, 4)));
 }
@@ -114,9 +116,9 @@ __attribute__((noinline)) void reduceF32Loop(char *acc, const char *x,
 /// int32/int64 add (wrapping), min, max (signed; equal values are the same
 /// bits, so the order of MIN/MAX's operands does not matter) (§3).
 template <class X, unsigned Bytes, MemoryReductionOp Op>
-__attribute__((noinline)) void integerLoop(char *acc, const char *x,
-                                           size_t count) {
-  size_t i = vectorOpSteps<X, Bytes>(acc, x, count, [](auto a, auto b) {
+__attribute__((noinline)) void integerLoop(char *out, const char *acc,
+                                           const char *x, size_t count) {
+  size_t i = vectorOpSteps<X, Bytes>(out, acc, x, count, [](auto a, auto b) {
     return X::template integerOp<Bytes, Op>(a, b);
   });
   using Bits = std::conditional_t<Bytes == 4, int32_t, int64_t>;
@@ -129,7 +131,7 @@ __attribute__((noinline)) void integerLoop(char *acc, const char *x,
     Bits r = Op == MemoryReductionOp::add   ? Bits(Unsigned(a) + Unsigned(b))
              : Op == MemoryReductionOp::min ? std::min(a, b)
                                             : std::max(a, b);
-    std::memcpy(acc + i * Bytes, &r, Bytes);
+    std::memcpy(out + i * Bytes, &r, Bytes);
   }
 }
 
@@ -153,7 +155,7 @@ __attribute__((noinline)) void minMaxCodesLoop(const FloatFormat &f,
                                                char *acc, const char *x,
                                                size_t count) {
   MinMaxCodeLanes<typename X::template Lanes<8 * Bytes>, IsMin> minMax(f);
-  size_t i = vectorOpSteps<X, Bytes>(acc, x, count, minMax);
+  size_t i = vectorOpSteps<X, Bytes>(acc, acc, x, count, minMax);
   constexpr F32Op op = IsMin ? F32Op::kernelMin : F32Op::kernelMax;
   narrowReduceTail<op>(f, Bytes, acc, x, i, count);
 }
@@ -179,7 +181,7 @@ template <class X> auto bf16Sums(typename X::template Lanes<16>::I a,
 template <class X, bool Bf16>
 __attribute__((noinline)) void halfAddLoop(char *acc, const char *x,
                                            size_t count) {
-  size_t i = vectorOpSteps<X, 2>(acc, x, count, [](auto a, auto b) {
+  size_t i = vectorOpSteps<X, 2>(acc, acc, x, count, [](auto a, auto b) {
     if constexpr (Bf16)
       return bf16Sums<X>(a, b);
     else

@@ -526,8 +526,6 @@ TEST(VectorPath, AccumulateIntoEqualsAccumulateOnACopy) {
     for (Dtype reducing : kReducing) {
       int d = int(reducing);
       const DtypeInfo &row = dtypeInfo(reducing);
-      if (n > 40000 && row.bytes > 2)
-        continue; // the threaded length once per narrow width is enough
       Bytes dst = randomBytes(n * row.bytes), src = randomBytes(n * row.bytes);
       const Bytes dstBefore = dst, srcBefore = src;
       for (int op : {0, 1, 2, 3}) {
