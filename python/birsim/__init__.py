@@ -389,10 +389,10 @@ def from_float32(x: ArrayLike, dtype: DtypeLike, *,
     >>> birsim.from_float32([1.0, -3.0], "bfloat16")
     array([16256, 49216], dtype=uint16)
     """
-    if not _types.is_tensor(x) and not isinstance(x, np.ndarray):
-        x = np.asarray(x, dtype=np.float32)
-    elif isinstance(x, np.ndarray) and x.dtype.kind != "V":
-        x = x.astype(np.float32, copy=False)
+    if _types.is_tensor(x):
+        x = x.float()
+    else:
+        x = np.asarray(x).astype(np.float32, copy=False)
     return cast(x, dtype, src_dtype="float32", fp8_config=fp8_config)
 
 

@@ -347,6 +347,25 @@ def test_elementwise_out_over_any_view_writes_only_out(data):
     assert whole[mask].tobytes() == before[mask].tobytes()
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_collective_reduce_equals_the_c_abi(data):
+    acc, acc_bytes = data.draw(layouts("float32"))
+    x = np.frombuffer(data.draw(st.binary(min_size=len(acc_bytes),
+                                          max_size=len(acc_bytes))),
+                      np.float32).reshape(acc.shape)
+    alu = data.draw(st.sampled_from(["add", "max", "min"]))
+    number = birsim._ALU_OP_TYPES.index(alu)
+    want = RT.collective(number, acc_bytes, x.tobytes(), len(acc_bytes) // 4)
+    got = birsim.collective_reduce(alu, acc, x)
+    assert got.shape == acc.shape and got.tobytes() == want
+    whole, out = guarded(x.size, np.float32, fill=-3)
+    assert birsim.collective_reduce(alu, acc, x, out=out.reshape(acc.shape)) \
+        is not None
+    assert out.tobytes() == want
+    assert (whole[:8] == -3).all() and (whole[-8:] == -3).all()
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_bfp_forms_equal_the_c_abi_on_any_layout(data):

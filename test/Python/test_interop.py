@@ -119,6 +119,48 @@ def test_torch_tensors_in_and_out_against_numpy():
                                                      matrix=True).tobytes()
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int8,
+                                   torch.uint8, torch.int16, torch.int32,
+                                   torch.int64, torch.bfloat16])
+def test_every_function_with_tensors_of_each_kind(dtype):
+    """Each function on a tensor equals the same function on the NumPy
+    array of its values (bfloat16: its bits named "bfloat16")."""
+    t = (torch.arange(2048, dtype=torch.float32) % 97 - 40).to(dtype)
+    u = (torch.arange(2048, dtype=torch.float32) % 13 - 6).to(dtype)
+    if dtype == torch.bfloat16:
+        a = t.view(torch.int16).numpy().view(np.uint16)
+        b = u.view(torch.int16).numpy().view(np.uint16)
+        name = "bfloat16"
+    else:
+        a, b, name = t.numpy(), u.numpy(), None
+    row = birsim.dtype_of(dtype)
+
+    def same(tensor_result, numpy_result):
+        assert isinstance(tensor_result, torch.Tensor)
+        if tensor_result.dtype == torch.bfloat16:
+            tensor_result = tensor_result.view(torch.int16)
+        assert tensor_result.numpy().tobytes() == numpy_result.tobytes()
+
+    if row.reduction != "none":
+        for op in ("copy", "add", "min", "max"):
+            same(birsim.accumulate(op, t, u), birsim.accumulate(op, a, b, name))
+        idx = torch.arange(2048) % 100
+        same(birsim.scatter_accumulate("add", t, u, idx),
+             birsim.scatter_accumulate("add", a, b, idx.numpy(), name))
+    for to in ("float32", "bfloat16", "float8e5"):
+        same(birsim.cast(t, to), birsim.cast(a, to, src_dtype=name))
+    if dtype in (torch.float32, torch.bfloat16, torch.int8, torch.uint8,
+                 torch.int32):
+        same(birsim.bfp_pack(t, "bfp4_b"), birsim.bfp_pack(a, "bfp4_b",
+                                                            src_dtype=name))
+        same(birsim.round_trip(t, "bfp8_b", faces=True),
+             birsim.round_trip(a, "bfp8_b", faces=True, src_dtype=name))
+    same(birsim.round_trip(t, "float8e4"),
+         birsim.round_trip(a, "float8e4", src_dtype=name))
+    same(birsim.from_float32(t, "bfloat16"),
+         birsim.from_float32(birsim.to_float32(a, name), "bfloat16"))
+
+
 def test_torch_tensors_without_copies_and_out():
     t = torch.ones(8)
     birsim.accumulate("add", t, t, out=t)
