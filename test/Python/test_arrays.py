@@ -383,6 +383,59 @@ def test_bfp_forms_equal_the_c_abi_on_any_layout(data):
     assert (birsim.bfp_unpack(packed.tobytes(), fmt.name) == back).all()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_bfp_matrix_forms_equal_the_c_abi_on_any_layout(data):
+    """bfp_pack_matrix / bfp_unpack_matrix on strided, reversed, big-endian,
+    read-only and bf16-bits inputs equal the C calls on the contiguous
+    native values, with guard bytes around the C call's output."""
+    fmt = data.draw(st.sampled_from(birsim.bfp_formats))
+    tile = data.draw(st.sampled_from([(32, 32), (16, 32), (32, 16), (16, 16)]))
+    rows = tile[0] * data.draw(st.integers(0, 2))
+    cols = tile[1] * data.draw(st.integers(1, 2))
+    lead = data.draw(st.sampled_from([(), (1,), (2,)]))
+    if lead and rows % (2 * tile[0]):
+        lead = ()
+    shape = lead + ((rows // lead[0],) if lead else (rows,)) + (cols,)
+    transpose = data.draw(st.booleans()) and tile[0] in (16, 32)
+    rng = np.random.default_rng(data.draw(st.integers(0, 1 << 30)))
+    values = rng.normal(0, 4, shape).astype(np.float32)
+    src_dtype = data.draw(st.sampled_from([None, "bfloat16"]))
+    if src_dtype:
+        values = birsim.cast(values, "bfloat16")
+    caller = values
+    if data.draw(st.booleans()):  # a reversed, strided view of the same values
+        big = np.empty(shape[:-1] + (2 * cols,), values.dtype)
+        big[..., ::2] = values[..., ::-1]
+        caller = big[..., ::2][..., ::-1]
+    if data.draw(st.booleans()):
+        caller = caller.astype(caller.dtype.newbyteorder(">"))
+    if data.draw(st.booleans()):
+        caller = np.array(caller)
+        caller.flags.writeable = False
+    flags = 2 if transpose else 0
+    tile_bytes = RT.lib.birsim_bfp_packed_tile_bytes(fmt.number, *tile)
+    tiles = (rows // tile[0]) * (cols // tile[1])
+    want = np.full(tiles * tile_bytes + 32, 0xEE, np.uint8)
+    contiguous = np.ascontiguousarray(values)
+    row = birsim.dtype_of(src_dtype or "float32")
+    assert RT.lib.birsim_bfp_pack_matrix(
+        fmt.number, row.number, contiguous.ctypes.data, rows, cols, tile[0],
+        tile[1], flags, want[16:].ctypes.data) == 0
+    assert (want[:16] == 0xEE).all() and (want[-16:] == 0xEE).all()
+    got = birsim.bfp_pack_matrix(caller, fmt.name, tile=tile,
+                                 transpose=transpose, src_dtype=src_dtype)
+    assert got.tobytes() == want[16:-16].tobytes()
+    back = birsim.bfp_unpack_matrix(got[::-1][::-1], fmt.name, shape, tile=tile,
+                                    transpose=transpose)
+    plain = np.full(rows * cols + 8, -1, np.float32)
+    assert RT.lib.birsim_bfp_unpack_matrix(
+        fmt.number, want[16:].ctypes.data, rows, cols, tile[0], tile[1], flags,
+        plain[4:].ctypes.data) == 0
+    assert (plain[:4] == -1).all() and (plain[-4:] == -1).all()
+    assert back.shape == shape and back.tobytes() == plain[4:-4].tobytes()
+
+
 def test_mmap_of_a_read_only_file_is_read_not_written(tmp_path):
     path = tmp_path / "raw.bin"
     path.write_bytes(np.ones(16, np.float32).tobytes())
