@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -47,6 +48,17 @@ static_assert(::birsim::getMaxEnumValForBfpFormat() + 1 ==
 #define GET_TYPEDEF_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimTypes.cpp.inc"
 
+namespace {
+/// Every birsim op may be inlined: none refers to its enclosing region or
+/// symbol, so `--inline` moves weights through calls for the folders.
+struct BirsimInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void BirsimDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -60,6 +72,7 @@ void BirsimDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "birsim/Dialect/Birsim/IR/BirsimAttrs.cpp.inc"
       >();
+  addInterfaces<BirsimInlinerInterface>();
   buildDtypeTable();
 }
 
