@@ -28,6 +28,17 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def BirsimVerifyLoweredPass : Pass<"birsim-verify-lowered", "::mlir::ModuleOp"> {
+  let summary = "Fail when an op outside the LLVM dialect remains";
+  let description = [{
+    The last pass of `birsim-to-llvm`: a module whose ops are not all in
+    the `llvm` dialect cannot be translated or run, so each op that remains
+    is an error naming it, and one that `--convert-to-birsim` maps (an
+    `arith`, `tosa` or `linalg` cast or add on the simulator's types) says
+    to run that first (docs/Conversions.md).
+  }];
+}
+
 // Options every to-birsim conversion shares: the policy it maps with.
 defvar Birsim_Fp8ConfigOption = Option<"fp8Config", "fp8-config", "std::string",
     "\"saturate\"",

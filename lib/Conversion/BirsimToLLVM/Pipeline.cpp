@@ -43,6 +43,7 @@ void birsim::buildBirsimToLLVMPipeline(
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBirsimVerifyLoweredPass());
 }
 
 void birsim::registerBirsimToLLVMPipeline() {
