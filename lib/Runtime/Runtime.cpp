@@ -422,7 +422,7 @@ void birsim_check_status(int status, const char *what) {
   std::fprintf(stderr, "birsim runtime error in %s: %s\n",
                what ? what : "<unknown>", birsim_last_error());
   std::fflush(stderr);
-  std::abort();
+  std::exit(EXIT_FAILURE);
 }
 
 } // extern "C"

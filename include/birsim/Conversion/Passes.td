@@ -10,8 +10,8 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
     Every birsim op on memrefs, scalars or vectors becomes a call to the
     fixed C ABI of `libbirsim_runtime.so` (a row of
     `include/birsim/Runtime/RuntimeFunctions.def`), followed by
-    `birsim_check_status(status, "<op name>")`, which prints
-    `birsim_last_error()` and aborts on a non-zero status. Memrefs pass their
+    `birsim_check_status(status, "<op name> at <location>")`, which prints
+    `birsim_last_error()` and exits with status 1 on a non-zero status. Memrefs pass their
     aligned pointer and element count; scalars and vectors pass their raw
     bits through stack slots. Tensor-level ops must be bufferized first (the
     `birsim-to-llvm` pipeline does so). Other dialects are left alone; the

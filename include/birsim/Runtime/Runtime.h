@@ -236,8 +236,9 @@ BIRSIM_RT_API void birsim_fidelity_site(const char *site);
 
 /* Hook the lowered code calls after every runtime call: returns on status
  * 0; otherwise flushes stdout, prints
- * "birsim runtime error in <what>: <birsim_last_error()>" to stderr and
- * aborts. */
+ * "birsim runtime error in <what>: <birsim_last_error()>" to stderr (what:
+ * "<op name> at <file:line:col>") and exits with status 1, so that a host
+ * such as mlir-runner prints no crash report of its own. */
 BIRSIM_RT_API void birsim_check_status(int status, const char *what);
 
 #ifdef __cplusplus

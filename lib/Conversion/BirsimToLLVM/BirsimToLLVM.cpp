@@ -236,10 +236,18 @@ public:
     if (failed(callee) || failed(check))
       return failure();
     set(ArgRole::Status, call(*callee, fn).getResult());
-    StringRef name = op->getName().getStringRef();
-    std::string symbol = "__birsim_site_" + name.str();
+    // "<op name> at <file:line:col>", the op's location as the user wrote it.
+    std::string what = op->getName().getStringRef().str() + " at ";
+    llvm::raw_string_ostream whatOs(what);
+    if (auto file = loc->findInstanceOf<FileLineColLoc>())
+      whatOs << file.getFilename().getValue() << ":" << file.getLine() << ":"
+             << file.getColumn();
+    else
+      loc.print(whatOs);
+    std::string symbol = "__birsim_site_" + op->getName().getStringRef().str() +
+                         "_" + llvm::utohexstr(llvm::xxh3_64bits(what));
     std::replace(symbol.begin(), symbol.end(), '.', '_');
-    set(ArgRole::Site, stringConstant(module, symbol, name));
+    set(ArgRole::Site, stringConstant(module, symbol, what));
     call(*check, RuntimeFn::birsim_check_status);
     return success();
   }

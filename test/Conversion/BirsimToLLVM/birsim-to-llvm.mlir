@@ -18,7 +18,8 @@ func.func @reduce_into(%dst: memref<4x8xbf16>, %src: memref<4x8xbf16>) {
 }
 // CHECK-DAG: llvm.func @birsim_accumulate(i32, !llvm.ptr, !llvm.ptr, i32, i64) -> i32
 // CHECK-DAG: llvm.func @birsim_check_status(i32, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global private constant @__birsim_site_birsim_reduce_into("birsim.reduce_into\00")
+// The site names the op and where it was written: "<op> at <file:line:col>".
+// CHECK-DAG: llvm.mlir.global private constant @__birsim_site_birsim_reduce_into_{{[0-9A-F]+}}("birsim.reduce_into at {{.*}}birsim-to-llvm.mlir:16:3\00")
 
 // -----
 

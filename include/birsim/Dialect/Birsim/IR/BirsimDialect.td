@@ -29,10 +29,11 @@ def Birsim_Dialect : Dialect {
     vectors into one call of `include/birsim/Runtime/RuntimeFunctions.def`
     (memrefs as aligned pointer and element count, scalars and vectors
     through stack slots in the entry block), then
-    `birsim_check_status(status, "<op name>")`, which prints
-    `birsim runtime error in <op name>: <message>` and aborts before any
-    byte is written on a run-time error the verifier cannot see (an
-    out-of-range scatter index). The `birsim-to-llvm` pipeline runs
+    `birsim_check_status(status, "<op name> at <location>")`, which
+    prints `birsim runtime error in <op name> at <file:line:col>:
+    <message>` and exits with status 1 (no crash report from the host) on
+    a run-time error the verifier cannot see (an out-of-range scatter
+    index), before any byte is written. The `birsim-to-llvm` pipeline runs
     canonicalize, bufferization and this lowering end to end; upstream
     `--convert-to-llvm` picks birsim up through its
     `ConvertToLLVMPatternInterface`.
