@@ -1,6 +1,8 @@
 // RUN: birsim-opt %s -convert-birsim-to-llvm -split-input-file | FileCheck %s
 
 // Memref forms pass (op, dst pointer, src pointer, dtype, element count).
+// The site names the op and where it was written: "<op> at <file:line:col>".
+// CHECK: llvm.mlir.global private constant @__birsim_site_birsim_reduce_into_{{[0-9A-F]+}}("birsim.reduce_into at {{.*}}birsim-to-llvm.mlir:18:3\00")
 // CHECK-LABEL: func.func @reduce_into
 // CHECK-DAG: %[[DST:.*]] = builtin.unrealized_conversion_cast %arg0 : memref<4x8xbf16> to !llvm.struct
 // CHECK-DAG: %[[SRC:.*]] = builtin.unrealized_conversion_cast %arg1 : memref<4x8xbf16> to !llvm.struct
@@ -18,8 +20,6 @@ func.func @reduce_into(%dst: memref<4x8xbf16>, %src: memref<4x8xbf16>) {
 }
 // CHECK-DAG: llvm.func @birsim_accumulate(i32, !llvm.ptr, !llvm.ptr, i32, i64) -> i32
 // CHECK-DAG: llvm.func @birsim_check_status(i32, !llvm.ptr)
-// The site names the op and where it was written: "<op> at <file:line:col>".
-// CHECK-DAG: llvm.mlir.global private constant @__birsim_site_birsim_reduce_into_{{[0-9A-F]+}}("birsim.reduce_into at {{.*}}birsim-to-llvm.mlir:16:3\00")
 
 // -----
 
