@@ -13,7 +13,7 @@
 // CHECK: %[[STATUS:.*]] = llvm.call @birsim_accumulate(%[[OP]], %[[DPTR]], %[[SPTR]], %[[BF16]], %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, i32, i64) -> i32
 // CHECK: %[[SITE:.*]] = llvm.mlir.addressof @__birsim_site_birsim_reduce_into
 // CHECK: llvm.call @birsim_check_status(%[[STATUS]], %[[SITE]]) : (i32, !llvm.ptr) -> ()
-// CHECK-NOT: birsim.
+// CHECK-NOT: {{^ +birsim\.}}
 func.func @reduce_into(%dst: memref<4x8xbf16>, %src: memref<4x8xbf16>) {
   birsim.reduce_into max %dst, %src : memref<4x8xbf16>
   return
