@@ -290,18 +290,27 @@ private:
                       "buffer operands are known only at run time");
   }
 
+  /// The JSON report to `report`; '-' is stderr, after the remarks, so
+  /// that stdout keeps only the module (docs/Decisions.md D36).
   LogicalResult writeReport(ArrayRef<OpCounts> analysed) {
+    auto write = [&](llvm::raw_ostream &os) {
+      llvm::json::OStream json(os, /*IndentSize=*/2);
+      json.array([&] {
+        for (const OpCounts &counts : analysed)
+          json.object([&] { writeOp(json, counts); });
+      });
+      os << "\n";
+    };
+    if (report == "-") {
+      write(llvm::errs());
+      return success();
+    }
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
     if (!file)
       return getOperation().emitError("birsim-fidelity: cannot write report '")
              << report << "': " << error;
-    llvm::json::OStream json(file->os(), /*IndentSize=*/2);
-    json.array([&] {
-      for (const OpCounts &counts : analysed)
-        json.object([&] { writeOp(json, counts); });
-    });
-    file->os() << "\n";
+    write(file->os());
     file->keep();
     return success();
   }

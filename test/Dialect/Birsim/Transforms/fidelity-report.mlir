@@ -4,6 +4,17 @@
 // RUN: birsim-opt %s --birsim-fidelity=report=%t.json -o /dev/null 2>/dev/null
 // RUN: FileCheck %s < %t.json
 // RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1])); assert len(r) == 4, r" %t.json
+// report=-: the report on stderr after the remarks, the module alone on
+// stdout, so that the output still pipes into the next tool.
+// RUN: birsim-opt %s --birsim-fidelity=report=- 2>%t.stderr | FileCheck %s --check-prefix=MODULE
+// RUN: FileCheck %s --check-prefix=STDERR < %t.stderr
+// MODULE-NOT: "elements"
+// MODULE: func.func
+// MODULE-NOT: "elements"
+// STDERR: remark:
+// STDERR: [
+// STDERR-NEXT: {
+// STDERR-NEXT: "op": "birsim.
 // A report that cannot be written is an error.
 // RUN: not birsim-opt %s --birsim-fidelity=report=%t.missing/dir/r.json -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNWRITABLE

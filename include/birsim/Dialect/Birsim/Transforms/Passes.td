@@ -25,7 +25,7 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
     (operands not constant, or the buffer forms `reduce_into`, `dma_copy`,
     `indirect_save`, `indirect_save_accumulate`) gets a remark that the
     simulator's reduce path does not saturate. With `report=<file>` ('-':
-    stdout) it writes one JSON array with an object per analysed op:
+    stderr, after the remarks, so that stdout keeps only the module) it writes one JSON array with an object per analysed op:
     `{"op", "loc", "elements", "counts", "first"}`, every key of the op's
     family present, `first` -1 for a zero count.
 
@@ -35,7 +35,7 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write the JSON report to this file ('-' for stdout)">
+           "Write the JSON report to this file ('-' for stderr)">
   ];
 }
 
