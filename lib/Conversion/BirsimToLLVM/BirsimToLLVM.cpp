@@ -604,6 +604,20 @@ struct ConvertBirsimToLLVMPass
   using ConvertBirsimToLLVMPassBase::ConvertBirsimToLLVMPassBase;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    // Tensor forms have no runtime call (D14): say what to run instead.
+    WalkResult tensors = getOperation()->walk([](Operation *op) {
+      if (!isa<BirsimDialect>(op->getDialect()) ||
+          !llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>))
+        return WalkResult::advance();
+      op->emitError("'")
+          << op->getName()
+          << "' on tensors has no runtime call: bufferize tensor ops first "
+             "(one-shot-bufferize), or run the birsim-to-llvm pipeline, "
+             "which does";
+      return WalkResult::interrupt();
+    });
+    if (tensors.wasInterrupted())
+      return signalPassFailure();
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<BirsimDialect>();
     LLVMTypeConverter converter(context);
