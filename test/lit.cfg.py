@@ -20,6 +20,7 @@ config.substitutions.append(("%birsim_rt", os.path.join(config.birsim_lib_dir, "
 config.substitutions.append(("%birsim_plugin", os.path.join(config.birsim_lib_dir, "BirsimPlugin.so")))
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%mlir_runner_utils", os.path.join(config.mlir_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%mlir_apfloat_wrappers", os.path.join(config.mlir_lib_dir, "libmlir_apfloat_wrappers.so")))
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%cxx", config.cxx_compiler))
