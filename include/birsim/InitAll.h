@@ -29,12 +29,11 @@ inline void registerBirsimDialects(mlir::DialectRegistry &registry) {
   birsim::registerConvertBirsimToLLVMInterface(registry);
 }
 
-/// birsim's passes and pipelines.
+/// birsim's passes and its pipeline.
 inline void registerBirsimPasses() {
   birsim::registerBirsimTransformsPasses();
   birsim::registerBirsimConversionPasses();
   birsim::registerBirsimToLLVMPipeline();
-  birsim::registerConvertToBirsimPipeline();
 }
 
 /// birsim plus every upstream dialect and extension (func, arith, tensor,

@@ -46,6 +46,11 @@ defvar Birsim_Fp8ConfigOption = Option<"fp8Config", "fp8-config", "std::string",
     "`saturate`, `nan_suppress`, `saturate|nan_suppress`; default the "
     "cast engine's, saturate; docs/Semantics.md section 4)">;
 
+defvar Birsim_ReduceAddOption = Option<"reduceAdd", "reduce-add", "bool",
+    "false", "Map arith.addf/addi on the reducing dtypes to birsim.reduce add">;
+defvar Birsim_IntCastsOption = Option<"intCasts", "int-casts", "bool", "false",
+    "Map arith.sitofp and arith.fptosi(math.roundeven) to birsim.cast">;
+
 def ConvertArithToBirsimPass : Pass<"convert-arith-to-birsim"> {
   let summary = "Map arith casts (and, on request, adds) to birsim ops";
   let description = [{
@@ -72,13 +77,8 @@ def ConvertArithToBirsimPass : Pass<"convert-arith-to-birsim"> {
     Ops inside a `linalg` op's region are left to
     `--convert-linalg-to-birsim`, which maps the whole op.
   }];
-  let options = [
-    Birsim_Fp8ConfigOption,
-    Option<"reduceAdd", "reduce-add", "bool", "false",
-           "Map arith.addf/addi on the reducing dtypes to birsim.reduce add">,
-    Option<"intCasts", "int-casts", "bool", "false",
-           "Map arith.sitofp and arith.fptosi(math.roundeven) to birsim.cast">
-  ];
+  let options = [Birsim_Fp8ConfigOption, Birsim_ReduceAddOption,
+                 Birsim_IntCastsOption];
   let dependentDialects = ["::birsim::BirsimDialect"];
 }
 
@@ -110,13 +110,25 @@ def ConvertLinalgToBirsimPass : Pass<"convert-linalg-to-birsim"> {
     bodies that read the init operand stay. The options are
     `--convert-arith-to-birsim`'s.
   }];
-  let options = [
-    Birsim_Fp8ConfigOption,
-    Option<"reduceAdd", "reduce-add", "bool", "false",
-           "Raise adds on the reducing dtypes to birsim.reduce add">,
-    Option<"intCasts", "int-casts", "bool", "false",
-           "Raise sitofp and fptosi(roundeven) to birsim.cast">
-  ];
+  let options = [Birsim_Fp8ConfigOption, Birsim_ReduceAddOption,
+                 Birsim_IntCastsOption];
+  let dependentDialects = ["::birsim::BirsimDialect"];
+}
+
+def ConvertToBirsimPass : Pass<"convert-to-birsim"> {
+  let summary = "Map linalg, tosa and arith ops to birsim ops with the BIR "
+                "simulator's numerics";
+  let description = [{
+    The patterns of `--convert-linalg-to-birsim`, `--convert-tosa-to-birsim`
+    and `--convert-arith-to-birsim` in one walk, with one policy
+    (docs/Conversions.md). Ops inside a `linalg` op are mapped only with
+    their whole op. Another compiler adds the same patterns to its own set
+    with `populateLinalgToBirsimPatterns`, `populateTosaToBirsimPatterns`
+    and `populateArithToBirsimPatterns`
+    (`birsim/Conversion/ToBirsim/ToBirsim.h`).
+  }];
+  let options = [Birsim_Fp8ConfigOption, Birsim_ReduceAddOption,
+                 Birsim_IntCastsOption];
   let dependentDialects = ["::birsim::BirsimDialect"];
 }
 

@@ -8,7 +8,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTARITHTOBIRSIMPASS
@@ -20,39 +21,62 @@ using namespace birsim;
 
 namespace {
 
+/// One arith op to its birsim op (ScalarOps.h says which and why not).
+template <typename SourceOp>
+struct ArithToBirsim : OpRewritePattern<SourceOp> {
+  ArithToBirsim(MLIRContext *context, const ToBirsimPolicy &policy)
+      : OpRewritePattern<SourceOp>(context), policy(policy) {}
+
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op->template getParentOfType<linalg::LinalgOp>())
+      return failure(); // the linalg patterns map the whole op
+    Operation *inner = nullptr;
+    SmallVector<Value> inputs = scalarInputs(op, &inner);
+    Type resultType = op->getResult(0).getType();
+    if (isa<UnrankedTensorType>(resultType))
+      return failure();
+    SmallVector<Type> elementTypes;
+    for (Value input : inputs)
+      elementTypes.push_back(getElementTypeOrSelf(input));
+    std::string why;
+    if (failed(checkMappable(op, elementTypes, getElementTypeOrSelf(resultType),
+                             policy, why))) {
+      if (policy.remarks && !why.empty())
+        op->emitRemark("not converted to ") << why;
+      return failure();
+    }
+    rewriter.replaceOp(op, buildBirsimOp(rewriter, op->getLoc(), op, inputs,
+                                         resultType, policy));
+    if (inner && inner->use_empty()) // the math.roundeven of an fptosi
+      rewriter.eraseOp(inner);
+    return success();
+  }
+
+  ToBirsimPolicy policy;
+};
+
 struct ConvertArithToBirsim
     : birsim::impl::ConvertArithToBirsimPassBase<ConvertArithToBirsim> {
   using ConvertArithToBirsimPassBase::ConvertArithToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<Fp8Config> config = parseFp8ConfigOption(getOperation(), fp8Config);
-    if (failed(config))
+    FailureOr<ToBirsimPolicy> policy =
+        policyOf(getOperation(), fp8Config, reduceAdd, intCasts);
+    if (failed(policy))
       return signalPassFailure();
-    ToBirsimPolicy policy{*config, reduceAdd, intCasts};
-    // Collected first: rewriting while walking would visit the new ops.
-    SmallVector<Operation *> candidates;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp,
-              arith::FPToSIOp, arith::AddFOp, arith::AddIOp>(op) &&
-          !op->getParentOfType<linalg::LinalgOp>())
-        candidates.push_back(op);
-    });
-    OpBuilder builder(&getContext());
-    for (Operation *op : candidates) {
-      builder.setInsertionPoint(op);
-      Operation *inner = nullptr;
-      SmallVector<Value> inputs = scalarInputs(op, &inner);
-      Value replacement =
-          buildBirsimOp(builder, op->getLoc(), op, inputs,
-                        op->getResult(0).getType(), policy, /*remark=*/true);
-      if (!replacement)
-        continue;
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-      if (inner && inner->use_empty()) // the math.roundeven of an fptosi
-        inner->erase();
-    }
+    RewritePatternSet patterns(&getContext());
+    populateArithToBirsimPatterns(patterns, *policy);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
 } // namespace
+
+void birsim::populateArithToBirsimPatterns(RewritePatternSet &patterns,
+                                           const ToBirsimPolicy &policy) {
+  patterns.add<ArithToBirsim<arith::TruncFOp>, ArithToBirsim<arith::ExtFOp>,
+               ArithToBirsim<arith::SIToFPOp>, ArithToBirsim<arith::FPToSIOp>,
+               ArithToBirsim<arith::AddFOp>, ArithToBirsim<arith::AddIOp>>(
+      patterns.getContext(), policy);
+}

@@ -1,14 +1,16 @@
 //===- LinalgToBirsim.cpp - elementwise linalg ops to birsim ops ----------===//
 //
-// docs/Conversions.md, "linalg": a whole elementwise op becomes one birsim
-// op on its tensors, so it folds as one tensor.
+// docs/Conversions.md, "linalg": a whole elementwise op becomes birsim ops
+// on its tensors, one per scalar op of its body, so it folds as tensors.
 //
 //===----------------------------------------------------------------------===//
 #include "ScalarOps.h"
 #include "birsim/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTLINALGTOBIRSIMPASS
@@ -20,79 +22,124 @@ using namespace birsim;
 
 namespace {
 
-/// The scalar op an elementwise LinalgOp computes, when its body is exactly
-/// that op (with the math.roundeven of an fptosi) on input block arguments,
-/// and the op's inputs in the scalar op's operand order.
-struct ElementwiseBody {
-  Operation *scalarOp = nullptr;
-  SmallVector<Value> inputs; // the LinalgOp's tensors
-};
-
-std::optional<ElementwiseBody> matchElementwise(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1 || !op.hasOnlyProjectedPermutations() ||
-      op.getNumParallelLoops() != op.getNumLoops())
-    return std::nullopt;
-  for (AffineMap map : op.getIndexingMapsArray())
-    if (!map.isIdentity())
-      return std::nullopt; // a broadcast or a transpose
-  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!resultType || !resultType.hasStaticShape())
-    return std::nullopt;
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  if (yield.getNumOperands() != 1)
-    return std::nullopt;
-  Operation *scalarOp = yield.getOperand(0).getDefiningOp();
-  if (!scalarOp || scalarOp->getBlock() != body)
-    return std::nullopt;
-  Operation *inner = nullptr;
-  SmallVector<Value> args = scalarInputs(scalarOp, &inner);
-  // Exactly the scalar op (and its roundeven) before the yield.
-  size_t expected = inner ? 3 : 2;
-  if (body->getOperations().size() != expected)
-    return std::nullopt;
-  ElementwiseBody match{scalarOp, {}};
-  for (Value arg : args) {
-    auto blockArg = dyn_cast<BlockArgument>(arg);
-    if (!blockArg || blockArg.getOwner() != body ||
-        blockArg.getArgNumber() >= op.getNumDpsInputs())
-      return std::nullopt; // a captured value or the init operand
-    match.inputs.push_back(op.getDpsInputOperand(blockArg.getArgNumber())->get());
-  }
-  for (Value input : match.inputs)
-    if (cast<ShapedType>(input.getType()).getShape() != resultType.getShape())
-      return std::nullopt;
-  return match;
+/// The scalar ops the conversions know (ScalarOps.h).
+bool isScalarCandidate(Operation &op) {
+  return isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp,
+             arith::AddFOp, arith::AddIOp>(op);
 }
+
+/// An elementwise LinalgOp whose body is scalar ops the conversions map
+/// (a chain included: truncf then extf, a fake quantization) on its input
+/// block arguments: one birsim op per scalar op, on whole tensors. Input
+/// `i` is the scalar op's operand `i`: for an add, input 0 is `dst`.
+struct LinalgToBirsim : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  LinalgToBirsim(MLIRContext *context, const ToBirsimPolicy &policy)
+      : OpInterfaceRewritePattern(context), policy(policy) {}
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *body = op.getBlock();
+    if (!body || !op.hasPureTensorSemantics() ||
+        llvm::none_of(body->without_terminator(), isScalarCandidate))
+      return failure(); // nothing of ours: no remark
+    auto refuse = [&](const Twine &why) {
+      if (policy.remarks)
+        op->emitRemark("not converted to birsim ops: ") << why;
+      return failure();
+    };
+    if (op.getNumDpsInits() != 1 || op->getNumResults() != 1)
+      return refuse("more than one result");
+    if (op.getNumParallelLoops() != op.getNumLoops())
+      return refuse("a reduction; birsim ops are elementwise");
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return refuse("a dynamic shape");
+    for (AffineMap map : op.getIndexingMapsArray())
+      if (!map.isIdentity())
+        return refuse("a broadcast or transposed operand; birsim ops take "
+                      "whole tensors of the result's shape");
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (cast<ShapedType>(input->get().getType()).getShape() !=
+          resultType.getShape())
+        return refuse("an input of another shape");
+
+    // Each body value: the element type it carries, for the checks.
+    SmallVector<Operation *> mapped;
+    DenseSet<Value> available;
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
+      available.insert(body->getArgument(i));
+    for (Operation &inner : body->without_terminator()) {
+      if (auto round = dyn_cast<math::RoundEvenOp>(inner)) {
+        if (!round->hasOneUse() || !isa<arith::FPToSIOp>(*round->user_begin()))
+          return refuse("its body's 'math.roundeven' is not the operand of an "
+                        "fptosi");
+        continue;
+      }
+      if (!isScalarCandidate(inner))
+        return refuse("its body's '" + inner.getName().getStringRef() +
+                      "' has no birsim op");
+      SmallVector<Type> inputTypes;
+      for (Value input : scalarInputs(&inner)) {
+        if (!available.contains(input))
+          return refuse(isa<BlockArgument>(input) &&
+                                cast<BlockArgument>(input).getOwner() == body
+                            ? "a body that reads the init operand"
+                            : "a body that reads a value from outside it");
+        inputTypes.push_back(input.getType());
+      }
+      std::string why;
+      if (failed(checkMappable(&inner, inputTypes,
+                               inner.getResult(0).getType(), policy, why)))
+        return why.empty() ? failure()
+                           : refuse("its body's '" +
+                                    inner.getName().getStringRef() +
+                                    "': " + why);
+      available.insert(inner.getResult(0));
+      mapped.push_back(&inner);
+    }
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    if (yield.getNumOperands() != 1 || mapped.empty() ||
+        !available.contains(yield.getOperand(0)))
+      return failure();
+
+    IRMapping tensors;
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
+      tensors.map(body->getArgument(i), op.getDpsInputOperand(i)->get());
+    for (Operation *inner : mapped) {
+      SmallVector<Value> inputs;
+      for (Value input : scalarInputs(inner))
+        inputs.push_back(tensors.lookup(input));
+      auto type = RankedTensorType::get(resultType.getShape(),
+                                        inner->getResult(0).getType());
+      tensors.map(inner->getResult(0),
+                  buildBirsimOp(rewriter, op.getLoc(), inner, inputs, type,
+                                policy));
+    }
+    rewriter.replaceOp(op, tensors.lookup(yield.getOperand(0)));
+    return success();
+  }
+
+  ToBirsimPolicy policy;
+};
 
 struct ConvertLinalgToBirsim
     : birsim::impl::ConvertLinalgToBirsimPassBase<ConvertLinalgToBirsim> {
   using ConvertLinalgToBirsimPassBase::ConvertLinalgToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<Fp8Config> config = parseFp8ConfigOption(getOperation(), fp8Config);
-    if (failed(config))
+    FailureOr<ToBirsimPolicy> policy =
+        policyOf(getOperation(), fp8Config, reduceAdd, intCasts);
+    if (failed(policy))
       return signalPassFailure();
-    ToBirsimPolicy policy{*config, reduceAdd, intCasts};
-    SmallVector<linalg::LinalgOp> candidates;
-    getOperation()->walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
-    OpBuilder builder(&getContext());
-    for (linalg::LinalgOp op : candidates) {
-      std::optional<ElementwiseBody> body = matchElementwise(op);
-      if (!body)
-        continue;
-      builder.setInsertionPoint(op);
-      Value replacement = buildBirsimOp(builder, op.getLoc(), body->scalarOp,
-                                        body->inputs,
-                                        op->getResult(0).getType(), policy,
-                                        /*remark=*/true);
-      if (!replacement)
-        continue;
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-    }
+    RewritePatternSet patterns(&getContext());
+    populateLinalgToBirsimPatterns(patterns, *policy);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
 } // namespace
+
+void birsim::populateLinalgToBirsimPatterns(RewritePatternSet &patterns,
+                                            const ToBirsimPolicy &policy) {
+  patterns.add<LinalgToBirsim>(patterns.getContext(), policy);
+}

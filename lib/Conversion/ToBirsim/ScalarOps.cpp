@@ -1,4 +1,4 @@
-//===- ScalarOps.cpp - the scalar ops the to-birsim passes map ------------===//
+//===- ScalarOps.cpp - the scalar ops the to-birsim patterns map ----------===//
 #include "ScalarOps.h"
 
 #include "birsim/Dialect/Birsim/IR/BirsimTypes.h"
@@ -22,9 +22,12 @@ FailureOr<Fp8Config> birsim::parseFp8ConfigOption(Operation *op,
          << "' is not none, saturate, nan_suppress or saturate|nan_suppress";
 }
 
-bool birsim::isBirsimFloat(Type elementType) {
-  const core::DtypeInfo *info = lookupDtypeInfo(elementType);
-  return info && info->format && isa<FloatType>(elementType);
+FailureOr<ToBirsimPolicy> birsim::policyOf(Operation *op, StringRef fp8Config,
+                                           bool reduceAdd, bool intCasts) {
+  FailureOr<Fp8Config> config = parseFp8ConfigOption(op, fp8Config);
+  if (failed(config))
+    return failure();
+  return ToBirsimPolicy{*config, reduceAdd, intCasts, /*remarks=*/true};
 }
 
 /// A signless integer that is a bir::Dtype (i8, i16, i32, i64).
@@ -46,55 +49,97 @@ SmallVector<Value> birsim::scalarInputs(Operation *scalarOp, Operation **inner) 
   return SmallVector<Value>(scalarOp->getOperands());
 }
 
-Value birsim::buildBirsimOp(OpBuilder &builder, Location loc,
-                            Operation *scalarOp, ValueRange inputs,
-                            Type resultType, const ToBirsimPolicy &policy,
-                            bool remark) {
-  if (inputs.empty() || isa<UnrankedTensorType>(resultType) ||
-      isa<UnrankedTensorType>(inputs[0].getType()))
-    return {};
-  Type in = getElementTypeOrSelf(inputs[0]);
-  Type out = getElementTypeOrSelf(resultType);
-  auto cast = [&]() -> Value {
-    return CastOp::create(builder, loc, resultType, inputs[0],
-                          Fp8ConfigAttr::get(builder.getContext(),
-                                             policy.fp8Config));
-  };
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << type << "'";
+  return text;
+}
+
+/// `type` is a float the cast engine has, else the reason.
+static bool castable(Type type, StringRef what, std::string &why) {
+  if (isBirsimFloat(type))
+    return true;
+  why = "birsim.cast: " + what.str() + " " + typeText(type) +
+        " is not a float type of the cast engine (f32, bf16, f16 and the fp8 "
+        "types of docs/Semantics.md section 1)";
+  return false;
+}
+
+LogicalResult birsim::checkMappable(Operation *scalarOp, TypeRange inputs,
+                                    Type result, const ToBirsimPolicy &policy,
+                                    std::string &why) {
+  why.clear();
+  if (inputs.empty())
+    return failure();
+  Type in = inputs[0];
   if (auto trunc = dyn_cast<arith::TruncFOp>(scalarOp)) {
-    if (!isBirsimFloat(in) || !isBirsimFloat(out))
-      return {};
+    if (!castable(in, "source", why) || !castable(result, "result", why))
+      return failure();
     if (std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even) {
-      if (remark)
-        scalarOp->emitRemark("not converted to birsim.cast: roundingmode ")
-            << arith::stringifyRoundingMode(*mode)
-            << ", where the cast engine rounds to nearest even "
-               "(docs/Semantics.md section 4)";
-      return {};
+      why = ("birsim.cast: roundingmode " + arith::stringifyRoundingMode(*mode) +
+             ", where the cast engine rounds to nearest even "
+             "(docs/Semantics.md section 4)")
+                .str();
+      return failure();
     }
-    return cast();
+    return success();
   }
   if (isa<arith::ExtFOp>(scalarOp))
-    return isBirsimFloat(in) && isBirsimFloat(out) ? cast() : Value();
-  if (isa<arith::SIToFPOp>(scalarOp))
-    return policy.intCasts && isBirsimSignlessInteger(in) && isBirsimFloat(out)
-               ? cast()
-               : Value();
+    return success(castable(in, "source", why) &&
+                   castable(result, "result", why));
+  if (isa<arith::SIToFPOp>(scalarOp)) {
+    if (!policy.intCasts)
+      return failure();
+    if (!isBirsimSignlessInteger(in)) {
+      why = "birsim.cast: source " + typeText(in) +
+            " is not a signless integer bir::Dtype (i8, i16, i32, i64)";
+      return failure();
+    }
+    return success(castable(result, "result", why));
+  }
   if (isa<arith::FPToSIOp>(scalarOp)) {
+    if (!policy.intCasts)
+      return failure();
     Operation *round = nullptr;
     scalarInputs(scalarOp, &round);
-    return policy.intCasts && round && isBirsimFloat(in) &&
-                   isBirsimSignlessInteger(out)
-               ? cast()
-               : Value();
+    if (!round) {
+      why = "birsim.cast: fptosi rounds toward zero, the cast engine to "
+            "nearest even; birsim maps fptosi(math.roundeven(x))";
+      return failure();
+    }
+    if (!castable(in, "source", why))
+      return failure();
+    if (!isBirsimSignlessInteger(result)) {
+      why = "birsim.cast: result " + typeText(result) +
+            " is not a signless integer bir::Dtype (i8, i16, i32, i64)";
+      return failure();
+    }
+    return success();
   }
   if (isa<arith::AddFOp, arith::AddIOp>(scalarOp)) {
-    const core::DtypeInfo *info = lookupDtypeInfo(out);
-    if (!policy.reduceAdd || !info || !info->reduces() ||
-        getElementTypeOrSelf(inputs[1]) != in)
-      return {};
+    if (!policy.reduceAdd)
+      return failure();
+    const core::DtypeInfo *info = lookupDtypeInfo(result);
+    if (!info || !info->reduces() || inputs.size() != 2 || inputs[1] != in) {
+      why = "birsim.reduce: " + typeText(result) +
+            " is not a dtype the simulator's add reduces (the fp8 types, "
+            "bf16, f16, f32, i32, i64: docs/Semantics.md section 3)";
+      return failure();
+    }
+    return success();
+  }
+  return failure();
+}
+
+Value birsim::buildBirsimOp(OpBuilder &builder, Location loc,
+                            Operation *scalarOp, ValueRange inputs,
+                            Type resultType, const ToBirsimPolicy &policy) {
+  if (isa<arith::AddFOp, arith::AddIOp>(scalarOp))
     return ReduceOp::create(builder, loc, resultType, MemoryReductionOp::add,
                             inputs[0], inputs[1]);
-  }
-  return {};
+  return CastOp::create(
+      builder, loc, resultType, inputs[0],
+      Fp8ConfigAttr::get(builder.getContext(), policy.fp8Config));
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTTOSATOBIRSIMPASS
@@ -19,31 +20,43 @@ using namespace birsim;
 
 namespace {
 
+struct TosaCastToBirsim : OpRewritePattern<tosa::CastOp> {
+  TosaCastToBirsim(MLIRContext *context, const ToBirsimPolicy &policy)
+      : OpRewritePattern(context), policy(policy) {}
+
+  LogicalResult matchAndRewrite(tosa::CastOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<RankedTensorType>(op.getInput().getType()) ||
+        !isBirsimFloat(getElementTypeOrSelf(op.getInput())) ||
+        !isBirsimFloat(getElementTypeOrSelf(op.getType())))
+      return failure(); // integer casts wrap, float-integer casts differ
+    rewriter.replaceOpWithNewOp<CastOp>(
+        op, op.getType(), op.getInput(),
+        Fp8ConfigAttr::get(getContext(), policy.fp8Config));
+    return success();
+  }
+
+  ToBirsimPolicy policy;
+};
+
 struct ConvertTosaToBirsim
     : birsim::impl::ConvertTosaToBirsimPassBase<ConvertTosaToBirsim> {
   using ConvertTosaToBirsimPassBase::ConvertTosaToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<Fp8Config> config = parseFp8ConfigOption(getOperation(), fp8Config);
-    if (failed(config))
+    FailureOr<ToBirsimPolicy> policy =
+        policyOf(getOperation(), fp8Config, false, false);
+    if (failed(policy))
       return signalPassFailure();
-    SmallVector<tosa::CastOp> casts;
-    getOperation()->walk([&](tosa::CastOp op) {
-      if (isa<RankedTensorType>(op.getInput().getType()) &&
-          isBirsimFloat(getElementTypeOrSelf(op.getInput())) &&
-          isBirsimFloat(getElementTypeOrSelf(op.getType())))
-        casts.push_back(op);
-    });
-    OpBuilder builder(&getContext());
-    for (tosa::CastOp op : casts) {
-      builder.setInsertionPoint(op);
-      Value cast = CastOp::create(builder, op.getLoc(), op.getType(),
-                                  op.getInput(),
-                                  Fp8ConfigAttr::get(&getContext(), *config));
-      op.replaceAllUsesWith(cast);
-      op.erase();
-    }
+    RewritePatternSet patterns(&getContext());
+    populateTosaToBirsimPatterns(patterns, *policy);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
 } // namespace
+
+void birsim::populateTosaToBirsimPatterns(RewritePatternSet &patterns,
+                                          const ToBirsimPolicy &policy) {
+  patterns.add<TosaCastToBirsim>(patterns.getContext(), policy);
+}

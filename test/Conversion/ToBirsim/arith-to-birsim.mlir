@@ -34,6 +34,7 @@ func.func @casts(%a: f32, %v: vector<4xf32>, %t: tensor<2xf8E5M2>, %u: tensor<2x
 func.func @refused(%a: f32, %d: f64, %i: i32, %b: bf16) -> (bf16, f32, f32, bf16) {
   // expected-remark @+1 {{not converted to birsim.cast: roundingmode to_nearest_away, where the cast engine rounds to nearest even (docs/Semantics.md section 4)}}
   %0 = arith.truncf %a to_nearest_away : f32 to bf16
+  // expected-remark @+1 {{not converted to birsim.cast: source 'f64' is not a float type of the cast engine (f32, bf16, f16 and the fp8 types of docs/Semantics.md section 1)}}
   %1 = arith.truncf %d : f64 to f32
   %2 = arith.sitofp %i : i32 to f32
   %3 = arith.addf %b, %b : bf16

@@ -1,46 +1,49 @@
 //===- ToBirsim.h - upstream dialects to birsim ops -------------*- C++ -*-===//
 //
 // The conversions that map what frontends emit (linalg, tosa, arith) to the
-// birsim ops with the simulator's numerics (docs/Conversions.md), and the
-// `convert-to-birsim` pipeline that runs them.
+// birsim ops with the simulator's numerics (docs/Conversions.md), as
+// pattern sets another compiler adds to its own, in the manner of
+// upstream's populate*Patterns functions. The passes
+// (--convert-{linalg,tosa,arith}-to-birsim, --convert-to-birsim) apply
+// them with walkAndApplyPatterns.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_CONVERSION_TOBIRSIM_TOBIRSIM_H
 #define BIRSIM_CONVERSION_TOBIRSIM_TOBIRSIM_H
 
-#include "mlir/Pass/PassOptions.h"
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
-namespace mlir {
-class OpPassManager;
-} // namespace mlir
+#include "mlir/IR/PatternMatch.h"
 
 namespace birsim {
 
-/// Options of the `convert-to-birsim` pipeline: the policy of every pass.
-struct ConvertToBirsimPipelineOptions
-    : public mlir::PassPipelineOptions<ConvertToBirsimPipelineOptions> {
-  PassOptions::Option<std::string> fp8Config{
-      *this, "fp8-config",
-      llvm::cl::desc("The FP8ConversionConfig of the casts made (none, "
-                     "saturate, nan_suppress, saturate|nan_suppress)"),
-      llvm::cl::init("saturate")};
-  PassOptions::Option<bool> reduceAdd{
-      *this, "reduce-add",
-      llvm::cl::desc("Map adds on the reducing dtypes to birsim.reduce add"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> intCasts{
-      *this, "int-casts",
-      llvm::cl::desc("Map sitofp and fptosi(roundeven) to birsim.cast"),
-      llvm::cl::init(false)};
+/// What the conversions map, as the passes' options set it (Passes.td).
+struct ToBirsimPolicy {
+  /// The FP8ConversionConfig of the birsim.cast ops made.
+  Fp8Config fp8Config = Fp8Config::saturate;
+  /// arith.addf/addi on the reducing dtypes to birsim.reduce add.
+  bool reduceAdd = false;
+  /// arith.sitofp and arith.fptosi(math.roundeven) to birsim.cast.
+  bool intCasts = false;
+  /// A remark on each op left for a reason other than the policy (the
+  /// passes visit each op once; a driver that retries patterns repeats
+  /// them, so such a driver may turn them off).
+  bool remarks = true;
 };
 
-/// --convert-linalg-to-birsim, --convert-tosa-to-birsim, then
-/// --convert-arith-to-birsim, with the same policy.
-void buildConvertToBirsimPipeline(mlir::OpPassManager &pm,
-                                  const ConvertToBirsimPipelineOptions &options);
+/// arith.truncf, extf, sitofp, fptosi (of math.roundeven), addf and addi
+/// outside linalg bodies, to birsim.cast and birsim.reduce add.
+void populateArithToBirsimPatterns(mlir::RewritePatternSet &patterns,
+                                   const ToBirsimPolicy &policy);
 
-/// Registers `buildConvertToBirsimPipeline` as `convert-to-birsim`.
-void registerConvertToBirsimPipeline();
+/// tosa.cast between float types to birsim.cast.
+void populateTosaToBirsimPatterns(mlir::RewritePatternSet &patterns,
+                                  const ToBirsimPolicy &policy);
+
+/// Elementwise linalg ops whose body is mapped scalar ops (a chain such as
+/// a fake-quant truncf + extf included) to whole-tensor birsim ops.
+void populateLinalgToBirsimPatterns(mlir::RewritePatternSet &patterns,
+                                    const ToBirsimPolicy &policy);
 
 } // namespace birsim
 

@@ -58,6 +58,11 @@ const core::DtypeInfo *birsim::lookupDtypeInfo(Type type) {
   return dtype ? &core::dtypeInfo(*dtype) : nullptr;
 }
 
+bool birsim::isBirsimFloat(Type elementType) {
+  const core::DtypeInfo *info = lookupDtypeInfo(elementType);
+  return info && info->format && isa<FloatType>(elementType);
+}
+
 bool birsim::isContiguousRowMajor(MemRefType type) {
   if (type.getLayout().isIdentity())
     return true;

@@ -36,6 +36,10 @@ bool haveSameShapeAndContainer(Type lhs, Type rhs);
 /// Descriptor of the dtype of `type`'s element type, or null.
 const core::DtypeInfo *lookupDtypeInfo(Type type);
 
+/// A float element type birsim.cast takes: a Dtypes.def float row (f32,
+/// bf16, f16, the fp8 types).
+bool isBirsimFloat(Type elementType);
+
 } // namespace birsim
 
 #endif
