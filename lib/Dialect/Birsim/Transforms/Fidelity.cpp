@@ -131,9 +131,34 @@ struct BirsimFidelityPass
       if (counts)
         analysed.push_back(std::move(*counts));
     });
+    remarkUpstreamCasts();
     if (!report.empty() && failed(writeReport(analysed)))
       return signalPassFailure();
     markAllAnalysesPreserved();
+  }
+
+  /// Casts between the simulator's float types still in arith or tosa are
+  /// not analysed: one remark, on the first, says how many and what to run.
+  void remarkUpstreamCasts() {
+    Operation *first = nullptr;
+    unsigned count = 0;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<arith::TruncFOp, arith::ExtFOp>(op) &&
+          op->getName().getStringRef() != "tosa.cast")
+        return;
+      Type in = getElementTypeOrSelf(op->getOperand(0));
+      Type out = getElementTypeOrSelf(op->getResult(0));
+      if (in == out || !isBirsimFloat(in) || !isBirsimFloat(out))
+        return;
+      if (!first)
+        first = op;
+      ++count;
+    });
+    if (first)
+      first->emitRemark() << count
+                          << " upstream cast(s) between the simulator's float "
+                             "types (this is the first) are not analysed: run "
+                             "--convert-to-birsim first (docs/Conversions.md)";
   }
 
 private:

@@ -33,6 +33,9 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
     birsim-opt in.mlir --birsim-fidelity=report=fidelity.json
     ```
   }];
+  // The dtype table that recognises the simulator's types lives in the
+  // dialect: loaded even for a module with no birsim op.
+  let dependentDialects = ["::birsim::BirsimDialect"];
   let options = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the JSON report to this file ('-' for stderr)">
