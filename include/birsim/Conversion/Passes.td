@@ -112,7 +112,9 @@ def ConvertLinalgToBirsimPass : Pass<"convert-linalg-to-birsim"> {
   }];
   let options = [Birsim_Fp8ConfigOption, Birsim_ReduceAddOption,
                  Birsim_IntCastsOption];
-  let dependentDialects = ["::birsim::BirsimDialect"];
+  let dependentDialects = ["::birsim::BirsimDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def ConvertToBirsimPass : Pass<"convert-to-birsim"> {
@@ -129,7 +131,9 @@ def ConvertToBirsimPass : Pass<"convert-to-birsim"> {
   }];
   let options = [Birsim_Fp8ConfigOption, Birsim_ReduceAddOption,
                  Birsim_IntCastsOption];
-  let dependentDialects = ["::birsim::BirsimDialect"];
+  let dependentDialects = ["::birsim::BirsimDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif

@@ -2,6 +2,8 @@
 #include "ScalarOps.h"
 #include "birsim/Conversion/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {

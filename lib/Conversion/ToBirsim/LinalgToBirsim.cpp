@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
@@ -54,14 +56,19 @@ struct LinalgToBirsim : OpInterfaceRewritePattern<linalg::LinalgOp> {
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType || !resultType.hasStaticShape())
       return refuse("a dynamic shape");
-    for (AffineMap map : op.getIndexingMapsArray())
-      if (!map.isIdentity())
-        return refuse("a broadcast or transposed operand; birsim ops take "
-                      "whole tensors of the result's shape");
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (cast<ShapedType>(input->get().getType()).getShape() !=
-          resultType.getShape())
+    if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return refuse("a transposed result; birsim ops write the result in "
+                    "its own order");
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isProjectedPermutation())
+        return refuse("an input indexed by a map that is not a broadcast or "
+                      "a transpose");
+      if (map.isIdentity() &&
+          cast<ShapedType>(input->get().getType()).getShape() !=
+              resultType.getShape())
         return refuse("an input of another shape");
+    }
 
     // Each body value: the element type it carries, for the checks.
     SmallVector<Operation *> mapped;
@@ -102,9 +109,31 @@ struct LinalgToBirsim : OpInterfaceRewritePattern<linalg::LinalgOp> {
         !available.contains(yield.getOperand(0)))
       return failure();
 
+    // A broadcast or transposed input is first materialized in the result's
+    // shape (a copy with its indexing map); the birsim ops take whole
+    // tensors.
     IRMapping tensors;
-    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i)
-      tensors.map(body->getArgument(i), op.getDpsInputOperand(i)->get());
+    AffineMap identity = rewriter.getMultiDimIdentityMap(op.getNumLoops());
+    SmallVector<utils::IteratorType> parallel(op.getNumLoops(),
+                                              utils::IteratorType::parallel);
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i) {
+      OpOperand *input = op.getDpsInputOperand(i);
+      Value tensor = input->get();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isIdentity()) {
+        Type element = getElementTypeOrSelf(tensor);
+        Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                              resultType.getShape(), element);
+        tensor = linalg::GenericOp::create(
+                     rewriter, op.getLoc(), empty.getType(), tensor, empty,
+                     ArrayRef<AffineMap>{map, identity}, parallel,
+                     [](OpBuilder &b, Location loc, ValueRange args) {
+                       linalg::YieldOp::create(b, loc, args[0]);
+                     })
+                     .getResult(0);
+      }
+      tensors.map(body->getArgument(i), tensor);
+    }
     for (Operation *inner : mapped) {
       SmallVector<Value> inputs;
       for (Value input : scalarInputs(inner))

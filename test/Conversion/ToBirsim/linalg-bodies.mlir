@@ -82,16 +82,17 @@ func.func @widen_and_add(%a: tensor<8xbf16>, %b: tensor<8xbf16>, %init: tensor<8
 // CHECK-NOT: birsim.
 func.func @stay(%x: tensor<4x8xf32>, %row: tensor<8xf32>, %c: f32, %i2: tensor<4x8xf32>,
                 %dyn: tensor<?xf32>, %i1: tensor<?xbf16>, %acc: tensor<4xf32>, %ib: tensor<4x8xbf16>,
-                %d: tensor<4x8xf64>)
-    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<?xbf16>, tensor<4xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xf32>) {
-  // expected-remark @+1 {{not converted to birsim ops: a broadcast or transposed operand; birsim ops take whole tensors of the result's shape}}
-  %0 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>, #id],
+                %d: tensor<4x8xf64>, %sq: tensor<4x4xf32>)
+    -> (tensor<4x4xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<?xbf16>, tensor<4xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-remark @+1 {{not converted to birsim ops: a transposed result; birsim ops write the result in its own order}}
+  %0 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1, d0)>],
                        iterator_types = ["parallel", "parallel"]}
-      ins(%x, %row : tensor<4x8xf32>, tensor<8xf32>) outs(%i2 : tensor<4x8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
-  } -> tensor<4x8xf32>
+      ins(%sq : tensor<4x4xf32>) outs(%sq : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = arith.extf %a : f32 to f64
+    %t = arith.truncf %e : f64 to f32
+    linalg.yield %t : f32
+  } -> tensor<4x4xf32>
   // expected-remark @+1 {{not converted to birsim ops: a body that reads a value from outside it}}
   %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<4x8xf32>) outs(%i2 : tensor<4x8xf32>) {
@@ -143,5 +144,30 @@ func.func @stay(%x: tensor<4x8xf32>, %row: tensor<8xf32>, %c: f32, %i2: tensor<4
     %n = arith.negf %a : f32
     linalg.yield %n : f32
   } -> tensor<4x8xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<?xbf16>, tensor<4xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4x4xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<?xbf16>, tensor<4xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A broadcast row and a transposed input are materialized in the result's
+// shape (a copy with their indexing maps), then added as whole tensors.
+// CHECK-LABEL: func.func @broadcast_and_transpose
+// CHECK: %[[ROW:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%arg1 : tensor<8xf32>)
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<8x4xf32>)
+// CHECK: %[[S:.*]] = birsim.reduce add %arg0, %[[ROW]] : tensor<4x8xf32>
+// CHECK: birsim.reduce add %[[S]], %[[T]] : tensor<4x8xf32>
+func.func @broadcast_and_transpose(%x: tensor<4x8xf32>, %row: tensor<8xf32>, %y: tensor<8x4xf32>,
+                                   %init: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d1)>,
+                                        affine_map<(d0, d1) -> (d1, d0)>, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %row, %y : tensor<4x8xf32>, tensor<8xf32>, tensor<8x4xf32>) outs(%init : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %t = arith.addf %s, %c : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }
