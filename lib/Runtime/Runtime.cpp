@@ -415,10 +415,18 @@ void birsim_bfp_tie_counters(uint64_t *ties_seen, uint64_t *ties_rounded_up) {
 
 void birsim_bfp_tie_counters_reset(void) { bfpTieCountersReset(); }
 
+static std::atomic<birsim_status_handler> statusHandler{nullptr};
+
+birsim_status_handler birsim_set_status_handler(birsim_status_handler handler) {
+  return statusHandler.exchange(handler);
+}
+
 void birsim_check_status(int status, const char *what) {
   if (status == BIRSIM_OK)
     return;
-  std::fflush(stdout); // keep what the program printed before the abort
+  if (birsim_status_handler handler = statusHandler.load())
+    return handler(status, what, birsim_last_error());
+  std::fflush(stdout); // keep what the program printed before the exit
   std::fprintf(stderr, "birsim runtime error in %s: %s\n",
                what ? what : "<unknown>", birsim_last_error());
   std::fflush(stderr);

@@ -3,6 +3,8 @@
 // RUN: birsim-opt %S/Inputs/aot-kernel.mlir --birsim-to-llvm | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: %cc -O2 -Wno-override-module %t.ll %s -I%birsim_include -L%birsim_lib_dir -lbirsim_runtime -Wl,-rpath,%birsim_lib_dir -o %t
 // RUN: %t | FileCheck %s
+#include "birsim/Runtime/Runtime.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +18,13 @@ typedef struct {
 
 void _mlir_ciface_accumulate_fp8(MemRef1D *dst, MemRef1D *src);
 void _mlir_ciface_quantize(MemRef1D *x, MemRef1D *y);
+void _mlir_ciface_scatter_add(MemRef1D *src, MemRef1D *dst, MemRef1D *idx);
+
+/* An embedder's own handling of run-time errors (birsim_set_status_handler):
+ * the lowered code continues after the failed call. */
+static void onError(int status, const char *what, const char *message) {
+  printf("handled %d in %s: %s\n", status, what, message);
+}
 
 static MemRef1D view(void *data, int64_t n) {
   MemRef1D m = {data, data, 0, {n}, {1}};
@@ -37,5 +46,16 @@ int main(void) {
   _mlir_ciface_quantize(&xv, &yv);
   // CHECK: fp8 cast: 0x7b 0xfb 0x3e
   printf("fp8 cast: 0x%02x 0x%02x 0x%02x\n", y[0], y[1], y[2]);
+
+  /* An index out of range, with a handler: nothing written, the program
+   * goes on. */
+  float values[2] = {1.0f, 2.0f}, acc[4] = {0, 0, 0, 0};
+  int64_t idx[2] = {1, 4};
+  MemRef1D sv = view(values, 2), dv = view(acc, 4), iv = view(idx, 2);
+  birsim_set_status_handler(onError);
+  _mlir_ciface_scatter_add(&sv, &dv, &iv);
+  // CHECK: handled -6 in birsim.indirect_save_accumulate at {{.*}}aot-kernel.mlir:13:3: scatter index 4 is outside the destination of 4 elements
+  // CHECK-NEXT: after: 0 0 0 0
+  printf("after: %g %g %g %g\n", acc[0], acc[1], acc[2], acc[3]);
   return 0;
 }

@@ -240,6 +240,15 @@ BIRSIM_RT_API void birsim_fidelity_site(const char *site);
  * "<op name> at <file:line:col>") and exits with status 1, so that a host
  * such as mlir-runner prints no crash report of its own. */
 BIRSIM_RT_API void birsim_check_status(int status, const char *what);
+/* For embedders that handle run-time errors of lowered code themselves:
+ * birsim_check_status calls `handler(status, what, birsim_last_error())`
+ * instead of printing and exiting; if the handler returns, the lowered
+ * code continues after the failed call, whose destination is unchanged.
+ * NULL restores the default. Returns the previous handler. */
+typedef void (*birsim_status_handler)(int status, const char *what,
+                                      const char *message);
+BIRSIM_RT_API birsim_status_handler
+birsim_set_status_handler(birsim_status_handler handler);
 
 #ifdef __cplusplus
 }

@@ -455,6 +455,35 @@ TEST(RuntimeAbi, AliasingRules) {
   EXPECT_EQ(tile, before);
 }
 
+/// An embedder's status handler replaces the print-and-exit of
+/// birsim_check_status: it gets the status, the site and the message, and
+/// the lowered code continues after the call; NULL restores the default.
+namespace {
+struct SeenStatus {
+  int status = 0;
+  std::string what, message;
+};
+thread_local SeenStatus seen;
+void recordStatus(int status, const char *what, const char *message) {
+  seen = {status, what, message};
+}
+} // namespace
+
+TEST(RuntimeAbi, StatusHandlerReplacesTheExit) {
+  EXPECT_EQ(birsim_set_status_handler(recordStatus), nullptr);
+  birsim_check_status(BIRSIM_OK, "birsim.cast at f.mlir:1:1");
+  EXPECT_EQ(seen.status, 0); // success calls nothing
+  float dst[2] = {1.0f, 2.0f}, src[1] = {3.0f};
+  int64_t index = 7;
+  int status = birsim_scatter_accumulate(1, dst, 2, src, &index, 1, 16);
+  birsim_check_status(status, "birsim.indirect_save_accumulate at f.mlir:3:5");
+  EXPECT_EQ(seen.status, BIRSIM_EINDEX);
+  EXPECT_EQ(seen.what, "birsim.indirect_save_accumulate at f.mlir:3:5");
+  EXPECT_EQ(seen.message, lastError());
+  EXPECT_EQ(birsim_set_status_handler(nullptr), recordStatus);
+  EXPECT_EQ(birsim_set_status_handler(nullptr), nullptr);
+}
+
 /// birsim_accumulate_into: out may be dst or src exactly and overlaps
 /// neither otherwise; dst and src may overlap each other (both are only
 /// read); every rejected call writes nothing.
