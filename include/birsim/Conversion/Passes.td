@@ -33,9 +33,9 @@ def BirsimVerifyLoweredPass : Pass<"birsim-verify-lowered", "::mlir::ModuleOp"> 
   let description = [{
     The last pass of `birsim-to-llvm`: a module whose ops are not all in
     the `llvm` dialect cannot be translated or run, so each op that remains
-    is an error naming it, and one that `--convert-to-birsim` maps (an
-    `arith`, `tosa` or `linalg` cast or add on the simulator's types) says
-    to run that first (docs/Conversions.md).
+    is an error naming it, and one of the ops `--convert-to-birsim` maps
+    (`arith` casts and adds, `tosa.cast`, `linalg` ops) says to run that
+    first (docs/Conversions.md).
   }];
 }
 

@@ -618,6 +618,31 @@ struct ConvertBirsimToLLVMPass
     });
     if (tensors.wasInterrupted())
       return signalPassFailure();
+    // arith and math computations on floats narrower than 16 bits (the fp8
+    // types): LLVM has no such type, so no later conversion lowers them
+    // (moving their bits, as bitcast, constant and select do, is fine).
+    WalkResult narrow = getOperation()->walk([](Operation *op) {
+      StringRef dialect = op->getName().getDialectNamespace();
+      if ((dialect != "arith" && dialect != "math") ||
+          isa<arith::BitcastOp, arith::ConstantOp, arith::SelectOp>(op))
+        return WalkResult::advance();
+      auto isNarrowFloat = [](Type type) {
+        auto f = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+        return f && f.getWidth() < 16;
+      };
+      if (llvm::none_of(op->getOperandTypes(), isNarrowFloat) &&
+          llvm::none_of(op->getResultTypes(), isNarrowFloat))
+        return WalkResult::advance();
+      op->emitError("'")
+          << op->getName()
+          << "' computes on a float type LLVM does not have, so no "
+             "lowering to LLVM can hold it; run --convert-to-birsim first, "
+             "which maps the simulator's casts and adds to birsim ops "
+             "(docs/Conversions.md)";
+      return WalkResult::interrupt();
+    });
+    if (narrow.wasInterrupted())
+      return signalPassFailure();
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<BirsimDialect>();
     LLVMTypeConverter converter(context);

@@ -1,6 +1,7 @@
 //===- VerifyLowered.cpp - nothing but the LLVM dialect after lowering ----===//
 #include "birsim/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -21,14 +22,16 @@ struct BirsimVerifyLowered
       if (op == getOperation().getOperation() ||
           isa<LLVM::LLVMDialect>(op->getDialect()))
         return WalkResult::advance();
-      StringRef dialect = op->getName().getDialectNamespace();
       InFlightDiagnostic error =
           op->emitError("'")
           << op->getName()
           << "' was not lowered to the LLVM dialect, so the module cannot "
              "run";
-      if (dialect == "arith" || dialect == "tosa" || dialect == "linalg" ||
-          dialect == "math")
+      // The ops --convert-to-birsim maps (docs/Conversions.md).
+      if (isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp,
+              arith::FPToSIOp, arith::AddFOp, arith::AddIOp>(op) ||
+          op->getName().getStringRef() == "tosa.cast" ||
+          op->getName().getDialectNamespace() == "linalg")
         error << "; run --convert-to-birsim first, which maps the casts and "
                  "adds of the simulator's types to birsim ops "
                  "(docs/Conversions.md)";
