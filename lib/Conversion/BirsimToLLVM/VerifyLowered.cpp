@@ -1,7 +1,6 @@
 //===- VerifyLowered.cpp - nothing but the LLVM dialect after lowering ----===//
 #include "birsim/Conversion/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -27,11 +26,7 @@ struct BirsimVerifyLowered
           << op->getName()
           << "' was not lowered to the LLVM dialect, so the module cannot "
              "run";
-      // The ops --convert-to-birsim maps (docs/Conversions.md).
-      if (isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp,
-              arith::FPToSIOp, arith::AddFOp, arith::AddIOp>(op) ||
-          op->getName().getStringRef() == "tosa.cast" ||
-          op->getName().getDialectNamespace() == "linalg")
+      if (birsim::isToBirsimCandidate(op))
         error << "; run --convert-to-birsim first, which maps the casts and "
                  "adds of the simulator's types to birsim ops "
                  "(docs/Conversions.md)";

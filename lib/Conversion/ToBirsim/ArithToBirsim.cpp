@@ -73,10 +73,13 @@ struct ConvertArithToBirsim
 
 } // namespace
 
+template <typename... SourceOps>
+static void addArithPatterns(RewritePatternSet &patterns,
+                             const ToBirsimPolicy &policy) {
+  patterns.add<ArithToBirsim<SourceOps>...>(patterns.getContext(), policy);
+}
+
 void birsim::populateArithToBirsimPatterns(RewritePatternSet &patterns,
                                            const ToBirsimPolicy &policy) {
-  patterns.add<ArithToBirsim<arith::TruncFOp>, ArithToBirsim<arith::ExtFOp>,
-               ArithToBirsim<arith::SIToFPOp>, ArithToBirsim<arith::FPToSIOp>,
-               ArithToBirsim<arith::AddFOp>, ArithToBirsim<arith::AddIOp>>(
-      patterns.getContext(), policy);
+  addArithPatterns<BIRSIM_TO_BIRSIM_ARITH_OPS>(patterns, policy);
 }

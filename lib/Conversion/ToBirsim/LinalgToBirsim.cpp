@@ -24,10 +24,9 @@ using namespace birsim;
 
 namespace {
 
-/// The scalar ops the conversions know (ScalarOps.h).
+/// The scalar ops the conversions know (ToBirsim.h).
 bool isScalarCandidate(Operation &op) {
-  return isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp, arith::FPToSIOp,
-             arith::AddFOp, arith::AddIOp>(op);
+  return isa<BIRSIM_TO_BIRSIM_ARITH_OPS>(op);
 }
 
 /// An elementwise LinalgOp whose body is scalar ops the conversions map

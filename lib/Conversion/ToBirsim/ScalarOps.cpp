@@ -30,6 +30,12 @@ FailureOr<ToBirsimPolicy> birsim::policyOf(Operation *op, StringRef fp8Config,
   return ToBirsimPolicy{*config, reduceAdd, intCasts, /*remarks=*/true};
 }
 
+bool birsim::isToBirsimCandidate(Operation *op) {
+  return isa<BIRSIM_TO_BIRSIM_ARITH_OPS>(op) ||
+         op->getName().getStringRef() == "tosa.cast" ||
+         op->getName().getDialectNamespace() == "linalg";
+}
+
 /// A signless integer that is a bir::Dtype (i8, i16, i32, i64).
 static bool isBirsimSignlessInteger(Type elementType) {
   auto integer = dyn_cast<IntegerType>(elementType);

@@ -13,6 +13,7 @@
 
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace birsim {
@@ -30,6 +31,18 @@ struct ToBirsimPolicy {
   /// them, so such a driver may turn them off).
   bool remarks = true;
 };
+
+/// The arith ops the conversions map (docs/Conversions.md), the one list
+/// the patterns, the linalg bodies and the lowering's hints read; which
+/// birsim op each becomes, under which policy flag, is checkMappable's.
+#define BIRSIM_TO_BIRSIM_ARITH_OPS                                             \
+  ::mlir::arith::TruncFOp, ::mlir::arith::ExtFOp, ::mlir::arith::SIToFPOp,     \
+      ::mlir::arith::FPToSIOp, ::mlir::arith::AddFOp, ::mlir::arith::AddIOp
+
+/// Whether `op` is one the to-birsim patterns map, policy and types
+/// permitting: an op of BIRSIM_TO_BIRSIM_ARITH_OPS, tosa.cast, or a linalg
+/// op (for its body).
+bool isToBirsimCandidate(mlir::Operation *op);
 
 /// arith.truncf, extf, sitofp, fptosi (of math.roundeven), addf and addi
 /// outside linalg bodies, to birsim.cast and birsim.reduce add.
