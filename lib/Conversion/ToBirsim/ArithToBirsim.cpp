@@ -9,7 +9,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTARITHTOBIRSIMPASS
@@ -22,8 +21,7 @@ using namespace birsim;
 namespace {
 
 /// One arith op to its birsim op (ScalarOps.h says which and why not).
-template <typename SourceOp>
-struct ArithToBirsim : OpRewritePattern<SourceOp> {
+template <typename SourceOp> struct ArithToBirsim : OpRewritePattern<SourceOp> {
   ArithToBirsim(MLIRContext *context, const ToBirsimPolicy &policy)
       : OpRewritePattern<SourceOp>(context), policy(policy) {}
 
@@ -61,13 +59,10 @@ struct ConvertArithToBirsim
   using ConvertArithToBirsimPassBase::ConvertArithToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<ToBirsimPolicy> policy =
-        policyOf(getOperation(), fp8Config, reduceAdd, intCasts);
-    if (failed(policy))
-      return signalPassFailure();
-    RewritePatternSet patterns(&getContext());
-    populateArithToBirsimPatterns(patterns, *policy);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed(applyToBirsimPatterns(getOperation(), fp8Config, reduceAdd,
+                                     intCasts,
+                                     {populateArithToBirsimPatterns})))
+      signalPassFailure();
   }
 };
 

@@ -4,7 +4,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTTOBIRSIMPASS
@@ -21,15 +20,11 @@ struct ConvertToBirsim
   using ConvertToBirsimPassBase::ConvertToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<ToBirsimPolicy> policy =
-        policyOf(getOperation(), fp8Config, reduceAdd, intCasts);
-    if (failed(policy))
-      return signalPassFailure();
-    RewritePatternSet patterns(&getContext());
-    populateLinalgToBirsimPatterns(patterns, *policy);
-    populateTosaToBirsimPatterns(patterns, *policy);
-    populateArithToBirsimPatterns(patterns, *policy);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed(applyToBirsimPatterns(
+            getOperation(), fp8Config, reduceAdd, intCasts,
+            {populateLinalgToBirsimPatterns, populateTosaToBirsimPatterns,
+             populateArithToBirsimPatterns})))
+      signalPassFailure();
   }
 };
 

@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTLINALGTOBIRSIMPASS
@@ -94,12 +93,12 @@ struct LinalgToBirsim : OpInterfaceRewritePattern<linalg::LinalgOp> {
         inputTypes.push_back(input.getType());
       }
       std::string why;
-      if (failed(checkMappable(&inner, inputTypes,
-                               inner.getResult(0).getType(), policy, why)))
-        return why.empty() ? failure()
-                           : refuse("its body's '" +
-                                    inner.getName().getStringRef() +
-                                    "': " + why);
+      if (failed(checkMappable(&inner, inputTypes, inner.getResult(0).getType(),
+                               policy, why)))
+        return why.empty()
+                   ? failure()
+                   : refuse("its body's '" + inner.getName().getStringRef() +
+                            "': " + why);
       available.insert(inner.getResult(0));
       mapped.push_back(&inner);
     }
@@ -139,9 +138,9 @@ struct LinalgToBirsim : OpInterfaceRewritePattern<linalg::LinalgOp> {
         inputs.push_back(tensors.lookup(input));
       auto type = RankedTensorType::get(resultType.getShape(),
                                         inner->getResult(0).getType());
-      tensors.map(inner->getResult(0),
-                  buildBirsimOp(rewriter, op.getLoc(), inner, inputs, type,
-                                policy));
+      tensors.map(
+          inner->getResult(0),
+          buildBirsimOp(rewriter, op.getLoc(), inner, inputs, type, policy));
     }
     rewriter.replaceOp(op, tensors.lookup(yield.getOperand(0)));
     return success();
@@ -155,13 +154,10 @@ struct ConvertLinalgToBirsim
   using ConvertLinalgToBirsimPassBase::ConvertLinalgToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<ToBirsimPolicy> policy =
-        policyOf(getOperation(), fp8Config, reduceAdd, intCasts);
-    if (failed(policy))
-      return signalPassFailure();
-    RewritePatternSet patterns(&getContext());
-    populateLinalgToBirsimPatterns(patterns, *policy);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed(applyToBirsimPatterns(getOperation(), fp8Config, reduceAdd,
+                                     intCasts,
+                                     {populateLinalgToBirsimPatterns})))
+      signalPassFailure();
   }
 };
 

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 using namespace mlir;
 using namespace birsim;
@@ -22,12 +23,18 @@ FailureOr<Fp8Config> birsim::parseFp8ConfigOption(Operation *op,
          << "' is not none, saturate, nan_suppress or saturate|nan_suppress";
 }
 
-FailureOr<ToBirsimPolicy> birsim::policyOf(Operation *op, StringRef fp8Config,
-                                           bool reduceAdd, bool intCasts) {
+LogicalResult birsim::applyToBirsimPatterns(
+    Operation *op, StringRef fp8Config, bool reduceAdd, bool intCasts,
+    ArrayRef<void (*)(RewritePatternSet &, const ToBirsimPolicy &)> populate) {
   FailureOr<Fp8Config> config = parseFp8ConfigOption(op, fp8Config);
   if (failed(config))
     return failure();
-  return ToBirsimPolicy{*config, reduceAdd, intCasts, /*remarks=*/true};
+  ToBirsimPolicy policy{*config, reduceAdd, intCasts, /*remarks=*/true};
+  RewritePatternSet patterns(op->getContext());
+  for (auto add : populate)
+    add(patterns, policy);
+  walkAndApplyPatterns(op, std::move(patterns));
+  return success();
 }
 
 bool birsim::isToBirsimCandidate(Operation *op) {
@@ -43,7 +50,8 @@ static bool isBirsimSignlessInteger(Type elementType) {
          lookupDtypeInfo(elementType);
 }
 
-SmallVector<Value> birsim::scalarInputs(Operation *scalarOp, Operation **inner) {
+SmallVector<Value> birsim::scalarInputs(Operation *scalarOp,
+                                        Operation **inner) {
   if (auto fptosi = dyn_cast<arith::FPToSIOp>(scalarOp))
     if (auto round = fptosi.getIn().getDefiningOp<math::RoundEvenOp>()) {
       if (inner)
@@ -84,10 +92,11 @@ LogicalResult birsim::checkMappable(Operation *scalarOp, TypeRange inputs,
       return failure();
     if (std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
         mode && *mode != arith::RoundingMode::to_nearest_even) {
-      why = ("birsim.cast: roundingmode " + arith::stringifyRoundingMode(*mode) +
-             ", where the cast engine rounds to nearest even "
-             "(docs/Semantics.md section 4)")
-                .str();
+      why =
+          ("birsim.cast: roundingmode " + arith::stringifyRoundingMode(*mode) +
+           ", where the cast engine rounds to nearest even "
+           "(docs/Semantics.md section 4)")
+              .str();
       return failure();
     }
     return success();

@@ -21,11 +21,13 @@ namespace birsim {
 mlir::FailureOr<Fp8Config> parseFp8ConfigOption(mlir::Operation *op,
                                                 llvm::StringRef text);
 
-/// A pass's policy from its options (Passes.td); an error on `op` for a
-/// bad fp8-config.
-mlir::FailureOr<ToBirsimPolicy> policyOf(mlir::Operation *op,
-                                         llvm::StringRef fp8Config,
-                                         bool reduceAdd, bool intCasts);
+/// A to-birsim pass's work: the policy of its options (Passes.td; an
+/// error on `op` for a bad fp8-config), every `populate` with it, one walk.
+mlir::LogicalResult applyToBirsimPatterns(
+    mlir::Operation *op, llvm::StringRef fp8Config, bool reduceAdd,
+    bool intCasts,
+    llvm::ArrayRef<void (*)(mlir::RewritePatternSet &, const ToBirsimPolicy &)>
+        populate);
 
 /// The value operands `scalarOp`'s birsim op reads: its operands, or for
 /// fptosi of math.roundeven the roundeven's operand; the roundeven in

@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace birsim {
 #define GEN_PASS_DEF_CONVERTTOSATOBIRSIMPASS
@@ -44,13 +43,10 @@ struct ConvertTosaToBirsim
   using ConvertTosaToBirsimPassBase::ConvertTosaToBirsimPassBase;
 
   void runOnOperation() override {
-    FailureOr<ToBirsimPolicy> policy =
-        policyOf(getOperation(), fp8Config, false, false);
-    if (failed(policy))
-      return signalPassFailure();
-    RewritePatternSet patterns(&getContext());
-    populateTosaToBirsimPatterns(patterns, *policy);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    if (failed(applyToBirsimPatterns(getOperation(), fp8Config,
+                                     /*reduceAdd=*/false, /*intCasts=*/false,
+                                     {populateTosaToBirsimPatterns})))
+      signalPassFailure();
   }
 };
 

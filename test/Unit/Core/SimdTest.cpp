@@ -62,6 +62,14 @@ size_t sweepSize(size_t normal, size_t longRun, size_t emulated,
   return emulatedRun ? emulated : normal;
 }
 
+/// n seeded random bytes.
+Bytes randomBytesOf(std::mt19937_64 &rng, size_t n) {
+  Bytes b(n);
+  for (unsigned char &c : b)
+    c = (unsigned char)rng();
+  return b;
+}
+
 using birsim::test::everyPath;
 using birsim::test::PathGuard;
 
@@ -441,12 +449,7 @@ TEST(VectorPath, EveryTailLengthAndAlignment) {
                   std::getenv("BIRSIM_REFERENCE_ISA");
   constexpr size_t kGuard = 64, kMaxCount = 2 * 64 + 5;
   std::mt19937_64 rng(11);
-  auto randomBytes = [&](size_t n) {
-    Bytes b(n);
-    for (unsigned char &c : b)
-      c = (unsigned char)rng();
-    return b;
-  };
+  auto randomBytes = [&](size_t n) { return randomBytesOf(rng, n); };
   // `dst` at `offset` inside offset + size + kGuard bytes; the whole buffer
   // after fn(dst) comes back.
   auto withGuard = [&](size_t offset, const Bytes &dst, auto fn) {
@@ -515,12 +518,7 @@ TEST(VectorPath, AccumulateIntoEqualsAccumulateOnACopy) {
   setNumThreads(2);
   constexpr size_t kGuard = 64;
   std::mt19937_64 rng(23);
-  auto randomBytes = [&](size_t n) {
-    Bytes b(n);
-    for (unsigned char &c : b)
-      c = (unsigned char)rng();
-    return b;
-  };
+  auto randomBytes = [&](size_t n) { return randomBytesOf(rng, n); };
   for (size_t n : {size_t(0), size_t(1), size_t(67), size_t(8193),
                    size_t(40000), (size_t(1) << 19) + 7})
     for (Dtype reducing : kReducing) {
