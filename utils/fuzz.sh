@@ -36,18 +36,7 @@ for target in parse runtime bfp-unpack; do
   if [ $target = parse ]; then
     find test -name '*.mlir' -not -path '*/Fuzz/*' -exec cp {} "$corpus/" \;
     dict=build-fuzz/birsim.dict
-    cp test/Fuzz/birsim.dict "$dict"
-    python3 - build-fuzz/lib/libbirsim_runtime.so >> "$dict" <<'PY'
-import sys
-sys.path.insert(0, "utils")
-from birsim_runtime import Runtime
-rt = Runtime(sys.argv[1])
-words = [d.mlir_type for d in rt.dtypes()]
-for table in ("memory_reduction_op", "alu_op_type", "bfp_format"):
-    words += rt.enum_names(table)
-words += ["x%dxi8>" % tile for _, _, _, tile in rt.bfp_formats()]
-print("\n".join('"%s"' % w for w in dict.fromkeys(words)))
-PY
+    /usr/bin/python3 utils/fuzz-dict.py . build-fuzz/lib/libbirsim_runtime.so > "$dict"
     extra=(-dict="$dict" -max_len=8192)
   else
     extra=(-max_len=16384)

@@ -1,6 +1,6 @@
 //===- Bfp.h - Tenstorrent block floating point tiles -----------*- C++ -*-===//
 //
-// BFP8/BFP4 "a"/"b" tiles as ft_bfp.h packs them, with the rules of
+// BFP "a"/"b" tiles (the formats of BfpFormats.def) as ft_bfp.h packs them, with the rules of
 // docs/Semantics.md section 5.
 //
 //===----------------------------------------------------------------------===//

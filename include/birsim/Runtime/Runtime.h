@@ -184,8 +184,10 @@ BIRSIM_RT_API const char *birsim_version(void);
 
 /* Fidelity counters (docs/Fidelity.md): what the simulator's numerics did
  * to the values of the bulk calls (birsim_accumulate,
- * birsim_accumulate_into, birsim_scatter_accumulate, birsim_cast_copy_or_accumulate, birsim_cast,
- * birsim_bfp_pack_tiles) since the last reset, summed over all threads.
+ * birsim_accumulate_into, birsim_scatter_accumulate,
+ * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
+ * birsim_bfp_pack, birsim_bfp_pack_matrix) since the last reset, summed
+ * over all threads.
  * Off by default. Field names are the keys of `birsim-opt
  * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);
  * `elements` counts the values examined: fp8 add elements, cast inputs, BFP

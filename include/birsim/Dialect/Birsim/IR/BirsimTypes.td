@@ -71,8 +71,7 @@ def Birsim_IndexBuffer : Birsim_BufferOf<MemRefRankOf<[I64], [1]>, "i64, 1-D">;
 // BFP tiles (docs/Semantics.md section 5): N tiles of R x C values and N
 // rows of packed bytes whose length the format and shape fix. The verifiers
 // check the shape against BfpTileShapes.def and the element type against
-// the core's list of input types (kBfpInputDtypes), the one place it is
-// written.
+// the core's list of input types (kBfpInputDtypes).
 defvar Birsim_BfpInputTypes = [AnyType];
 def Birsim_TileTensor : TensorRankOf<Birsim_BfpInputTypes, [3]>;
 def Birsim_TileBuffer : Birsim_BufferOf<

@@ -17,8 +17,9 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
       saturating narrow gives ±max finite;
     - `birsim.cast` under its `fp8_config`: `saturated`, `overflow_to_inf`,
       `overflow_to_nan`, `nan_suppressed`, `inexact`, `underflow_to_zero`;
-    - `birsim.bfp_pack`: `flushed_to_zero`, `rounding_ties`, `saturated`,
-      `exponent_clamped`.
+    - `birsim.bfp_pack` and `birsim.bfp_pack_matrix`: `flushed_to_zero`,
+      `rounding_ties`, `saturated`, `exponent_clamped`, `device_differs`
+      (the keys of include/birsim/Core/Fidelity.def).
 
     Each op with a non-zero count gets a remark naming the counts and the
     first flat (row-major) index of each; every fp8 add it cannot count
