@@ -76,6 +76,13 @@ static_assert(numberedInRowOrder({
 #include "birsim/Core/BfpFormats.def"
               }),
               "BfpFormats.def rows must be numbered 0..N-1");
+// Datums pack whole into bytes (datumsPerByte, packedBytes) and the vector
+// paths move 8-, 4- and 2-bit datums: a row of another width needs code.
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, ...)             \
+  static_assert(MagnitudeBits + 1 == 8 || MagnitudeBits + 1 == 4 ||            \
+                    MagnitudeBits + 1 == 2,                                    \
+                "BfpFormats.def " #Enumerator ": datums of 8, 4 or 2 bits");
+#include "birsim/Core/BfpFormats.def"
 
 /// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);
