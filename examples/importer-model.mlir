@@ -20,7 +20,8 @@ func.func @model(%w: tensor<4xf32>, %x: tensor<4xbf16>) -> (tensor<4xf32>, tenso
   return %back, %sum : tensor<4xf32>, tensor<4xf32>
 }
 
-func.func @main() {
+// main returns 0, so that the program compiled ahead of time exits with 0.
+func.func @main() -> i32 {
   %w = arith.constant dense<[0.1, 1000.0, -3.3, 1.0e-9]> : tensor<4xf32>
   %x = arith.constant dense<[1.0, 2.0e38, 0.5, 3.0]> : tensor<4xbf16>
   %q, %s = call @model(%w, %x) : (tensor<4xf32>, tensor<4xbf16>) -> (tensor<4xf32>, tensor<4xf32>)
@@ -28,5 +29,6 @@ func.func @main() {
   %us = tensor.cast %s : tensor<4xf32> to tensor<*xf32>
   call @printMemrefF32(%uq) : (tensor<*xf32>) -> ()
   call @printMemrefF32(%us) : (tensor<*xf32>) -> ()
-  return
+  %ok = arith.constant 0 : i32
+  return %ok : i32
 }
