@@ -40,6 +40,7 @@ BfpFormat = _runtime.BfpFormat
 dtypes: Tuple[Dtype, ...] = tuple(_rt.dtypes())
 #: The BFP formats (docs/Semantics.md section 5), by number.
 bfp_formats: Tuple[BfpFormat, ...] = tuple(_rt.bfp_formats())
+_BFP_FORMAT_NAMES = [f.name for f in bfp_formats]
 _TABLE = _types.Table(dtypes)
 _ROW = _TABLE.by_name
 _MEMORY_REDUCTION_OPS = _rt.names("memory_reduction_op")
@@ -168,6 +169,14 @@ def _operand(x: ArrayLike, row: Dtype, what: str):
     return _arrays.as_row(_TABLE, array, is_row, row, what), array
 
 
+def _on_copy(d: np.ndarray, call) -> np.ndarray:
+    """`call` on a fresh copy of `d`, which it returns: the result for a
+    caller without `out`, or for an `out` the runtime cannot write."""
+    result = np.array(d, copy=True)
+    _check(call(result))
+    return result
+
+
 def _elementwise(fn, into, head, tail, what, dst, src, row, kind, out):
     """``dst op src`` by ``fn(*head, acc, src, *tail, count)`` (in place) or
     ``into(*head, out, dst, src, *tail, count)`` into a fresh array or
@@ -176,32 +185,28 @@ def _elementwise(fn, into, head, tail, what, dst, src, row, kind, out):
     if d.shape != s.shape:
         raise ValueError("%s: shapes %s and %s differ"
                          % (what, caller_dst.shape, caller_src.shape))
+    call = lambda target: fn(*head, target.ctypes.data,  # noqa: E731
+                             s.ctypes.data, *tail, target.size)
     if out is None:
-        result = np.array(d, copy=True)
-        _check(fn(*head, result.ctypes.data, s.ctypes.data, *tail,
-                  result.size))
-        return kind.give(result, row)
+        return kind.give(_on_copy(d, call), row)
     o = _arrays.take_out(_TABLE, out, row, caller_dst.shape, what)
     if o is caller_dst and o.flags.c_contiguous and (
-            s is o or not np.shares_memory(o, s)):  # out=dst
-        _check(fn(*head, o.ctypes.data, s.ctypes.data, *tail, o.size))
+            caller_src is o or not np.shares_memory(o, caller_src)):
+        _check(call(o))  # out=dst, the common case, without the checks below
         return out
     for caller in (caller_dst, caller_src):
         if (np.shares_memory(o, caller) and
                 not _arrays.same_elements(o, caller)):
             raise _overlap_error(True)
-    if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst) and (
-            not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
-        _check(fn(*head, o.ctypes.data, s.ctypes.data, *tail, o.size))
-    elif into is not None and o.flags.c_contiguous and (
-            not np.shares_memory(o, s) or _arrays.same_elements(o, s)):
+    s_apart = not np.shares_memory(o, s) or _arrays.same_elements(o, s)
+    if o.flags.c_contiguous and s_apart and _arrays.same_elements(
+            o, caller_dst):
+        _check(call(o))
+    elif into is not None and o.flags.c_contiguous and s_apart:
         _check(into(*head, o.ctypes.data, d.ctypes.data, s.ctypes.data,
                     *tail, o.size))
     else:
-        result = np.array(d, copy=True)
-        _check(fn(*head, result.ctypes.data, s.ctypes.data, *tail,
-                  result.size))
-        o[...] = result
+        o[...] = _on_copy(d, call)
     return out
 
 
@@ -288,9 +293,7 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
         number, target.ctypes.data, target.size, s.ctypes.data, idx.ctypes.data,
         idx.size, row.number)
     if o is None:
-        result = np.array(d, copy=True)
-        _check(call(result))
-        return kind.give(result, row)
+        return kind.give(_on_copy(d, call), row)
     if (np.shares_memory(o, caller_src) or np.shares_memory(o, idx_array) or
             (np.shares_memory(o, caller_dst) and
              not _arrays.same_elements(o, caller_dst))):
@@ -298,9 +301,7 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     if o.flags.c_contiguous and _arrays.same_elements(o, caller_dst):
         _check(call(o))
     else:
-        result = np.array(d, copy=True)
-        _check(call(result))
-        o[...] = result
+        o[...] = _on_copy(d, call)
     return out
 
 
@@ -399,8 +400,7 @@ def from_float32(x: ArrayLike, dtype: DtypeLike, *,
 def _format(fmt: Union[str, int, BfpFormat]) -> BfpFormat:
     if isinstance(fmt, BfpFormat):
         return bfp_formats[fmt.number]
-    return bfp_formats[_name_number(fmt, [f.name for f in bfp_formats],
-                                    "BFP format")]
+    return bfp_formats[_name_number(fmt, _BFP_FORMAT_NAMES, "BFP format")]
 
 
 def _tile(tile: Any) -> Tuple[int, int]:
@@ -539,22 +539,24 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
 
 
 def _is_bfp(name: Any) -> bool:
-    return isinstance(name, (str, BfpFormat)) and (
-        isinstance(name, BfpFormat) or name in [f.name for f in bfp_formats])
+    return isinstance(name, BfpFormat) or (isinstance(name, str) and
+                                           name in _BFP_FORMAT_NAMES)
 
 
-def _bfp_round_trip(x, fmt, tile, faces, matrix, transpose, src_dtype):
-    """x packed and unpacked, float32 of x's shape (storage, kind)."""
+def _bfp_pack_as(x, fmt, tile, faces, matrix, transpose, src_dtype=None):
+    """bfp_pack, or with `matrix` or `transpose` bfp_pack_matrix."""
     if matrix or transpose:
-        shape = np.shape(x) if not _types.is_tensor(x) else tuple(x.shape)
-        packed = bfp_pack_matrix(x, fmt, tile=tile, transpose=transpose,
-                                 src_dtype=src_dtype)
+        return bfp_pack_matrix(x, fmt, tile=tile, transpose=transpose,
+                               src_dtype=src_dtype)
+    return bfp_pack(x, fmt, tile=tile, faces=faces, src_dtype=src_dtype)
+
+
+def _bfp_unpack_as(packed, fmt, shape, tile, faces, matrix, transpose):
+    """The inverse of _bfp_pack_as: float32 values of `shape`."""
+    if matrix or transpose:
         return bfp_unpack_matrix(packed, fmt, shape, tile=tile,
                                  transpose=transpose)
-    packed = bfp_pack(x, fmt, tile=tile, faces=faces, src_dtype=src_dtype)
-    back = bfp_unpack(packed, fmt, tile=tile, faces=faces)
-    shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
-    return back.reshape(shape)
+    return bfp_unpack(packed, fmt, tile=tile, faces=faces).reshape(shape)
 
 
 def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
@@ -572,8 +574,10 @@ def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
     [1.0, 0.1015625, 240.0]
     """
     if _is_bfp(to):
-        return _bfp_round_trip(x, to, tile, faces, matrix, transpose,
-                               src_dtype)
+        shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
+        return _bfp_unpack_as(
+            _bfp_pack_as(x, to, tile, faces, matrix, transpose, src_dtype),
+            to, shape, tile, faces, matrix, transpose)
     return to_float32(cast(x, to, src_dtype=src_dtype, fp8_config=fp8_config),
                       to)
 
@@ -613,23 +617,16 @@ def _bfp_ulps(a: np.ndarray, fmt: BfpFormat, tile, faces, matrix, transpose):
     packing: the runtime unpacks a's exponents with every datum's magnitude
     at its hidden bit, 2^(E - bias), and the ULP is that / 2^(M-1)."""
     shape = _tile(tile)
-    if matrix or transpose:
-        packed = bfp_pack_matrix(a, fmt, tile=shape, transpose=transpose)
-    else:
-        packed = bfp_pack(a, fmt, tile=shape, faces=faces)
-    values = shape[0] * shape[1]
-    datum_bytes = values * fmt.datum_bits // 8
+    packed = _bfp_pack_as(a, fmt, shape, faces, matrix, transpose)
+    datum_bytes = shape[0] * shape[1] * fmt.datum_bits // 8
     datum = 1 << (fmt.mantissa_bits - 1)
     byte = 0
     for slot in range(8 // fmt.datum_bits):
         byte |= datum << (slot * fmt.datum_bits)
     probe = np.array(packed, copy=True)
     probe[:, probe.shape[1] - datum_bytes:] = byte
-    if matrix or transpose:
-        scale = bfp_unpack_matrix(probe, fmt, a.shape, tile=shape,
-                                  transpose=transpose)
-    else:
-        scale = bfp_unpack(probe, fmt, tile=shape, faces=faces).reshape(a.shape)
+    scale = _bfp_unpack_as(probe, fmt, a.shape, shape, faces, matrix,
+                           transpose)
     bias = _ROW["float32" if fmt.exponent == "fp32" else "float16"].bias
     smallest = 2.0 ** (-bias)  # a zero exponent byte, which decodes to 0
     scale = np.where(scale == 0, smallest, scale.astype(np.float64))
@@ -656,24 +653,21 @@ def ulp_distance(a: ArrayLike, b: ArrayLike,
     >>> birsim.ulp_distance(np.float32([1.0, -0.0]), np.float32([1.0078125, 0.0]), "bfloat16")
     array([1, 0])
     """
-    if _is_bfp(dtype):
-        fmt = _format(dtype)
-        a32 = _float32(a, src_dtype, "ulp_distance: a")
-        b32 = _float32(b, src_dtype, "ulp_distance: b")
-        if a32.shape != b32.shape:
-            raise ValueError("ulp_distance: shapes %s and %s differ"
-                             % (a32.shape, b32.shape))
-        ulps = _bfp_ulps(a32, fmt, tile, faces, matrix, transpose)
-        return np.abs(a32.astype(np.float64) / ulps -
-                      b32.astype(np.float64) / ulps)
-    row = _TABLE.resolve(dtype, "ulp_distance: dtype")
-    if row.kind not in ("float", "float32"):
-        raise ValueError("ulp_distance: %s is not a float dtype" % row.name)
+    fmt = _format(dtype) if _is_bfp(dtype) else None
+    if fmt is None:
+        row = _TABLE.resolve(dtype, "ulp_distance: dtype")
+        if row.kind not in ("float", "float32"):
+            raise ValueError("ulp_distance: %s is not a float dtype"
+                             % row.name)
     a32 = _float32(a, src_dtype, "ulp_distance: a")
     b32 = _float32(b, src_dtype, "ulp_distance: b")
     if a32.shape != b32.shape:
         raise ValueError("ulp_distance: shapes %s and %s differ"
                          % (a32.shape, b32.shape))
+    if fmt is not None:
+        ulps = _bfp_ulps(a32, fmt, tile, faces, matrix, transpose)
+        return np.abs(a32.astype(np.float64) / ulps -
+                      b32.astype(np.float64) / ulps)
     nan_a, nan_b = np.isnan(a32), np.isnan(b32)
     if (nan_a != nan_b).any():
         i = np.flatnonzero(nan_a != nan_b)[0]

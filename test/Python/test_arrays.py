@@ -61,6 +61,19 @@ def test_strided_out_apart_from_the_sources_gets_the_result():
     assert (whole[9:24:2] == -7).all()
 
 
+def test_out_dst_itself_with_a_strided_overlapping_src_is_the_error():
+    """out=dst passed as the same array takes a shortcut; a src that
+    partly overlaps it is still the aliasing error, even when strided (so
+    copied before the call), as it is for any other view of dst."""
+    buf = np.arange(16, dtype=np.float32)
+    dst, src = buf[:8], buf[1:16:2]
+    before = buf.copy()
+    for out in (dst, buf[:8]):
+        with pytest.raises(birsim.BirsimError, match="partly overlap"):
+            birsim.accumulate("add", dst, src, out=out)
+        assert buf.tobytes() == before.tobytes()
+
+
 def test_out_equal_to_a_strided_dst_runs_in_place():
     buf = np.arange(8, dtype=np.float32)
     view = buf[::2]
