@@ -604,34 +604,30 @@ struct ConvertBirsimToLLVMPass
   using ConvertBirsimToLLVMPassBase::ConvertBirsimToLLVMPassBase;
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    // Tensor forms have no runtime call (D14): say what to run instead.
-    WalkResult tensors = getOperation()->walk([](Operation *op) {
-      if (!isa<BirsimDialect>(op->getDialect()) ||
-          !llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>))
-        return WalkResult::advance();
-      op->emitError("'")
-          << op->getName()
-          << "' on tensors has no runtime call: bufferize tensor ops first "
-             "(one-shot-bufferize), or run the birsim-to-llvm pipeline, "
-             "which does";
-      return WalkResult::interrupt();
-    });
-    if (tensors.wasInterrupted())
-      return signalPassFailure();
-    // arith and math computations on floats narrower than 16 bits (the fp8
-    // types): LLVM has no such type, so no later conversion lowers them
+    // What no lowering to LLVM can take, named at the first op: birsim's
+    // tensor forms have no runtime call (D14); arith and math computations
+    // on floats narrower than 16 bits (the fp8 types) have no LLVM type
     // (moving their bits, as bitcast, constant and select do, is fine).
-    WalkResult narrow = getOperation()->walk([](Operation *op) {
+    auto isNarrowFloat = [](Type type) {
+      auto f = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+      return f && f.getWidth() < 16;
+    };
+    WalkResult unlowerable = getOperation()->walk([&](Operation *op) {
+      if (isa<BirsimDialect>(op->getDialect())) {
+        if (!llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>))
+          return WalkResult::advance();
+        op->emitError("'")
+            << op->getName()
+            << "' on tensors has no runtime call: bufferize tensor ops first "
+               "(one-shot-bufferize), or run the birsim-to-llvm pipeline, "
+               "which does";
+        return WalkResult::interrupt();
+      }
       StringRef dialect = op->getName().getDialectNamespace();
       if ((dialect != "arith" && dialect != "math") ||
-          isa<arith::BitcastOp, arith::ConstantOp, arith::SelectOp>(op))
-        return WalkResult::advance();
-      auto isNarrowFloat = [](Type type) {
-        auto f = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-        return f && f.getWidth() < 16;
-      };
-      if (llvm::none_of(op->getOperandTypes(), isNarrowFloat) &&
-          llvm::none_of(op->getResultTypes(), isNarrowFloat))
+          isa<arith::BitcastOp, arith::ConstantOp, arith::SelectOp>(op) ||
+          (llvm::none_of(op->getOperandTypes(), isNarrowFloat) &&
+           llvm::none_of(op->getResultTypes(), isNarrowFloat)))
         return WalkResult::advance();
       op->emitError("'")
           << op->getName()
@@ -641,7 +637,7 @@ struct ConvertBirsimToLLVMPass
              "(docs/Conversions.md)";
       return WalkResult::interrupt();
     });
-    if (narrow.wasInterrupted())
+    if (unlowerable.wasInterrupted())
       return signalPassFailure();
     LLVMConversionTarget target(*context);
     target.addIllegalDialect<BirsimDialect>();

@@ -121,6 +121,7 @@ struct BirsimFidelityPass
 
   void runOnOperation() override {
     std::vector<OpCounts> analysed;
+    UpstreamCasts upstream;
     getOperation().walk([&](Operation *op) {
       std::optional<OpCounts> counts;
       if (!analyseAny<
@@ -130,8 +131,9 @@ struct BirsimFidelityPass
         remarkBufferForm(op);
       if (counts)
         analysed.push_back(std::move(*counts));
+      upstream.note(op);
     });
-    remarkUpstreamCasts();
+    upstream.remark();
     if (!report.empty() && failed(writeReport(analysed)))
       return signalPassFailure();
     markAllAnalysesPreserved();
@@ -139,10 +141,11 @@ struct BirsimFidelityPass
 
   /// Casts between the simulator's float types still in arith or tosa are
   /// not analysed: one remark, on the first, says how many and what to run.
-  void remarkUpstreamCasts() {
+  struct UpstreamCasts {
     Operation *first = nullptr;
     unsigned count = 0;
-    getOperation().walk([&](Operation *op) {
+
+    void note(Operation *op) {
       if (!isa<arith::TruncFOp, arith::ExtFOp>(op) &&
           op->getName().getStringRef() != "tosa.cast")
         return;
@@ -153,13 +156,17 @@ struct BirsimFidelityPass
       if (!first)
         first = op;
       ++count;
-    });
-    if (first)
-      first->emitRemark() << count
-                          << " upstream cast(s) between the simulator's float "
-                             "types (this is the first) are not analysed: run "
-                             "--convert-to-birsim first (docs/Conversions.md)";
-  }
+    }
+
+    void remark() const {
+      if (first)
+        first->emitRemark()
+            << count
+            << " upstream cast(s) between the simulator's float types (this "
+               "is the first) are not analysed: run --convert-to-birsim first "
+               "(docs/Conversions.md)";
+    }
+  };
 
 private:
   /// The ops without an analyse overload of their own.
