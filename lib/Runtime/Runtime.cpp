@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 using namespace birsim::core;
@@ -31,9 +33,9 @@ using namespace birsim::core;
 static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
                   BIRSIM_FP8_NAN_SUPPRESS == kFp8NanSuppress,
               "Runtime.h's FP8 config bits differ from the core's");
-static_assert(BIRSIM_BFP_FACES == kBfpFaces &&
-                  BIRSIM_BFP_TRANSPOSE == kBfpTranspose,
-              "Runtime.h's BFP flags differ from the core's");
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
+  static_assert(CMacro == Bits, #CMacro " differs from the core table");
+#include "birsim/Core/BfpFlags.def"
 static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
                   BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
               "Runtime.h's status codes differ from the core's");
@@ -431,6 +433,72 @@ void birsim_check_status(int status, const char *what) {
                what ? what : "<unknown>", birsim_last_error());
   std::fflush(stderr);
   std::exit(EXIT_FAILURE);
+}
+
+const char *birsim_bfp_flag(int index, unsigned *bits) {
+  if (index < 0 || index >= int(std::size(kBfpFlags)))
+    return nullptr;
+  if (bits)
+    *bits = kBfpFlags[index].bits;
+  return kBfpFlags[index].name;
+}
+
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
+// The function table (RuntimeFunctions.def)
+//===----------------------------------------------------------------------===//
+
+/// A C type as birsim_function_param describes it.
+template <typename CType>
+constexpr birsim_function_param describe(const char *spelling,
+                                         const char *role) {
+  if constexpr (std::is_void_v<CType>)
+    return {spelling, role, "void", 0};
+  else if constexpr (std::is_same_v<CType, const char *>)
+    return {spelling, role, "string", sizeof(CType)};
+  else if constexpr (std::is_pointer_v<CType>)
+    return {spelling, role, "pointer", sizeof(CType)};
+  else
+    return {spelling, role, std::is_signed_v<CType> ? "signed" : "unsigned",
+            sizeof(CType)};
+}
+
+#define BIRSIM_ARG(CType, Role) describe<CType>(#CType, #Role),
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
+  static constexpr birsim_function_param Name##Params[] = {                   \
+      __VA_ARGS__ describe<void>(nullptr, nullptr)};
+#include "birsim/Runtime/RuntimeFunctions.def"
+
+static const struct birsim_function_info kFunctions[] = {
+#define BIRSIM_ARG(CType, Role)
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
+  {#Name,                                                                      \
+   describe<Result>(#Result, ""),                                              \
+   Name##Params,                                                               \
+   uint32_t(std::size(Name##Params) - 1),                                      \
+   std::string_view(#Lowered) == "Lowered",                                    \
+   std::string_view(#Counts) == "Counted"},
+#include "birsim/Runtime/RuntimeFunctions.def"
+};
+
+extern "C" {
+
+int birsim_function_count(void) { return int(std::size(kFunctions)); }
+
+int birsim_function_info(int index, struct birsim_function_info *out,
+                         size_t out_size) {
+  if (!out || out_size < sizeof(struct birsim_function_info))
+    return report(ErrorCode::invalidArgument,
+                  "null or smaller than struct birsim_function_info");
+  if (index < 0 || index >= birsim_function_count())
+    return report(ErrorCode::invalidArgument,
+                  ("no runtime function " + std::to_string(index) +
+                   " (there are " + std::to_string(birsim_function_count()) +
+                   ")")
+                      .c_str());
+  std::memcpy(out, &kFunctions[index], sizeof *out);
+  return BIRSIM_OK;
 }
 
 } // extern "C"

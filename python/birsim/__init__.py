@@ -47,8 +47,7 @@ _MEMORY_REDUCTION_OPS = _rt.names("memory_reduction_op")
 _ALU_OP_TYPES = _rt.names("alu_op_type")
 _FP8_FLAGS = _rt.fp8_config_flags()
 _FIDELITY_FIELDS = _rt.fidelity_layout()
-# Runtime.h's BIRSIM_BFP_FACES and BIRSIM_BFP_TRANSPOSE.
-_BFP_FACES, _BFP_TRANSPOSE = 1, 2
+_BFP_FLAGS = _rt.bfp_flags()
 
 DtypeLike = Union[str, int, Dtype, np.dtype, type, Any]
 ArrayLike = Any  # NumPy arrays, lists, ml_dtypes arrays, CPU torch tensors
@@ -447,7 +446,7 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
     result = np.empty((array.size // values, tile_bytes), np.uint8)
     _check(_lib.birsim_bfp_pack(fmt.number, row.number, array.ctypes.data,
                                 result.shape[0], shape[0], shape[1],
-                                _BFP_FACES if faces else 0, result.ctypes.data))
+                                _BFP_FLAGS["faces"] if faces else 0, result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -473,7 +472,7 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
     result = np.empty((count,) + shape, np.float32)
     _check(_lib.birsim_bfp_unpack(fmt.number, array.ctypes.data, count,
                                   shape[0], shape[1],
-                                  _BFP_FACES if faces else 0, result.ctypes.data))
+                                  _BFP_FLAGS["faces"] if faces else 0, result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 
@@ -508,7 +507,7 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
     _check(_lib.birsim_bfp_pack_matrix(
         fmt.number, row.number, array.ctypes.data, rows, cols, shape[0],
-        shape[1], _BFP_TRANSPOSE if transpose else 0, result.ctypes.data))
+        shape[1], _BFP_FLAGS["transpose"] if transpose else 0, result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -534,7 +533,7 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
     result = np.empty(tuple(int(d) for d in shape), np.float32)
     _check(_lib.birsim_bfp_unpack_matrix(
         fmt.number, array.ctypes.data, rows, cols, tile_shape[0], tile_shape[1],
-        _BFP_TRANSPOSE if transpose else 0, result.ctypes.data))
+        _BFP_FLAGS["transpose"] if transpose else 0, result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 

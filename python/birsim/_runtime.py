@@ -7,8 +7,6 @@ import ctypes
 import os
 
 _c = ctypes
-_size = _c.c_size_t
-_u32 = _c.c_uint32
 
 
 class DtypeInfo(_c.Structure):
@@ -24,53 +22,45 @@ Dtype = collections.namedtuple(
 BfpFormat = collections.namedtuple(
     "BfpFormat", ["number", "name", "exponent", "mantissa_bits", "datum_bits"])
 
-# Runtime.h's signatures: (result, argument types) by function name.
-_SIGNATURES = {
-    "birsim_last_error": (_c.c_char_p, []),
-    "birsim_version": (_c.c_char_p, []),
-    "birsim_active_isa": (_c.c_char_p, []),
-    "birsim_set_num_threads": (_c.c_int, [_c.c_int]),
-    "birsim_dtype_count": (_c.c_int, []),
-    "birsim_dtype_info": (_c.c_int, [_c.c_int, _c.c_void_p, _size]),
-    "birsim_memory_reduction_op_name": (_c.c_char_p, [_c.c_int]),
-    "birsim_alu_op_type_name": (_c.c_char_p, [_c.c_int]),
-    "birsim_bfp_format_name": (_c.c_char_p, [_c.c_int]),
-    "birsim_bfp_exponent_kind": (_c.c_char_p, [_c.c_int]),
-    "birsim_bfp_mantissa_bits": (_u32, [_c.c_int]),
-    "birsim_bfp_tile_bytes": (_size, [_c.c_int]),
-    "birsim_bfp_packed_tile_bytes": (_size, [_c.c_int, _u32, _u32]),
-    "birsim_fp8_config_flag": (_c.c_char_p, [_c.c_int, _c.POINTER(_c.c_uint)]),
-    "birsim_fidelity_family_name": (_c.c_char_p, [_c.c_int]),
-    "birsim_fidelity_event_key": (_c.c_char_p, [_c.c_int, _c.POINTER(_c.c_int)]),
-    "birsim_fidelity_enable": (None, [_c.c_int]),
-    "birsim_fidelity_enabled": (_c.c_int, []),
-    "birsim_fidelity_counters_sized": (_c.c_int, [_c.c_void_p, _size]),
-    "birsim_accumulate": (_c.c_int, [_c.c_int, _c.c_void_p, _c.c_void_p,
-                                     _c.c_int, _size]),
-    "birsim_accumulate_into": (_c.c_int, [_c.c_int, _c.c_void_p, _c.c_void_p,
-                                          _c.c_void_p, _c.c_int, _size]),
-    "birsim_scatter_accumulate": (_c.c_int, [_c.c_int, _c.c_void_p, _size,
-                                             _c.c_void_p, _c.c_void_p, _size,
-                                             _c.c_int]),
-    "birsim_collective_reduce": (_c.c_int, [_c.c_int, _c.c_void_p,
-                                            _c.c_void_p, _size]),
-    "birsim_alu_op_to_memory_reduction": (_c.c_int, [_c.c_int,
-                                                     _c.POINTER(_c.c_int)]),
-    "birsim_cast": (_c.c_int, [_c.c_int, _c.c_void_p, _c.c_int, _c.c_void_p,
-                               _size, _c.c_uint]),
-    "birsim_bfp_pack_tiles": (_c.c_int, [_c.c_int, _c.c_void_p, _size,
-                                         _c.c_void_p]),
-    "birsim_bfp_pack": (_c.c_int, [_c.c_int, _c.c_int, _c.c_void_p, _size,
-                                   _u32, _u32, _c.c_uint, _c.c_void_p]),
-    "birsim_bfp_unpack": (_c.c_int, [_c.c_int, _c.c_void_p, _size, _u32, _u32,
-                                     _c.c_uint, _c.c_void_p]),
-    "birsim_bfp_pack_matrix": (_c.c_int, [_c.c_int, _c.c_int, _c.c_void_p,
-                                          _size, _size, _u32, _u32, _c.c_uint,
-                                          _c.c_void_p]),
-    "birsim_bfp_unpack_matrix": (_c.c_int, [_c.c_int, _c.c_void_p, _size,
-                                            _size, _u32, _u32, _c.c_uint,
-                                            _c.c_void_p]),
-}
+class FunctionParam(_c.Structure):
+    """struct birsim_function_param (Runtime.h)."""
+    _fields_ = [("c_type", _c.c_char_p), ("role", _c.c_char_p),
+                ("kind", _c.c_char_p), ("bytes", _c.c_uint32)]
+
+
+class FunctionInfo(_c.Structure):
+    """struct birsim_function_info (Runtime.h)."""
+    _fields_ = [("name", _c.c_char_p), ("result", FunctionParam),
+                ("params", _c.POINTER(FunctionParam)),
+                ("param_count", _c.c_uint32), ("lowered", _c.c_uint32),
+                ("counted", _c.c_uint32)]
+
+
+Function = collections.namedtuple(
+    "Function", ["name", "result", "params", "lowered", "counted"])
+Param = collections.namedtuple("Param", ["c_type", "role", "kind", "bytes"])
+
+
+def _ctype(param):
+    """The ctypes type of a C type as birsim_function_info describes it."""
+    if param.kind == "void":
+        return None
+    if param.kind == "string":
+        return _c.c_char_p
+    if param.kind == "pointer":
+        return _c.c_void_p
+    integers = {("signed", 1): _c.c_int8, ("signed", 2): _c.c_int16,
+                ("signed", 4): _c.c_int32, ("signed", 8): _c.c_int64,
+                ("unsigned", 1): _c.c_uint8, ("unsigned", 2): _c.c_uint16,
+                ("unsigned", 4): _c.c_uint32, ("unsigned", 8): _c.c_uint64}
+    return integers[(param.kind, param.bytes)]
+
+
+def _param(p):
+    return Param(*(getattr(p, f) if f == "bytes" else
+                   (getattr(p, f) or b"").decode()
+                   for f, _ in FunctionParam._fields_))
+
 
 LIBRARY = "libbirsim_runtime.so.0"
 
@@ -100,9 +90,23 @@ class Runtime:
 
     def __init__(self, path):
         self.lib = _c.CDLL(path)
-        for name, (result, args) in _SIGNATURES.items():
-            fn = getattr(self.lib, name)
-            fn.restype, fn.argtypes = result, args
+        # Bootstrap: typed arguments, until its own row declares it.
+        self.functions = {}
+        info = FunctionInfo()
+        for index in range(self.lib.birsim_function_count()):
+            status = self.lib.birsim_function_info(
+                _c.c_int(index), _c.byref(info), _c.c_size_t(_c.sizeof(info)))
+            if status != 0:
+                raise OSError("%s: birsim_function_info(%d) failed: %d"
+                              % (path, index, status))
+            row = Function(info.name.decode(), _param(info.result),
+                           tuple(_param(info.params[i])
+                                 for i in range(info.param_count)),
+                           bool(info.lowered), bool(info.counted))
+            self.functions[row.name] = row
+            fn = getattr(self.lib, row.name)
+            fn.restype = _ctype(row.result)
+            fn.argtypes = [_ctype(p) for p in row.params]
 
     def error(self):
         return self.lib.birsim_last_error().decode()
@@ -140,14 +144,21 @@ class Runtime:
                           self.lib.birsim_bfp_mantissa_bits(n) + 1)
                 for n, name in enumerate(self.names("bfp_format"))]
 
-    def fp8_config_flags(self):
-        """The FP8 config flags: name -> config bits."""
+    def _flags(self, query):
         flags, value = {}, _c.c_uint()
         while True:
-            name = self.lib.birsim_fp8_config_flag(len(flags), _c.byref(value))
+            name = query(len(flags), _c.byref(value))
             if not name:
                 return flags
             flags[name.decode()] = value.value
+
+    def fp8_config_flags(self):
+        """The FP8 config flags: name -> config bits."""
+        return self._flags(self.lib.birsim_fp8_config_flag)
+
+    def bfp_flags(self):
+        """The BFP entry points' flags: name -> bits (BfpFlags.def)."""
+        return self._flags(self.lib.birsim_bfp_flag)
 
     def fidelity_layout(self):
         """struct birsim_fidelity_counts as (family, key) per uint64 field, in

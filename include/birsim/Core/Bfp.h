@@ -149,10 +149,29 @@ bool isBfpInputDtype(int dtype);
 /// The fp32 bits of one input element of `dtype` (an isBfpInputDtype).
 uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element);
 
-/// The flags of the tile and matrix forms (Runtime.h's BIRSIM_BFP_FACES,
-/// BIRSIM_BFP_TRANSPOSE).
-constexpr unsigned kBfpFaces = 1;     ///< tiles in face order inside
-constexpr unsigned kBfpTranspose = 2; ///< matrix forms: transposed tilize
+/// The flags of the tile and matrix forms (BfpFlags.def's rows).
+enum class BfpForm : uint8_t { Tiles, Matrix };
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
+  constexpr unsigned kBfpFlag_##Name = Bits;
+#include "birsim/Core/BfpFlags.def"
+constexpr unsigned kBfpFaces = kBfpFlag_faces;
+constexpr unsigned kBfpTranspose = kBfpFlag_transpose;
+struct BfpFlagInfo {
+  const char *name;
+  unsigned bits;
+  BfpForm form;
+};
+inline constexpr BfpFlagInfo kBfpFlags[] = {
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro) {#Name, Bits, BfpForm::Form},
+#include "birsim/Core/BfpFlags.def"
+};
+/// The flag bits `form`'s entry points take.
+constexpr unsigned bfpFlagsOf(BfpForm form) {
+  unsigned bits = 0;
+  for (const BfpFlagInfo &flag : kBfpFlags)
+    bits |= flag.form == form ? flag.bits : 0;
+  return bits;
+}
 
 /// Local tally of a packing call by BfpClass: the ties (flushed into the
 /// process-wide tie counters once) and, when the fidelity counters ask, the

@@ -95,6 +95,34 @@ struct birsim_dtype_info {
   int32_t bias;
 };
 BIRSIM_RT_API int birsim_dtype_count(void);
+
+/* Every function this header exports, as rows numbered
+ * 0..birsim_function_count()-1 (include/birsim/Runtime/RuntimeFunctions.def),
+ * so that bindings build their signatures from the runtime itself. A C
+ * type is given by its spelling here and by what a binding needs: kind
+ * "void", "signed", "unsigned" (an integer of `bytes` bytes), "string"
+ * (const char *) or "pointer" (any other pointer, function pointers too). */
+struct birsim_function_param {
+  const char *c_type; /* "const void *", "size_t", ... */
+  const char *role;   /* RuntimeFunctions.def's role ("Dst", "Count", ...);
+                         "" for a result */
+  const char *kind;
+  uint32_t bytes;
+};
+struct birsim_function_info {
+  const char *name;
+  struct birsim_function_param result;
+  const struct birsim_function_param *params; /* param_count of them */
+  uint32_t param_count;
+  uint32_t lowered; /* 1: --convert-birsim-to-llvm emits calls to it */
+  uint32_t counted; /* 1: the fidelity counters examine its values */
+};
+BIRSIM_RT_API int birsim_function_count(void);
+/* Fills *out as birsim_dtype_info does: 0, or BIRSIM_EINVAL for an index
+ * past the last row or a null or too small out. */
+BIRSIM_RT_API int birsim_function_info(int index,
+                                       struct birsim_function_info *out,
+                                       size_t out_size);
 /* Fills *out (out_size = sizeof *out; fields are only ever appended, and a
  * caller's smaller, older struct is filled up to its size): 0, or
  * BIRSIM_EUNKNOWN_DTYPE, or BIRSIM_EINVAL for a null or too small out. */
@@ -129,6 +157,10 @@ BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
                                (tt-metal row_major_* = false) */
 #define BIRSIM_BFP_TRANSPOSE 2u /* matrix forms only: ttnn's transposed
                                    tilize (tile heights 16 and 32) */
+/* The BFP flags by number (include/birsim/Core/BfpFlags.def): the name
+ * ("faces", "transpose"), its bits in *bits when bits is not NULL; NULL
+ * past the last. */
+BIRSIM_RT_API const char *birsim_bfp_flag(int index, unsigned *bits);
 /* Bytes the packer writes per tile of this shape; 0 for an unknown format
  * or a shape tt-metal rejects. */
 BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,

@@ -42,25 +42,13 @@ namespace {
 
 /// What a pattern supplies for a runtime parameter.
 enum class ArgRole {
-  Kind,
-  Dtype,
-  SrcDtype,
-  DstDtype,
-  Dst,
-  Src,
-  Indices,
-  Count,
-  DstCount,
-  Fp8Config,
-  TileRows,
-  TileCols,
-  Rows,
-  Cols,
-  Flags,
-  Status,
-  Site,
+#define BIRSIM_RUNTIME_ROLE(Role) Role,
+#include "birsim/Runtime/RuntimeFunctions.def"
 };
-constexpr unsigned kNumArgRoles = unsigned(ArgRole::Site) + 1;
+constexpr unsigned kNumArgRoles = 0
+#define BIRSIM_RUNTIME_ROLE(Role) +1
+#include "birsim/Runtime/RuntimeFunctions.def"
+    ;
 
 /// The LLVM type of a C parameter or result type of Runtime.h.
 template <typename CType> Type llvmTypeOf(MLIRContext *ctx) {
@@ -94,21 +82,27 @@ struct RuntimeFunction {
   }
 };
 
+// The Lowered rows only.
+#define BIRSIM_IF_Lowered(...) __VA_ARGS__
+#define BIRSIM_IF_NotLowered(...)
+
 enum class RuntimeFn {
 #define BIRSIM_ARG(CType, Role)
-#define BIRSIM_RUNTIME_FUNCTION(Name, ...) Name,
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, ...)                    \
+  BIRSIM_IF_##Lowered(Name, )
 #include "birsim/Runtime/RuntimeFunctions.def"
 };
 
 #define BIRSIM_ARG(CType, Role) RuntimeArg{ArgRole::Role, llvmTypeOf<CType>},
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Counts, ...)                     \
-  constexpr RuntimeArg Name##Args[] = {__VA_ARGS__};
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
+  BIRSIM_IF_##Lowered(constexpr RuntimeArg Name##Args[] = {__VA_ARGS__};)
 #include "birsim/Runtime/RuntimeFunctions.def"
 
 const RuntimeFunction kRuntimeFunctions[] = {
 #define BIRSIM_ARG(CType, Role)
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Counts, ...)                     \
-  {#Name, llvmTypeOf<Result>, RuntimeCounts::Counts, Name##Args},
+#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
+  BIRSIM_IF_##Lowered(                                                         \
+      {#Name, llvmTypeOf<Result>, RuntimeCounts::Counts, Name##Args}, )
 #include "birsim/Runtime/RuntimeFunctions.def"
 };
 
