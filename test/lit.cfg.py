@@ -44,3 +44,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ""))
 import lit_sanitizer
 lit_sanitizer.configure(config, detect_leaks=0)
+
+# The fuzz targets are also linked with libFuzzer (BIRSIM_BUILD_FUZZERS).
+if config.birsim_build_fuzzers.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("fuzzers")

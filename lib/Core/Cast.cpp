@@ -48,8 +48,10 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   }
   // Vector kernels for fp32 <-> the narrow float formats (§4).
   const VectorKernels *vector = activeKernels();
-  bool fromF32 = from.kind == DtypeKind::Float32 && to.kind == DtypeKind::Float;
-  bool toF32 = to.kind == DtypeKind::Float32 && from.kind == DtypeKind::Float;
+  bool fromF32 = from.kind == DtypeKind::Float32 &&
+                 to.kind == DtypeKind::Float && vectorCastCovers(*to.format);
+  bool toF32 = to.kind == DtypeKind::Float32 &&
+               from.kind == DtypeKind::Float && vectorCastCovers(*from.format);
   unsigned config = to.isFp8() ? fp8Config : 0;
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *in = static_cast<const unsigned char *>(src) + begin * from.bytes;

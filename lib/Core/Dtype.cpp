@@ -5,8 +5,11 @@
 namespace birsim::core {
 
 namespace {
-#define BIRSIM_FLOAT(E, M, Bias, NonFiniteKind, NaN, NaNKeepsSign)             \
-  FloatFormat { E, M, Bias, NonFinite::NonFiniteKind, NaN, NaNKeepsSign }
+#define BIRSIM_FLOAT(E, M, Bias, NonFinite, NanEncoding, NaN, NaNKeepsSign)     \
+  FloatFormat {                                                                \
+    E, M, Bias, FloatNonFinite::NonFinite, FloatNanEncoding::NanEncoding, NaN, \
+        NaNKeepsSign                                                           \
+  }
 #define BIRSIM_NO_FLOAT                                                        \
   FloatFormat {}
 
@@ -27,6 +30,16 @@ constexpr DtypeInfo kDtypes[] = {
    DtypeKind::Kind, formatOrNull(kFormats.E), Reduction::Red, Spelling},
 #include "birsim/Core/Dtypes.def"
 };
+
+// Each row's float axes combine as APFloat's, and its narrowing NaN is a
+// NaN of the format (or, in a format without NaN, a finite code).
+#define BIRSIM_DTYPE(E, ...)                                                   \
+  static_assert(!kFormats.E.exponentBits ||                                    \
+                    (kFormats.E.axesAgree() &&                                 \
+                     kFormats.E.isNaN(kFormats.E.nanResult) ==                 \
+                         kFormats.E.hasNaN()),                                 \
+                "Dtypes.def " #E ": float axes or narrowing NaN");
+#include "birsim/Core/Dtypes.def"
 
 static_assert(numberedInRowOrder({
 #define BIRSIM_DTYPE(E, Number, ...) Number,

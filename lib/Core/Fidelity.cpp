@@ -374,7 +374,7 @@ void addNarrowClassEvents(const FloatFormat &f, unsigned config,
   if (fp8 && (config & kFp8Saturate)) // Inf inputs clamp too
     add(FidelityEvent::cast_saturated, beyondMax - nan);
   else // Inf stays Inf (or becomes the NaN of e4m3fn: no event)
-    add(f.nonFinite == NonFinite::IEEE ? FidelityEvent::cast_overflow_to_inf
+    add(f.hasInf() ? FidelityEvent::cast_overflow_to_inf
                                        : FidelityEvent::cast_overflow_to_nan,
         beyondMax - nan - inf);
   if (fp8 && (config & kFp8NanSuppress))

@@ -25,18 +25,23 @@ static int highestBit(uint64_t v) { return 63 - __builtin_clzll(v); }
 static uint32_t overflowCode(const FloatFormat &f, bool negative,
                              unsigned config) {
   uint32_t sign = negative ? f.signMask() : 0;
-  if (config & kFp8Saturate)
+  if ((config & kFp8Saturate) || !f.hasNaN()) // no Inf or NaN to take
     return sign | f.maxFiniteCode();
-  if (f.nonFinite == NonFinite::IEEE)
+  if (f.hasInf())
     return sign | f.infCode();
   return f.nanResult;
+}
+
+/// Zero of the given sign, where the format has -0 (FNUZ: +0 only).
+static uint32_t zeroCode(const FloatFormat &f, bool negative) {
+  return negative && f.hasNegativeZero() ? f.signMask() : 0;
 }
 
 uint32_t roundToFormat(const FloatFormat &f, bool negative, uint64_t magnitude,
                        int exp2, unsigned config) {
   uint32_t sign = negative ? f.signMask() : 0;
   if (magnitude == 0)
-    return sign;
+    return zeroCode(f, negative);
   int exponent = highestBit(magnitude) + exp2; // value in [2^e, 2^(e+1))
   int biased = exponent + f.bias;
   int minNormal = 1 - f.bias;
@@ -53,7 +58,7 @@ uint32_t roundToFormat(const FloatFormat &f, bool negative, uint64_t magnitude,
       (uint64_t(biased >= 1 ? biased - 1 : 0) << f.mantissaBits) + significand;
   if (code > f.maxFiniteCode())
     return overflowCode(f, negative, config);
-  return sign | uint32_t(code);
+  return code ? sign | uint32_t(code) : zeroCode(f, negative);
 }
 
 uint32_t widenToF32(const FloatFormat &f, uint32_t bits) {
@@ -62,13 +67,11 @@ uint32_t widenToF32(const FloatFormat &f, uint32_t bits) {
   uint32_t mantMask = (1u << f.mantissaBits) - 1;
   uint32_t exponent = (bits >> f.mantissaBits) & f.exponentAllOnes();
   uint32_t mantissa = bits & mantMask;
-  if (exponent == f.exponentAllOnes()) {
-    bool isNaN =
-        f.nonFinite == NonFinite::IEEE ? mantissa != 0 : mantissa == mantMask;
-    if (f.nonFinite == NonFinite::IEEE && mantissa == 0)
-      return sign | 0x7F800000u;
-    if (isNaN)
-      return sign | 0x7F800000u | (mantissa << (23 - f.mantissaBits));
+  if (f.isInf(bits))
+    return sign | 0x7F800000u;
+  if (f.isNaN(bits)) { // the payload kept; FNUZ's NaN has none
+    uint32_t payload = mantissa << (23 - f.mantissaBits);
+    return sign | 0x7F800000u | (payload ? payload : kF32QuietBit);
   }
   // Exact: every format's normals are fp32 normals, and its subnormals
   // fp32 normals too unless it has fp32's exponent field (bf16).
@@ -92,7 +95,7 @@ uint32_t narrowFromF32(const FloatFormat &f, uint32_t x, unsigned config) {
   }
   if (isInfF32(x))
     return overflowCode(f, negative, config);
-  if (f.exponentBits == 8 && f.bias == 127 && f.nonFinite == NonFinite::IEEE) {
+  if (f.exponentBits == 8 && f.bias == 127 && f.hasInf()) {
     // fp32's own exponent field (bf16): rounding the magnitude's bit pattern
     // at the dropped mantissa bits rounds the value, subnormals included; a
     // carry moves into the exponent, up to Inf.

@@ -51,6 +51,17 @@ private:
   size_t size, pos = 0;
 };
 
+/// A destination's prior contents: bytes of a generator seeded from the
+/// input, so that the input's bytes go to the calls' arguments.
+std::vector<uint8_t> pattern(uint64_t seed, size_t n) {
+  std::vector<uint8_t> v(n);
+  for (uint8_t &b : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    b = uint8_t(seed >> 56);
+  }
+  return v;
+}
+
 void check(bool ok) {
   if (!ok)
     std::abort();
@@ -84,7 +95,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
   size_t maxBytes = 8;
   std::vector<uint8_t> src = in.bytes(count * maxBytes);
-  std::vector<uint8_t> before = in.bytes(count * maxBytes + 4096 + 16);
+  // Every call's destination fits: up to 1024 elements of 8 bytes (a
+  // scatter's dst_count is independent of count), BFP tiles beyond that.
+  std::vector<uint8_t> before = pattern(in.take(8), 1025 * maxBytes + 4096 + 16);
   std::vector<uint8_t> got = before, want = before;
   switch (call) {
   case 0: { // birsim_accumulate, or birsim_accumulate_into from a copy of dst

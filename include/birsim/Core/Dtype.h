@@ -66,34 +66,82 @@ enum class DtypeKind : uint8_t {
 };
 const char *dtypeKindName(DtypeKind kind);
 
-/// How a narrow float encodes non-finite values (docs/Semantics.md section 1).
-enum class NonFinite : uint8_t {
-  IEEE,     ///< all-ones exponent: Inf (mantissa 0) and NaN (mantissa != 0)
-  FiniteNaN ///< no Inf; only all-ones exponent+mantissa is NaN (e4m3fn)
+/// What a float format has besides finite values (docs/Semantics.md
+/// section 1; APFloat's fltNonfiniteBehavior).
+enum class FloatNonFinite : uint8_t {
+  IEEE,      ///< Inf and NaN
+  NanOnly,   ///< NaN, no Inf (e4m3fn, e8m0, the FNUZ formats)
+  FiniteOnly ///< neither (the MX element formats e2m1, e3m2, e2m3)
+};
+/// How a float format encodes NaN (APFloat's fltNanEncoding).
+enum class FloatNanEncoding : uint8_t {
+  IEEE,        ///< all-ones exponent, non-zero mantissa (Inf: mantissa 0)
+  AllOnes,     ///< the all-ones magnitude code only (e4m3fn, e8m0)
+  NegativeZero ///< the sign bit alone, so no -0 (the FNUZ formats)
 };
 
-/// Parameters of a binary float format of at most 32 bits.
+/// Parameters of a binary float format of at most 32 bits, with everything
+/// its two non-finite axes imply derived here, in one place.
 struct FloatFormat {
   uint8_t exponentBits;
   uint8_t mantissaBits;
   int16_t bias;
-  NonFinite nonFinite;
+  FloatNonFinite nonFinite;
+  FloatNanEncoding nanEncoding;
   uint32_t nanResult; ///< canonical NaN produced by narrowing (§4 table)
   bool nanKeepsSign;  ///< float16: NaN result carries the input sign (§4)
 
   constexpr unsigned totalBits() const { return 1 + exponentBits + mantissaBits; }
-  uint32_t signMask() const { return 1u << (exponentBits + mantissaBits); }
-  uint32_t magnitudeMask() const { return signMask() - 1; }
-  uint32_t exponentAllOnes() const { return (1u << exponentBits) - 1; }
-  /// Largest finite magnitude encoding.
-  uint32_t maxFiniteCode() const {
-    uint32_t m = (1u << mantissaBits) - 1;
-    if (nonFinite == NonFinite::IEEE)
-      return ((exponentAllOnes() - 1) << mantissaBits) | m;
-    return (exponentAllOnes() << mantissaBits) | (m - 1);
+  constexpr uint32_t signMask() const {
+    return 1u << (exponentBits + mantissaBits);
   }
-  /// Magnitude encoding of infinity (IEEE formats only).
-  uint32_t infCode() const { return exponentAllOnes() << mantissaBits; }
+  constexpr uint32_t magnitudeMask() const { return signMask() - 1; }
+  constexpr uint32_t exponentAllOnes() const {
+    return (1u << exponentBits) - 1;
+  }
+  constexpr bool hasInf() const { return nonFinite == FloatNonFinite::IEEE; }
+  constexpr bool hasNaN() const {
+    return nonFinite != FloatNonFinite::FiniteOnly;
+  }
+  /// Whether -0 is a value (in FNUZ formats its code is the NaN).
+  constexpr bool hasNegativeZero() const {
+    return nanEncoding != FloatNanEncoding::NegativeZero;
+  }
+  /// Magnitude encoding of infinity (hasInf formats only).
+  constexpr uint32_t infCode() const {
+    return exponentAllOnes() << mantissaBits;
+  }
+  /// Largest finite magnitude encoding.
+  constexpr uint32_t maxFiniteCode() const {
+    if (hasInf())
+      return infCode() - 1;
+    if (hasNaN() && nanEncoding == FloatNanEncoding::AllOnes)
+      return magnitudeMask() - 1;
+    return magnitudeMask();
+  }
+  constexpr bool isNaN(uint32_t code) const {
+    if (!hasNaN())
+      return false;
+    switch (nanEncoding) {
+    case FloatNanEncoding::IEEE:
+      return (code & magnitudeMask()) > infCode();
+    case FloatNanEncoding::AllOnes:
+      return (code & magnitudeMask()) == magnitudeMask();
+    case FloatNanEncoding::NegativeZero:
+      return code == signMask();
+    }
+    return false;
+  }
+  constexpr bool isInf(uint32_t code) const {
+    return hasInf() && (code & magnitudeMask()) == infCode();
+  }
+  /// The axes combine as APFloat's do: Inf comes with IEEE NaNs only, and a
+  /// NaN-only format encodes its NaN in a code of its own.
+  constexpr bool axesAgree() const {
+    return (nonFinite == FloatNonFinite::IEEE) ==
+               (nanEncoding == FloatNanEncoding::IEEE) ||
+           nonFinite == FloatNonFinite::FiniteOnly;
+  }
 };
 
 struct DtypeInfo {

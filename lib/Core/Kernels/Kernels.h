@@ -57,6 +57,13 @@ Isa selectIsa(Isa requested);
 
 /// The fp32 operation of a reduction, with its operand order: `acc op x` is
 /// ADDSS(acc, x) / MINSS(x, acc) / MAXSS(x, acc) for the kernel (§3), and
+/// The formats the vector cast loops (WidenLanes, NarrowLanes) cover: IEEE
+/// ones and NaN-only ones with an all-ones NaN; the others (finite-only,
+/// FNUZ) take the portable loop.
+constexpr bool vectorCastCovers(const FloatFormat &f) {
+  return f.hasInf() || (f.hasNaN() && f.hasNegativeZero());
+}
+
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
@@ -65,7 +72,7 @@ enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 /// mantissa bits and at most 5 exponent bits; any other format takes the
 /// general widen-add-narrow loop.
 constexpr bool fp8AddFitsHalf(const FloatFormat &f) {
-  return f.totalBits() == 8 && f.nonFinite == NonFinite::IEEE &&
+  return f.totalBits() == 8 && f.hasInf() &&
          f.mantissaBits >= 2 && f.mantissaBits <= 4 && f.exponentBits <= 5;
 }
 
@@ -88,7 +95,7 @@ enum class NarrowReduceLoop { minCodes, maxCodes, fp8Add, bf16Add, f16Add,
                               general };
 inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
                                            unsigned bytes, F32Op op) {
-  bool ieee = f.nonFinite == NonFinite::IEEE;
+  bool ieee = f.hasInf();
   if (ieee && op == F32Op::kernelMin)
     return NarrowReduceLoop::minCodes;
   if (ieee && op == F32Op::kernelMax)

@@ -174,7 +174,7 @@ struct WidenConstants {
         mantissaMask((1u << f.mantissaBits) - 1),
         rebias(uint32_t(127 - f.bias)),
         subnormalScale(std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits))),
-        ieee(f.nonFinite == NonFinite::IEEE),
+        ieee(f.hasInf()),
         sameExponentsAsF32(f.exponentBits == 8 && f.bias == 127) {}
 
   int mantissaShift, signShift, toF32Mantissa;
@@ -202,7 +202,7 @@ struct NarrowConstants {
     minNormal = uint32_t(1 - f.bias + 127) << 23;
     maxFinite = maxFiniteCode;
     bool saturate = config & kFp8Saturate;
-    if (saturate || f.nonFinite == NonFinite::IEEE) {
+    if (saturate || f.hasInf()) {
       overflowBase = saturate ? maxFiniteCode : f.infCode();
       overflowSign = signBit;
     } else { // e4m3fn without saturation: the format's NaN, unsigned

@@ -247,3 +247,142 @@ TEST(Sse, NaNZeroInfRules) {
 }
 
 } // namespace
+
+//===-- The two non-finite axes (docs/Decisions.md) ------------------------===//
+
+namespace {
+
+/// Formats that are no dtype yet, as rows on the two axes, with the APFloat
+/// semantics they must match: the FNUZ formats (NaN-only, NaN at -0) and
+/// the MX element formats (finite-only).
+struct AxisRow {
+  const char *name;
+  FloatFormat format;
+  const llvm::fltSemantics &semantics;
+};
+const AxisRow kAxisRows[] = {
+    {"e4m3fnuz",
+     {4, 3, 8, FloatNonFinite::NanOnly, FloatNanEncoding::NegativeZero, 0x80,
+      false},
+     APFloat::Float8E4M3FNUZ()},
+    {"e5m2fnuz",
+     {5, 2, 16, FloatNonFinite::NanOnly, FloatNanEncoding::NegativeZero, 0x80,
+      false},
+     APFloat::Float8E5M2FNUZ()},
+    {"e4m3b11fnuz",
+     {4, 3, 11, FloatNonFinite::NanOnly, FloatNanEncoding::NegativeZero, 0x80,
+      false},
+     APFloat::Float8E4M3B11FNUZ()},
+    {"e3m2fn",
+     {3, 2, 3, FloatNonFinite::FiniteOnly, FloatNanEncoding::IEEE, 0, false},
+     APFloat::Float6E3M2FN()},
+    {"e2m3fn",
+     {2, 3, 1, FloatNonFinite::FiniteOnly, FloatNanEncoding::IEEE, 0, false},
+     APFloat::Float6E2M3FN()},
+    {"e2m1fn",
+     {2, 1, 1, FloatNonFinite::FiniteOnly, FloatNanEncoding::IEEE, 0, false},
+     APFloat::Float4E2M1FN()},
+};
+
+// Every code of each row: NaN, Inf, the largest finite code and the exact
+// widening are APFloat's; the 20 dtypes' rows agree with their semantics too.
+TEST(FloatAxes, EveryCodeOfEachRowAsAPFloat) {
+  for (const AxisRow &row : kAxisRows) {
+    const FloatFormat &f = row.format;
+    ASSERT_TRUE(f.axesAgree()) << row.name;
+    unsigned w = f.totalBits();
+    ASSERT_EQ(w, APFloat::getSizeInBits(row.semantics)) << row.name;
+    EXPECT_EQ(f.maxFiniteCode(),
+              APFloat::getLargest(row.semantics).bitcastToAPInt().getZExtValue())
+        << row.name;
+    for (uint32_t code = 0; code < (1u << w); ++code) {
+      APFloat v(row.semantics, llvm::APInt(w, code));
+      ASSERT_EQ(f.isNaN(code), v.isNaN()) << row.name << " " << code;
+      ASSERT_EQ(f.isInf(code), v.isInfinity()) << row.name << " " << code;
+      uint32_t got = widenToF32(f, code);
+      if (v.isNaN()) {
+        ASSERT_TRUE(isNaNF32(got)) << row.name << " " << code;
+        continue;
+      }
+      bool losesInfo;
+      v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      ASSERT_FALSE(losesInfo);
+      ASSERT_EQ(got, uint32_t(v.bitcastToAPInt().getZExtValue()))
+          << row.name << " " << code;
+    }
+  }
+  for (Dtype d : kNarrowFloats) {
+    const FloatFormat &f = formatOf(d);
+    EXPECT_EQ(f.maxFiniteCode(), oracle::largestBits(d, false))
+        << dtypeInfo(d).name;
+    for (uint32_t code = 0; code < (1u << f.totalBits()); ++code) {
+      APFloat v = oracle::fromBits(d, code);
+      ASSERT_EQ(f.isNaN(code), v.isNaN()) << dtypeInfo(d).name << code;
+      ASSERT_EQ(f.isInf(code), v.isInfinity()) << dtypeInfo(d).name << code;
+    }
+  }
+}
+
+// Narrowing to each row, on every fp32 value at a stride and on every
+// row value's neighbours and midpoints: APFloat's round-to-nearest-even
+// (-0 becomes +0 in FNUZ formats); where APFloat's result would not be
+// representable (overflow in a finite-only format), the largest finite
+// value of the sign; overflow in an FNUZ format, its NaN.
+TEST(FloatAxes, NarrowToEachRowAsAPFloat) {
+  for (const AxisRow &row : kAxisRows) {
+    const FloatFormat &f = row.format;
+    APFloat largest = APFloat::getLargest(row.semantics);
+    bool losesInfo;
+    largest.convert(APFloat::IEEEsingle(), APFloat::rmTowardZero, &losesInfo);
+    float maxFinite = largest.convertToFloat();
+    auto check = [&](uint32_t x) {
+      uint32_t got = narrowFromF32(f, x, 0);
+      float value;
+      std::memcpy(&value, &x, 4);
+      if (std::isnan(value))
+        return; // narrowing NaN gives the row's nanResult by definition
+      APFloat v = oracle::f32(x);
+      bool negative = x >> 31;
+      // Beyond the largest finite value (by more than half an ulp) is
+      // overflow, decided on the exact value.
+      APFloat r = v;
+      APFloat::opStatus status =
+          r.convert(row.semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+      bool overflow = std::isinf(value) || (status & APFloat::opOverflow);
+      if (overflow) {
+        uint32_t want = f.hasNaN() ? f.nanResult
+                                   : (negative ? f.signMask() : 0) |
+                                         f.maxFiniteCode();
+        ASSERT_EQ(got, want) << row.name << " x=0x" << std::hex << x;
+        return;
+      }
+      uint32_t want = uint32_t(r.bitcastToAPInt().getZExtValue());
+      ASSERT_EQ(got, want) << row.name << " x=0x" << std::hex << x << " "
+                           << value << " max " << maxFinite;
+    };
+    for (uint64_t x = 0; x <= 0xFFFFFFFFu; x += 16411)
+      check(uint32_t(x));
+    for (uint32_t code = 0; code < (1u << f.totalBits()); ++code) {
+      if (f.isNaN(code))
+        continue;
+      uint32_t wide = widenToF32(f, code);
+      for (int delta = -2; delta <= 2; ++delta)
+        check(wide + uint32_t(delta));
+      float a, b;
+      std::memcpy(&a, &wide, 4);
+      uint32_t next = widenToF32(f, code + 1);
+      std::memcpy(&b, &next, 4);
+      if (code + 1 < (1u << f.totalBits()) && !f.isNaN(code + 1) &&
+          std::isfinite(a) && std::isfinite(b)) {
+        float mid = (a + b) / 2; // exact: both fit in few bits
+        uint32_t midBits;
+        std::memcpy(&midBits, &mid, 4);
+        for (int delta = -1; delta <= 1; ++delta)
+          check(midBits + uint32_t(delta));
+      }
+    }
+  }
+}
+
+} // namespace

@@ -212,8 +212,8 @@ TEST(VectorPath, IsaNameSelectsThatPath) {
 /// widen-ADDSS-narrow bits on every pair; E4M3 and E5M2 are the controls.
 TEST(VectorPath, Fp8AddOutsideTheHalfTrickFallsBack) {
   const FloatFormat formats[] = {
-      {6, 1, 31, NonFinite::IEEE, 0x7E, false},
-      {2, 5, 1, NonFinite::IEEE, 0x70, false},
+      {6, 1, 31, FloatNonFinite::IEEE, FloatNanEncoding::IEEE, 0x7E, false},
+      {2, 5, 1, FloatNonFinite::IEEE, FloatNanEncoding::IEEE, 0x70, false},
       *dtypeInfo(Dtype::float8e4).format,
       *dtypeInfo(Dtype::float8e5).format,
   };
