@@ -41,6 +41,10 @@ BfpLayout bfpTilesLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
 BfpLayout bfpMatrixLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
                           const DtypeInfo &values, size_t cols,
                           bool transpose);
+/// A packing call's checks (bfpCheckCall, bfpCheckInput) and walk, without
+/// buffers: for the analyses that read the values the call would pack.
+Status bfpLayoutOf(const BfpCall &call, int srcDtype, BfpLayout &layout,
+                   uint64_t &tiles);
 
 } // namespace birsim::core
 

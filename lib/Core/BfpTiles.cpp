@@ -146,21 +146,6 @@ static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
   }
 }
 
-/// The checks every form shares; `values` is the unpacked side's count.
-static Status checkCall(int format, const void *packed, const void *values,
-                        size_t tileCount, uint64_t tileRows,
-                        uint64_t tileCols, size_t valueBytes) {
-  if (!lookupBfpFormat(format))
-    return Status::error(ErrorCode::invalidFormat, format);
-  if (!lookupBfpTileShape(tileRows, tileCols))
-    return Status::error(ErrorCode::invalidTileShape, int64_t(tileRows),
-                         int64_t(tileCols));
-  if (tileCount != 0 && (!packed || !values))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero tile count");
-  return checkCount(tileCount, size_t(tileRows) * tileCols * valueBytes);
-}
-
 /// "BFP packing takes float32 (16), ... or uint32 (14) values": the rows
 /// of kBfpInputDtypes, by name and number.
 static const char *inputChoices() {
@@ -176,41 +161,92 @@ static const char *inputChoices() {
   return text.c_str();
 }
 
-static Status checkInput(int srcDtype) {
+Status bfpCheckInput(int srcDtype) {
   if (!isBfpInputDtype(srcDtype))
     return Status::error(ErrorCode::invalidArgument, srcDtype, 0,
                          inputChoices());
   return Status::success();
 }
 
-static Status checkFlags(unsigned flags, unsigned accepted) {
-  if (flags & ~accepted)
-    return Status::error(ErrorCode::invalidArgument, int64_t(flags), 0,
-                         accepted == kBfpFaces
-                             ? "the tile forms take BIRSIM_BFP_FACES only"
-                             : "the matrix forms take BIRSIM_BFP_TRANSPOSE "
-                               "only");
+/// "the tile forms take the flags faces (1) only": BfpFlags.def's rows.
+static const char *flagChoices(BfpForm form) {
+  static const std::string text[2] = {
+      [] {
+        std::string t = "the tile forms take the flags";
+        for (const BfpFlagInfo &f : kBfpFlags)
+          if (f.form == BfpForm::Tiles)
+            t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
+        return t + " only";
+      }(),
+      [] {
+        std::string t = "the matrix forms take the flags";
+        for (const BfpFlagInfo &f : kBfpFlags)
+          if (f.form == BfpForm::Matrix)
+            t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
+        return t + " only";
+      }()};
+  return text[int(form)].c_str();
+}
+
+BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank) {
+  if (rank == 0)
+    return {0, 0};
+  uint64_t rows = 1;
+  for (size_t i = 0; i + 1 < rank; ++i)
+    rows *= uint64_t(dims[i]);
+  return {rows, uint64_t(dims[rank - 1])};
+}
+
+Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
+  if (!lookupBfpFormat(call.format))
+    return Status::error(ErrorCode::invalidFormat, call.format);
+  const BfpTileShape *shape = lookupBfpTileShape(call.tileRows, call.tileCols);
+  if (!shape)
+    return Status::error(ErrorCode::invalidTileShape, int64_t(call.tileRows),
+                         int64_t(call.tileCols));
+  if (call.flags & ~bfpFlagsOf(call.form))
+    return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
+                         flagChoices(call.form));
+  uint64_t tiles = call.tiles;
+  if (call.form == BfpForm::Matrix) {
+    if (call.rows % shape->rows || call.cols % shape->cols)
+      return Status::error(ErrorCode::invalidArgument, 0, 0,
+                           "matrix rows (leading dimensions folded into "
+                           "rows) and columns must be whole tiles");
+    if ((call.flags & kBfpTranspose) && shape->rows < 16)
+      return Status::error(ErrorCode::invalidArgument, shape->rows, 0,
+                           "transposed tilizing takes tile heights 16 and 32 "
+                           "(tt-metal's Tile)");
+    if (call.cols != 0 && call.rows > uint64_t(PTRDIFF_MAX) / 4 / call.cols)
+      return Status::error(ErrorCode::invalidArgument, 0, 0,
+                           "rows times columns overflows the address space");
+    tiles = call.rows && call.cols
+                ? (call.rows / shape->rows) * (call.cols / shape->cols)
+                : 0;
+  }
+  if (tileCount)
+    *tileCount = tiles;
   return Status::success();
 }
 
-/// The matrix forms' shape rules (§5 matrix forms).
-static Status checkMatrix(size_t rows, size_t cols, const BfpTileShape &shape,
-                          unsigned flags) {
-  if (rows % shape.rows || cols % shape.cols)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "matrix rows and columns must be whole tiles");
-  if ((flags & kBfpTranspose) && shape.rows < 16)
-    return Status::error(ErrorCode::invalidArgument, shape.rows, 0,
-                         "transposed tilizing takes tile heights 16 and 32 "
-                         "(tt-metal's Tile)");
-  if (cols != 0 && rows > size_t(PTRDIFF_MAX) / 4 / cols)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "rows times columns overflows the address space");
-  return Status::success();
+std::string bfpRuleText(const Status &status) {
+  if (status.code == ErrorCode::invalidArgument && status.detail)
+    return status.detail;
+  return status.message();
 }
 
-static size_t tilesOf(size_t rows, size_t cols, const BfpTileShape &shape) {
-  return rows && cols ? (rows / shape.rows) * (cols / shape.cols) : 0;
+/// The runtime's checks of a call on buffers: the rules, then non-null
+/// buffers and sizes; `valueBytes` is the unpacked side's element size.
+static Status checkBuffersOf(const BfpCall &call, const void *packed,
+                             const void *values, size_t valueBytes,
+                             uint64_t &tiles) {
+  if (Status s = bfpCheckCall(call, &tiles))
+    return s;
+  if (tiles != 0 && (!packed || !values))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero tile count");
+  return checkCount(size_t(tiles),
+                    size_t(call.tileRows) * call.tileCols * valueBytes);
 }
 
 /// Packs the tiles of `layout` (threaded, vector path where there is one).
@@ -254,93 +290,107 @@ static void runUnpack(const BfpLayout &layout, const void *packed,
   });
 }
 
-/// The tile forms' checks and walk; `values` is the unpacked side's type.
-static Status tilesCall(int format, const DtypeInfo &values,
-                        const void *packed, const void *tiles,
-                        size_t tileCount, uint32_t tileRows, uint32_t tileCols,
-                        unsigned flags, BfpLayout &layout) {
-  if (Status s = checkCall(format, packed, tiles, tileCount, tileRows,
-                           tileCols, values.bytes))
+/// The walk of a checked call.
+static BfpLayout layoutOf(const BfpCall &call, const DtypeInfo &values) {
+  const BfpFormatInfo &f = *lookupBfpFormat(call.format);
+  const BfpTileShape &shape = *lookupBfpTileShape(call.tileRows, call.tileCols);
+  return call.form == BfpForm::Tiles
+             ? bfpTilesLayout(f, shape, values, call.flags & kBfpFaces)
+             : bfpMatrixLayout(f, shape, values, size_t(call.cols),
+                               call.flags & kBfpTranspose);
+}
+
+/// The checks of a call on buffers and its walk.
+static Status prepare(const BfpCall &call, const DtypeInfo &values,
+                      const void *packed, const void *data, BfpLayout &layout,
+                      uint64_t &tiles) {
+  if (Status s = checkBuffersOf(call, packed, data, values.bytes, tiles))
     return s;
-  if (Status s = checkFlags(flags, kBfpFaces))
-    return s;
-  layout = bfpTilesLayout(*lookupBfpFormat(format),
-                          *lookupBfpTileShape(tileRows, tileCols), values,
-                          flags & kBfpFaces);
-  return checkNoOverlap(packed, tileCount * layout.packedBytes, tiles,
-                        tileCount * layout.shape.values() * values.bytes,
+  layout = layoutOf(call, values);
+  return checkNoOverlap(packed, size_t(tiles) * layout.packedBytes, data,
+                        size_t(tiles) * layout.shape.values() * values.bytes,
                         false);
 }
 
-/// The matrix forms' checks and walk (§5 matrix forms).
-static Status matrixCall(int format, const DtypeInfo &values,
-                         const void *packed, const void *matrix, size_t rows,
-                         size_t cols, uint32_t tileRows, uint32_t tileCols,
-                         unsigned flags, BfpLayout &layout, size_t &tiles) {
-  if (Status s = checkCall(format, packed, matrix, rows && cols, tileRows,
-                           tileCols, values.bytes))
+static BfpCall tilesCall(int format, size_t tileCount, uint32_t tileRows,
+                         uint32_t tileCols, unsigned flags) {
+  BfpCall call;
+  call.format = format;
+  call.tileRows = tileRows;
+  call.tileCols = tileCols;
+  call.flags = flags;
+  call.tiles = tileCount;
+  return call;
+}
+
+static BfpCall matrixCall(int format, size_t rows, size_t cols,
+                          uint32_t tileRows, uint32_t tileCols,
+                          unsigned flags) {
+  BfpCall call = tilesCall(format, 0, tileRows, tileCols, flags);
+  call.form = BfpForm::Matrix;
+  call.rows = rows;
+  call.cols = cols;
+  return call;
+}
+
+Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
+               FidelityCounts *counts) {
+  if (Status s = bfpCheckInput(srcDtype))
     return s;
-  if (Status s = checkFlags(flags, kBfpTranspose))
+  BfpLayout layout;
+  uint64_t tiles;
+  if (Status s = prepare(call, *lookupDtype(srcDtype), out, src, layout, tiles))
     return s;
-  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
-  if (Status s = checkMatrix(rows, cols, shape, flags))
+  runPack(layout, src, size_t(tiles), out, counts);
+  return Status::success();
+}
+
+Status bfpUnpack(const BfpCall &call, const void *packed, void *out) {
+  BfpLayout layout;
+  uint64_t tiles;
+  if (Status s = prepare(call, dtypeInfo(Dtype::float32), packed, out, layout,
+                         tiles))
     return s;
-  tiles = tilesOf(rows, cols, shape);
-  layout = bfpMatrixLayout(*lookupBfpFormat(format), shape, values, cols,
-                           flags & kBfpTranspose);
-  return checkNoOverlap(packed, tiles * layout.packedBytes, matrix,
-                        rows * cols * values.bytes, false);
+  runUnpack(layout, packed, size_t(tiles), out);
+  return Status::success();
+}
+
+Status bfpLayoutOf(const BfpCall &call, int srcDtype, BfpLayout &layout,
+                   uint64_t &tiles) {
+  if (Status s = bfpCheckInput(srcDtype))
+    return s;
+  if (Status s = bfpCheckCall(call, &tiles))
+    return s;
+  layout = layoutOf(call, *lookupDtype(srcDtype));
+  return Status::success();
 }
 
 Status bfpPack(int format, int srcDtype, const void *src, size_t tileCount,
                uint32_t tileRows, uint32_t tileCols, unsigned flags, void *out,
                FidelityCounts *counts) {
-  if (Status s = checkInput(srcDtype))
-    return s;
-  BfpLayout layout;
-  if (Status s = tilesCall(format, *lookupDtype(srcDtype), out, src, tileCount,
-                           tileRows, tileCols, flags, layout))
-    return s;
-  runPack(layout, src, tileCount, out, counts);
-  return Status::success();
+  return bfpPack(tilesCall(format, tileCount, tileRows, tileCols, flags),
+                 srcDtype, src, out, counts);
 }
 
 Status bfpUnpack(int format, const void *packed, size_t tileCount,
                  uint32_t tileRows, uint32_t tileCols, unsigned flags,
                  void *out) {
-  BfpLayout layout;
-  if (Status s = tilesCall(format, dtypeInfo(Dtype::float32), packed, out,
-                           tileCount, tileRows, tileCols, flags, layout))
-    return s;
-  runUnpack(layout, packed, tileCount, out);
-  return Status::success();
+  return bfpUnpack(tilesCall(format, tileCount, tileRows, tileCols, flags),
+                   packed, out);
 }
 
 Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
                      size_t cols, uint32_t tileRows, uint32_t tileCols,
                      unsigned flags, void *out, FidelityCounts *counts) {
-  if (Status s = checkInput(srcDtype))
-    return s;
-  BfpLayout layout;
-  size_t tiles;
-  if (Status s = matrixCall(format, *lookupDtype(srcDtype), out, src, rows,
-                            cols, tileRows, tileCols, flags, layout, tiles))
-    return s;
-  runPack(layout, src, tiles, out, counts);
-  return Status::success();
+  return bfpPack(matrixCall(format, rows, cols, tileRows, tileCols, flags),
+                 srcDtype, src, out, counts);
 }
 
 Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out) {
-  BfpLayout layout;
-  size_t tiles;
-  if (Status s = matrixCall(format, dtypeInfo(Dtype::float32), packed, out,
-                            rows, cols, tileRows, tileCols, flags, layout,
-                            tiles))
-    return s;
-  runUnpack(layout, packed, tiles, out);
-  return Status::success();
+  return bfpUnpack(matrixCall(format, rows, cols, tileRows, tileCols, flags),
+                   packed, out);
 }
 
 } // namespace birsim::core

@@ -467,44 +467,13 @@ static void tallyBfpLayout(const BfpLayout &layout, const void *src,
     }
 }
 
-void tallyBfpPack(const BfpFormatInfo &f, const void *tiles, size_t begin,
-                  size_t end, FidelityTally &tally) {
-  tallyBfpLayout(bfpTilesLayout(f, kBfpTileShapes[0],
-                                dtypeInfo(Dtype::float32), false),
-                 tiles, begin, end, tally);
-}
-
-Status tallyBfpPack(int format, int srcDtype, const void *src,
-                    size_t tileCount, uint32_t tileRows, uint32_t tileCols,
-                    unsigned flags, FidelityTally &tally) {
-  if (Status s = bfpPack(format, srcDtype, nullptr, 0, tileRows, tileCols,
-                         flags, nullptr))
+Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
+                    FidelityTally &tally) {
+  BfpLayout layout;
+  uint64_t tiles;
+  if (Status s = bfpLayoutOf(call, srcDtype, layout, tiles))
     return s;
-  tallyBfpLayout(bfpTilesLayout(*lookupBfpFormat(format),
-                                *lookupBfpTileShape(tileRows, tileCols),
-                                *lookupDtype(srcDtype), flags & kBfpFaces),
-                 src, 0, tileCount, tally);
-  return Status::success();
-}
-
-Status tallyBfpPackMatrix(int format, int srcDtype, const void *src,
-                          size_t rows, size_t cols, uint32_t tileRows,
-                          uint32_t tileCols, unsigned flags,
-                          FidelityTally &tally) {
-  // The matrix rules need the sizes: checked on an empty call of the same
-  // shape (0 rows packs nothing) and on the tile divisibility here.
-  if (Status s = bfpPackMatrix(format, srcDtype, nullptr, 0, cols, tileRows,
-                               tileCols, flags, nullptr))
-    return s;
-  const BfpTileShape &shape = *lookupBfpTileShape(tileRows, tileCols);
-  if (rows % shape.rows)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "matrix rows and columns must be whole tiles");
-  size_t tiles = rows && cols ? (rows / shape.rows) * (cols / shape.cols) : 0;
-  tallyBfpLayout(bfpMatrixLayout(*lookupBfpFormat(format), shape,
-                                 *lookupDtype(srcDtype), cols,
-                                 flags & kBfpTranspose),
-                 src, 0, tiles, tally);
+  tallyBfpLayout(layout, src, 0, size_t(tiles), tally);
   return Status::success();
 }
 

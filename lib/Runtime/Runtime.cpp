@@ -324,14 +324,15 @@ uint32_t birsim_bfp_mantissa_bits(int format) {
 int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,
                           void *out) {
   return counted([&](FidelityCounts *counts) {
-    return bfpPackTiles(format, tiles, tile_count, out, counts);
+    return bfpPack(format, int(Dtype::float32), tiles, tile_count,
+                   kBfpTileSide, kBfpTileSide, 0, out, counts);
   });
 }
 
 int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
                             float *tiles_out) {
-  return report(bfpUnpackTiles(format, packed, tile_count,
-                               reinterpret_cast<uint32_t *>(tiles_out)));
+  return birsim_bfp_unpack(format, packed, tile_count, kBfpTileSide,
+                           kBfpTileSide, 0, tiles_out);
 }
 
 size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,

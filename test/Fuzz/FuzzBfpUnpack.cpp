@@ -25,10 +25,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint32_t> best(tiles * kBfpTileValues),
       portable(tiles * kBfpTileValues);
   Isa saved = activeIsa();
-  if (!bfpUnpackTiles(format, packed.data(), tiles, best.data()).ok())
+  if (!bfpUnpack(format, packed.data(), tiles, kBfpTileSide, kBfpTileSide, 0, best.data()).ok())
     std::abort();
   selectIsa(Isa::portable);
-  if (!bfpUnpackTiles(format, packed.data(), tiles, portable.data()).ok())
+  if (!bfpUnpack(format, packed.data(), tiles, kBfpTileSide, kBfpTileSide, 0, portable.data()).ok())
     std::abort();
   selectIsa(saved);
   if (best != portable)

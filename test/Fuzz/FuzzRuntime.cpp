@@ -161,10 +161,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                       reinterpret_cast<float *>(out1.data()));
     birsim_bfp_tie_counters(&seen1, &up1);
     Status reference = call == 4
-                           ? bfpPackTiles(format, input.data(), tiles, out2.data(),
-                                          refCounts)
-                           : bfpUnpackTiles(format, input.data(), tiles,
-                                            out2.data());
+                           ? bfpPack(format, int(Dtype::float32), input.data(), tiles, kBfpTileSide, kBfpTileSide, 0, out2.data(), refCounts)
+                           : bfpUnpack(format, input.data(), tiles, kBfpTileSide, kBfpTileSide, 0, out2.data());
     compare(status, reference, out1, out2, out0);
     if (call == 5 || status != BIRSIM_OK)
       check(seen1 == seen0 && up1 == up0);

@@ -41,7 +41,6 @@ constexpr unsigned kBfpBlockValues = 16;
 constexpr unsigned kBfpTileSide = 32;
 constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
 constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues;
-constexpr size_t kBfpTileBytesF32 = kBfpTileValues * 4; ///< one fp32 tile
 /// The "a" formats' exponent (§5 step 2): fp32's field minus this, clamped
 /// to 0..kBfpMaxE5.
 constexpr int kBfpFp16Rebias = 112;
@@ -86,14 +85,6 @@ static_assert(numberedInRowOrder({
 
 /// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);
-
-/// Where datum `i` (block order) of a packed tile lives: its byte offset
-/// from the tile's start and its bit shift in that byte (§5).
-inline void bfpDatumPlace(const BfpFormatInfo &f, unsigned i, unsigned &offset,
-                          unsigned &shift) {
-  offset = kBfpTileBlocks + i / f.datumsPerByte();
-  shift = (i % f.datumsPerByte()) * f.datumBits;
-}
 
 /// Row-major index inside a 32x32 tile of value `j` of block `block`: faces
 /// TL, TR, BL, BR, rows inside a face, 16 values per block (§5).
@@ -173,6 +164,37 @@ constexpr unsigned bfpFlagsOf(BfpForm form) {
   return bits;
 }
 
+/// One call of a tile or matrix form as §5 describes it: a format, a tile
+/// shape, the flags, and the tile count (tile forms) or the matrix (matrix
+/// forms: a row-major array with its leading dimensions folded into rows,
+/// bfpMatrixOf). Every layer (the runtime, the dialect's verifiers, folders
+/// and lowering, the fidelity pass) describes its calls this way and checks
+/// them with bfpCheckCall.
+struct BfpCall {
+  int format = 0;
+  BfpForm form = BfpForm::Tiles;
+  uint64_t tileRows = 0, tileCols = 0;
+  unsigned flags = 0;
+  uint64_t tiles = 0;          ///< tile forms
+  uint64_t rows = 0, cols = 0; ///< matrix forms
+};
+/// The matrix of a row-major array of rank >= 2: {rows, cols} with the
+/// leading dimensions folded into rows (§5 matrix forms).
+struct BfpMatrixExtent {
+  uint64_t rows, cols;
+};
+BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank);
+/// §5's rules on a call: a format row, a tile shape tt-metal accepts, only
+/// the flags its form takes, a matrix of whole tiles, transposed tilizing
+/// at tile heights 16 and 32 only, a size the address space holds. On
+/// success, the call's tile count. Buffers are the caller's to check.
+Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount = nullptr);
+/// The input element types of packing (kBfpInputDtypes).
+Status bfpCheckInput(int srcDtype);
+/// A rule's text without the status's "invalid argument: " framing, for
+/// diagnostics that name the op and the type themselves.
+std::string bfpRuleText(const Status &status);
+
 /// Local tally of a packing call by BfpClass: the ties (flushed into the
 /// process-wide tie counters once) and, when the fidelity counters ask, the
 /// other classes.
@@ -220,6 +242,16 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 /// The shared exponent of 16 fp32 bit patterns (§5).
 uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 
+/// Packs a call's values of `srcDtype` (kBfpInputDtypes; raw
+/// little-endian bits, any alignment) into packed tiles (§5), tile forms
+/// row-major inside or, with kBfpFaces, in face order, matrix forms in
+/// row-major tile order; nothing is written on error. A non-null `counts`
+/// receives the pack's fidelity counts (docs/Fidelity.md).
+Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
+               FidelityCounts *counts = nullptr);
+/// The inverse: packed tiles to fp32 values in the call's layout.
+Status bfpUnpack(const BfpCall &call, const void *packed, void *out);
+
 /// Packs `tileCount` tiles of `tileRows` x `tileCols` values of `srcDtype`
 /// (kBfpInputDtypes), each row-major inside or, with kBfpFaces, in face
 /// order, tiles one after another (raw little-endian bits, any alignment)
@@ -244,18 +276,6 @@ Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
 Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out);
-
-/// bfpPack / bfpUnpack of row-major 32x32 fp32 tiles.
-inline Status bfpPackTiles(int format, const void *tiles, size_t tileCount,
-                           void *out, FidelityCounts *counts = nullptr) {
-  return bfpPack(format, int(Dtype::float32), tiles, tileCount, kBfpTileSide,
-                 kBfpTileSide, 0, out, counts);
-}
-inline Status bfpUnpackTiles(int format, const void *packed, size_t tileCount,
-                             void *tiles) {
-  return bfpUnpack(format, packed, tileCount, kBfpTileSide, kBfpTileSide, 0,
-                   tiles);
-}
 
 /// The Wormhole packer's model (docs/Fidelity.md, bfp_pack.device_differs):
 /// the value it packs in place of fp32 bits `bits` (bf16 or E5M7

@@ -154,20 +154,11 @@ private:
 };
 
 
-/// Tallies tiles [begin, end) of a BFP pack of row-major 32x32 fp32 `tiles`
-/// (§5); indices are flat row-major indices of the input floats.
-void tallyBfpPack(const BfpFormatInfo &format, const void *tiles,
-                  size_t begin, size_t end, FidelityTally &tally);
-/// Tallies what bfpPack / bfpPackMatrix (Bfp.h) with the same arguments
-/// pack; indices are flat indices of the input elements. An argument those
-/// calls reject gives their error and tallies nothing.
-Status tallyBfpPack(int format, int srcDtype, const void *src,
-                    size_t tileCount, uint32_t tileRows, uint32_t tileCols,
-                    unsigned flags, FidelityTally &tally);
-Status tallyBfpPackMatrix(int format, int srcDtype, const void *src,
-                          size_t rows, size_t cols, uint32_t tileRows,
-                          uint32_t tileCols, unsigned flags,
-                          FidelityTally &tally);
+/// Tallies what bfpPack (Bfp.h) packs for the same call; indices are flat
+/// indices of the input elements. A call bfpPack rejects gives its error
+/// and tallies nothing.
+Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
+                    FidelityTally &tally);
 
 } // namespace birsim::core
 

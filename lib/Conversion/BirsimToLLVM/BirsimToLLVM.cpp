@@ -191,7 +191,7 @@ public:
   Value entrySlot(Type type) {
     OpBuilder::InsertionGuard guard(rewriter);
     Operation *function =
-        op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+        op->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
     rewriter.setInsertionPointToStart(&function->getRegion(0).front());
     return LLVM::AllocaOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), type,
@@ -356,69 +356,40 @@ static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
   return RuntimeFn::birsim_cast;
 }
 
-/// BFP tiles between two buffers (N x R x C values, N x bytes packed); the
-/// tile count is `tiles`' leading size.
-static void fillBfpTiles(RuntimeCall &call, BfpFormat format, bool faces,
-                         Value tiles, Value tilesDesc) {
-  auto type = cast<MemRefType>(tiles.getType());
-  call.setI32(R::Kind, int(format));
-  call.set(R::Count, call.leadingSize(tiles, tilesDesc));
-  call.setI32(R::TileRows, type.getDimSize(1));
-  call.setI32(R::TileCols, type.getDimSize(2));
-  call.setI32(R::Flags, faces ? core::kBfpFaces : 0);
+/// The BFP family's buffer forms: the core's description of the call
+/// (bfpCallOf), the tile count of a tile form from its values' leading size.
+static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,
+                             RuntimeCall &call) {
+  core::BfpCall spec = bfpCallOf(op);
+  Value values = op.getValues(), packed = op.getPacked();
+  // Operands: the input (read) first, the output second.
+  Value valuesDesc = operands[op.isPack() ? 0 : 1],
+        packedDesc = operands[op.isPack() ? 1 : 0];
+  call.setI32(R::Kind, spec.format);
+  call.setI32(R::TileRows, int64_t(spec.tileRows));
+  call.setI32(R::TileCols, int64_t(spec.tileCols));
+  call.setI32(R::Flags, spec.flags);
+  if (op.isMatrixForm()) {
+    call.set(R::Rows, call.constant(64, int64_t(spec.rows)));
+    call.set(R::Cols, call.constant(64, int64_t(spec.cols)));
+  } else {
+    call.set(R::Count, call.leadingSize(values, valuesDesc));
+  }
+  if (op.isPack())
+    call.setI32(R::SrcDtype, dtypeOf(values));
+  call.set(op.isPack() ? R::Src : R::Dst, call.pointer(values, valuesDesc));
+  call.set(op.isPack() ? R::Dst : R::Src, call.pointer(packed, packedDesc));
+  if (op.isMatrixForm())
+    return op.isPack() ? RuntimeFn::birsim_bfp_pack_matrix
+                       : RuntimeFn::birsim_bfp_unpack_matrix;
+  return op.isPack() ? RuntimeFn::birsim_bfp_pack
+                     : RuntimeFn::birsim_bfp_unpack;
 }
-
-static RuntimeFn fillCall(BfpPackIntoOp op, BfpPackIntoOp::Adaptor a,
-                          RuntimeCall &call) {
-  fillBfpTiles(call, op.getFormat(), op.getFaces(), op.getTiles(),
-               a.getTiles());
-  call.setI32(R::SrcDtype, dtypeOf(op.getTiles()));
-  call.set(R::Src, call.pointer(op.getTiles(), a.getTiles()));
-  call.set(R::Dst, call.pointer(op.getPacked(), a.getPacked()));
-  return RuntimeFn::birsim_bfp_pack;
-}
-
-static RuntimeFn fillCall(BfpUnpackIntoOp op, BfpUnpackIntoOp::Adaptor a,
-                          RuntimeCall &call) {
-  fillBfpTiles(call, op.getFormat(), op.getFaces(), op.getTiles(),
-               a.getTiles());
-  call.set(R::Src, call.pointer(op.getPacked(), a.getPacked()));
-  call.set(R::Dst, call.pointer(op.getTiles(), a.getTiles()));
-  return RuntimeFn::birsim_bfp_unpack;
-}
-
-/// A static matrix (leading dimensions folded into rows) and its tile shape.
-static void fillBfpMatrix(RuntimeCall &call, BfpFormat format,
-                          ArrayRef<int32_t> tile, bool transpose,
-                          Value matrix) {
-  auto type = cast<MemRefType>(matrix.getType());
-  int64_t cols = type.getDimSize(type.getRank() - 1);
-  call.setI32(R::Kind, int(format));
-  call.set(R::Rows, call.constant(64, cols ? type.getNumElements() / cols : 0));
-  call.set(R::Cols, call.constant(64, cols));
-  call.setI32(R::TileRows, tile[0]);
-  call.setI32(R::TileCols, tile[1]);
-  call.setI32(R::Flags, transpose ? core::kBfpTranspose : 0);
-}
-
-static RuntimeFn fillCall(BfpPackMatrixIntoOp op,
-                          BfpPackMatrixIntoOp::Adaptor a, RuntimeCall &call) {
-  fillBfpMatrix(call, op.getFormat(), op.getTile(), op.getTranspose(),
-                op.getMatrix());
-  call.setI32(R::SrcDtype, dtypeOf(op.getMatrix()));
-  call.set(R::Src, call.pointer(op.getMatrix(), a.getMatrix()));
-  call.set(R::Dst, call.pointer(op.getPacked(), a.getPacked()));
-  return RuntimeFn::birsim_bfp_pack_matrix;
-}
-
-static RuntimeFn fillCall(BfpUnpackMatrixIntoOp op,
-                          BfpUnpackMatrixIntoOp::Adaptor a,
-                          RuntimeCall &call) {
-  fillBfpMatrix(call, op.getFormat(), op.getTile(), op.getTranspose(),
-                op.getMatrix());
-  call.set(R::Src, call.pointer(op.getPacked(), a.getPacked()));
-  call.set(R::Dst, call.pointer(op.getMatrix(), a.getMatrix()));
-  return RuntimeFn::birsim_bfp_unpack_matrix;
+template <typename OpTy>
+static std::enable_if_t<OpTy::template hasTrait<BfpOpInterface::Trait>(),
+                        RuntimeFn>
+fillCall(OpTy op, typename OpTy::Adaptor a, RuntimeCall &call) {
+  return fillBfpCall(op, a.getOperands(), call);
 }
 
 template <typename IndirectOp>

@@ -241,7 +241,7 @@ func.func @bfp_pack_tiles(%t: tensor<2x32x16xf32>) -> tensor<2x1088xi8> {
 // -----
 
 func.func @bfp_pack_shape(%t: tensor<2x3x32xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack' op BFP tile shape 3x32 is not one tt-metal accepts: expected 32x32, 16x32, 32x16, 16x16, 8x32, 4x32, 2x32, 1x32, 8x16, 4x16, 2x16 or 1x16 (docs/Semantics.md section 5)}}
+  // expected-error @+1 {{'birsim.bfp_pack' op BFP tile shape 3x32 is not one tt-metal accepts: expected 32x32, 16x32, 32x16, 16x16, 8x32, 4x32, 2x32, 1x32, 8x16, 4x16, 2x16 or 1x16: 'tensor<2x3x32xf32>' (docs/Semantics.md section 5)}}
   %p = birsim.bfp_pack bfp8_b %t : tensor<2x3x32xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
@@ -257,7 +257,7 @@ func.func @bfp_pack_input(%t: tensor<2x32x32xf16>) -> tensor<2x1088xi8> {
 // -----
 
 func.func @bfp_pack_matrix_whole_tiles(%m: tensor<32x48xf32>) -> tensor<2x1088xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack_matrix' op matrix of 32x48 (leading dimensions folded into rows) is not whole 32x32 tiles}}
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op matrix rows (leading dimensions folded into rows) and columns must be whole tiles: 'tensor<32x48xf32>' in 32x32 tiles (docs/Semantics.md section 5)}}
   %p = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32] : tensor<32x48xf32> -> tensor<2x1088xi8>
   return %p : tensor<2x1088xi8>
 }
@@ -265,7 +265,7 @@ func.func @bfp_pack_matrix_whole_tiles(%m: tensor<32x48xf32>) -> tensor<2x1088xi
 // -----
 
 func.func @bfp_pack_matrix_transpose(%m: tensor<8x32xf32>) -> tensor<1x272xi8> {
-  // expected-error @+1 {{'birsim.bfp_pack_matrix' op transpose takes tile heights 16 and 32 (tt-metal's Tile), got 8}}
+  // expected-error @+1 {{'birsim.bfp_pack_matrix' op transposed tilizing takes tile heights 16 and 32 (tt-metal's Tile): 'tensor<8x32xf32>' in 8x32 tiles (docs/Semantics.md section 5)}}
   %p = birsim.bfp_pack_matrix bfp8_b %m tile [8, 32] transpose : tensor<8x32xf32> -> tensor<1x272xi8>
   return %p : tensor<1x272xi8>
 }

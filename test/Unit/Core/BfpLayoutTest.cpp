@@ -433,15 +433,15 @@ TEST(BfpLayout, Errors) {
   s = bfpPack(0, int(Dtype::float32), in.data(), 1, 32, 32, kBfpTranspose,
               out.data());
   EXPECT_EQ(s.message(), "invalid argument: the tile forms take "
-                         "BIRSIM_BFP_FACES only (got 2)");
+                         "the flags faces (1) only (got 2)");
   s = bfpPackMatrix(0, int(Dtype::float32), in.data(), 32, 32, 32, 32,
                     kBfpFaces, out.data());
   EXPECT_EQ(s.message(), "invalid argument: the matrix forms take "
-                         "BIRSIM_BFP_TRANSPOSE only (got 1)");
+                         "the flags transpose (2) only (got 1)");
   s = bfpPackMatrix(0, int(Dtype::float32), in.data(), 32, 48, 32, 32, 0,
                     out.data());
   EXPECT_EQ(s.message(),
-            "invalid argument: matrix rows and columns must be whole tiles");
+            "invalid argument: matrix rows (leading dimensions folded into rows) and columns must be whole tiles");
   s = bfpPackMatrix(0, int(Dtype::float32), in.data(), 8, 32, 8, 32,
                     kBfpTranspose, out.data());
   EXPECT_EQ(s.message(), "invalid argument: transposed tilizing takes tile "

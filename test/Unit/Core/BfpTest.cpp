@@ -208,16 +208,15 @@ TEST(Bfp, PackUnpackProperties) {
     const unsigned tiles = 3;
     std::vector<float> in = randomTiles(tiles, 5);
     std::vector<uint8_t> packed(tiles * info.tileBytes, 0xEE);
-    ASSERT_TRUE(bfpPackTiles(int(f), reinterpret_cast<uint32_t *>(in.data()),
-                             tiles, packed.data())
+    ASSERT_TRUE(bfpPack(int(f), int(Dtype::float32), reinterpret_cast<uint32_t *>(in.data()), tiles, kBfpTileSide, kBfpTileSide, 0, packed.data())
                     .ok());
     std::vector<uint32_t> once(in.size()), twice(in.size());
-    ASSERT_TRUE(bfpUnpackTiles(int(f), packed.data(), tiles, once.data()).ok());
+    ASSERT_TRUE(bfpUnpack(int(f), packed.data(), tiles, kBfpTileSide, kBfpTileSide, 0, once.data()).ok());
     // Unpacked values re-pack to the same bytes and unpack to themselves.
     std::vector<uint8_t> repacked(packed.size());
-    ASSERT_TRUE(bfpPackTiles(int(f), once.data(), tiles, repacked.data()).ok());
+    ASSERT_TRUE(bfpPack(int(f), int(Dtype::float32), once.data(), tiles, kBfpTileSide, kBfpTileSide, 0, repacked.data()).ok());
     ASSERT_TRUE(
-        bfpUnpackTiles(int(f), repacked.data(), tiles, twice.data()).ok());
+        bfpUnpack(int(f), repacked.data(), tiles, kBfpTileSide, kBfpTileSide, 0, twice.data()).ok());
     EXPECT_EQ(once, twice) << info.name;
     // Each value is within half a datum step of its input (or saturated).
     for (size_t i = 0; i < in.size(); ++i) {
@@ -250,13 +249,13 @@ TEST(Bfp, TileLayoutFaceOrderAndNibbles) {
   EXPECT_EQ(bfpTileIndex(48, 15), 16u * 32 + 31);
   EXPECT_EQ(bfpTileIndex(1, 3), 32u + 3);
   std::vector<uint8_t> p8(fmt(BfpFormat::bfp8_b).tileBytes);
-  ASSERT_TRUE(bfpPackTiles(0, tile.data(), 1, p8.data()).ok());
+  ASSERT_TRUE(bfpPack(0, int(Dtype::float32), tile.data(), 1, kBfpTileSide, kBfpTileSide, 0, p8.data()).ok());
   for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
     EXPECT_EQ(p8[b], 127 + b % 8) << b;
     EXPECT_EQ(p8[64 + b * 16 + b % 16], 0x40) << b; // 1.0 at the shared exp
   }
   std::vector<uint8_t> p4(fmt(BfpFormat::bfp4_b).tileBytes);
-  ASSERT_TRUE(bfpPackTiles(1, tile.data(), 1, p4.data()).ok());
+  ASSERT_TRUE(bfpPack(1, int(Dtype::float32), tile.data(), 1, kBfpTileSide, kBfpTileSide, 0, p4.data()).ok());
   for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
     unsigned i = b * 16 + b % 16;
     uint8_t byte = p4[64 + i / 2];
@@ -265,7 +264,7 @@ TEST(Bfp, TileLayoutFaceOrderAndNibbles) {
   }
   // BFP2 [tt-metal]: 16 datums per little-endian word, element 0 lowest.
   std::vector<uint8_t> p2(fmt(BfpFormat::bfp2_b).tileBytes);
-  ASSERT_TRUE(bfpPackTiles(int(BfpFormat::bfp2_b), tile.data(), 1, p2.data()).ok());
+  ASSERT_TRUE(bfpPack(int(BfpFormat::bfp2_b), int(Dtype::float32), tile.data(), 1, kBfpTileSide, kBfpTileSide, 0, p2.data()).ok());
   for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
     unsigned i = b * 16 + b % 16;
     uint32_t word;
@@ -325,14 +324,13 @@ TEST(Bfp, Errors) {
   float tile[kBfpTileValues] = {};
   uint8_t out[1088];
   std::memset(out, 0xEE, sizeof out);
-  EXPECT_EQ(bfpPackTiles(kNumBfpFormats, reinterpret_cast<uint32_t *>(tile), 1,
-                         out)
+  EXPECT_EQ(bfpPack(kNumBfpFormats, int(Dtype::float32), reinterpret_cast<uint32_t *>(tile), 1, kBfpTileSide, kBfpTileSide, 0, out)
                 .code,
             ErrorCode::invalidFormat);
-  EXPECT_EQ(bfpPackTiles(0, nullptr, 1, out).code, ErrorCode::invalidArgument);
+  EXPECT_EQ(bfpPack(0, int(Dtype::float32), nullptr, 1, kBfpTileSide, kBfpTileSide, 0, out).code, ErrorCode::invalidArgument);
   for (uint8_t b : out)
     ASSERT_EQ(b, 0xEE);
-  EXPECT_TRUE(bfpPackTiles(0, nullptr, 0, nullptr).ok());
+  EXPECT_TRUE(bfpPack(0, int(Dtype::float32), nullptr, 0, kBfpTileSide, kBfpTileSide, 0, nullptr).ok());
 }
 
 } // namespace

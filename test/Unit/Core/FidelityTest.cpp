@@ -30,6 +30,15 @@ using llvm::APFloat;
 
 namespace {
 
+/// A call on `tiles` row-major 32x32 tiles.
+BfpCall f32Tiles(int format, size_t tiles) {
+  BfpCall call;
+  call.format = format;
+  call.tileRows = call.tileCols = kBfpTileSide;
+  call.tiles = tiles;
+  return call;
+}
+
 /// The exact value of an element of any castable dtype, in IEEE quad (every
 /// such value is exact there).
 APFloat exactQuad(const DtypeInfo &d, uint64_t bits) {
@@ -371,7 +380,9 @@ TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
         }
       }
     FidelityTally got;
-    tallyBfpPack(f, tiles.data(), 0, 4, got);
+    ASSERT_TRUE(tallyBfpPack(f32Tiles(int(f.format), 4), int(Dtype::float32),
+                             tiles.data(), got)
+                    .ok());
     EXPECT_EQ(got.elements[int(FidelityFamily::bfp_pack)], tiles.size());
     for (int e = 0; e < kNumFidelityEvents; ++e) {
       EXPECT_EQ(got.count[e], want.count[e]) << f.name << " event " << e;
@@ -381,13 +392,13 @@ TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
     uint64_t before, after;
     bfpTieCounters(&before, nullptr);
     std::vector<uint8_t> packed(4 * f.tileBytes);
-    ASSERT_TRUE(bfpPackTiles(format, tiles.data(), 4, packed.data()).ok());
+    ASSERT_TRUE(bfpPack(format, int(Dtype::float32), tiles.data(), 4, kBfpTileSide, kBfpTileSide, 0, packed.data()).ok());
     bfpTieCounters(&after, nullptr);
     EXPECT_EQ(got.count[int(FidelityEvent::bfp_pack_rounding_ties)],
               after - before);
     // Flushed values are exactly the finite non-zero inputs unpacking to 0.
     std::vector<uint32_t> unpacked(tiles.size());
-    ASSERT_TRUE(bfpUnpackTiles(format, packed.data(), 4, unpacked.data()).ok());
+    ASSERT_TRUE(bfpUnpack(format, packed.data(), 4, kBfpTileSide, kBfpTileSide, 0, unpacked.data()).ok());
     uint64_t flushed = 0;
     for (size_t i = 0; i < tiles.size(); ++i)
       flushed += ((tiles[i] >> 23) & 0xFF) != 255 &&
@@ -488,10 +499,12 @@ TEST(Fidelity, BulkCountsEqualTalliesOnEveryPath) {
       }
     for (int format = 0; format < kNumBfpFormats; ++format) {
       FidelityTally want;
-      tallyBfpPack(*lookupBfpFormat(format), f32.data(), 0, 3, want);
+      ASSERT_TRUE(tallyBfpPack(f32Tiles(format, 3), int(Dtype::float32),
+                               f32.data(), want)
+                      .ok());
       FidelityCounts got;
       std::vector<uint8_t> out(3 * lookupBfpFormat(format)->tileBytes);
-      ASSERT_TRUE(bfpPackTiles(format, f32.data(), 3, out.data(), &got).ok());
+      ASSERT_TRUE(bfpPack(format, int(Dtype::float32), f32.data(), 3, kBfpTileSide, kBfpTileSide, 0, out.data(), &got).ok());
       expectSameCounts(got, want, path + " bfp format " + std::to_string(format));
     }
     for (Dtype d : birsim::test::reducingAs(Reduction::Fp8)) {

@@ -659,7 +659,7 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
           Bytes packed(tiles * tileBytes);
           bfpTieCountersReset();
           EXPECT_TRUE(
-              bfpPackTiles(format, values.data(), tiles, packed.data()).ok());
+              bfpPack(format, int(Dtype::float32), values.data(), tiles, kBfpTileSide, kBfpTileSide, 0, packed.data()).ok());
           uint64_t seen, up;
           bfpTieCounters(&seen, &up);
           EXPECT_GT(seen, 0u);
@@ -677,7 +677,7 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
         [&] {
           std::vector<uint32_t> out(tiles * kBfpTileValues);
           EXPECT_TRUE(
-              bfpUnpackTiles(format, arbitrary.data(), tiles, out.data()).ok());
+              bfpUnpack(format, arbitrary.data(), tiles, kBfpTileSide, kBfpTileSide, 0, out.data()).ok());
           return out;
         },
         std::string("unpack ") + lookupBfpFormat(format)->name);
@@ -734,7 +734,7 @@ TEST(VectorPath, CountedCallsGiveTheSameCounts) {
           Bytes packed(48 * lookupBfpFormat(format)->tileBytes);
           FidelityCounts counts;
           EXPECT_TRUE(
-              bfpPackTiles(format, tiles.data(), 48, packed.data(), &counts)
+              bfpPack(format, int(Dtype::float32), tiles.data(), 48, kBfpTileSide, kBfpTileSide, 0, packed.data(), &counts)
                   .ok());
           return withCounts(packed, counts);
         },
@@ -790,7 +790,7 @@ TEST(VectorPath, ThreadCountChangesNoBit) {
     Bytes c = cast(int(Dtype::float32), int(Dtype::float8e5), dst, 1);
     Bytes packed(600 * 1088);
     bfpTieCountersReset();
-    EXPECT_TRUE(bfpPackTiles(0, tiles.data(), 600, packed.data()).ok());
+    EXPECT_TRUE(bfpPack(0, int(Dtype::float32), tiles.data(), 600, kBfpTileSide, kBfpTileSide, 0, packed.data()).ok());
     uint64_t seen, up;
     bfpTieCounters(&seen, &up);
     out.insert(out.end(), c.begin(), c.end());

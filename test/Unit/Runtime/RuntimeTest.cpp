@@ -566,7 +566,12 @@ struct FidelityWorkload {
                 expected);
     tallyCast(dtypeInfo(Dtype::float32), dtypeInfo(Dtype::float8e5),
               f32.data(), 0, f32.size(), 0, expected);
-    tallyBfpPack(*lookupBfpFormat(2), f32.data(), 0, tiles, expected);
+    BfpCall call;
+    call.format = 2;
+    call.tileRows = call.tileCols = kBfpTileSide;
+    call.tiles = tiles;
+    EXPECT_TRUE(
+        tallyBfpPack(call, int(Dtype::float32), f32.data(), expected).ok());
   }
   /// Runs the three calls; returns their outputs.
   std::vector<uint8_t> run() const {
@@ -767,7 +772,7 @@ TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
                                    32, 0, out.bytes),
             BIRSIM_EINVAL);
   EXPECT_EQ(lastError(),
-            "invalid argument: matrix rows and columns must be whole tiles");
+            "invalid argument: matrix rows (leading dimensions folded into rows) and columns must be whole tiles");
   EXPECT_EQ(birsim_bfp_unpack_matrix(6, matrix.data(), 32, 32, 32, 32, 0,
                                      reinterpret_cast<float *>(out.bytes)),
             BIRSIM_EFORMAT);

@@ -155,11 +155,11 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 /// Inputs from this size on fold on the core's threads (D32).
 constexpr int64_t kThreadedFoldElements = int64_t(1) << 22;
 
-/// Folds a BFP op: the whole input, splats expanded, through `convert`
-/// (tile count, input bytes, output bytes).
-template <typename Convert>
-static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
-                              RankedTensorType outType, Convert convert) {
+/// Folds a BFP op of tensors: the whole input, splats expanded, through
+/// the core's pack or unpack of the op's call.
+static OpFoldResult foldBfp(BfpOpInterface op, Attribute input) {
+  auto inType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
   if (!inType.hasStaticShape() || !outType.hasStaticShape())
     return {};
   unsigned inBytes = inType.getElementTypeBitWidth() / 8;
@@ -177,69 +177,22 @@ static OpFoldResult foldTiles(RankedTensorType inType, Attribute input,
                  size_t(outType.getNumElements()) *
                      (outType.getElementTypeBitWidth() / 8),
                  raw->resource);
-  if (!convert(size_t(outType.getDimSize(0)), in, out.data()).ok())
+  core::BfpCall call = bfpCallOf(op);
+  core::Status status =
+      op.isPack() ? core::bfpPack(call,
+                                  int(lookupDtypeInfo(inType.getElementType())->dtype),
+                                  in, out.data())
+                  : core::bfpUnpack(call, in, out.data());
+  if (!status.ok())
     return {};
   return out.finish();
 }
 
-/// The bir::Dtype number of a tensor's element type.
-static int dtypeNumberOf(ShapedType type) {
-  return int(lookupDtypeInfo(type.getElementType())->dtype);
+OpFoldResult BfpPackOp::fold(FoldAdaptor a) { return foldBfp(*this, a.getInput()); }
+OpFoldResult BfpUnpackOp::fold(FoldAdaptor a) { return foldBfp(*this, a.getInput()); }
+OpFoldResult BfpPackMatrixOp::fold(FoldAdaptor a) {
+  return foldBfp(*this, a.getInput());
 }
-
-/// The matrix forms' rows (leading dimensions folded) and columns.
-static std::pair<size_t, size_t> matrixRowsCols(ShapedType matrix) {
-  size_t cols = size_t(matrix.getDimSize(matrix.getRank() - 1));
-  return {cols ? size_t(matrix.getNumElements()) / cols : 0, cols};
-}
-
-OpFoldResult BfpPackOp::fold(FoldAdaptor adaptor) {
-  int format = int(getFormat()), input = dtypeNumberOf(getInput().getType());
-  auto type = getInput().getType();
-  uint32_t rows = uint32_t(type.getDimSize(1)), cols = uint32_t(type.getDimSize(2));
-  unsigned flags = getFaces() ? core::kBfpFaces : 0;
-  return foldTiles(type, adaptor.getInput(), getType(),
-                   [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpPack(format, input, in, tiles, rows, cols,
-                                          flags, out);
-                   });
-}
-
-OpFoldResult BfpUnpackOp::fold(FoldAdaptor adaptor) {
-  int format = int(getFormat());
-  uint32_t rows = uint32_t(getType().getDimSize(1)),
-           cols = uint32_t(getType().getDimSize(2));
-  unsigned flags = getFaces() ? core::kBfpFaces : 0;
-  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
-                   [&](size_t tiles, const char *in, char *out) {
-                     return core::bfpUnpack(format, in, tiles, rows, cols,
-                                            flags, out);
-                   });
-}
-
-OpFoldResult BfpPackMatrixOp::fold(FoldAdaptor adaptor) {
-  int format = int(getFormat()), input = dtypeNumberOf(getInput().getType());
-  size_t rows, cols;
-  std::tie(rows, cols) = matrixRowsCols(getInput().getType());
-  uint32_t tileRows = uint32_t(getTile()[0]), tileCols = uint32_t(getTile()[1]);
-  unsigned flags = getTranspose() ? core::kBfpTranspose : 0;
-  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
-                   [&](size_t, const char *in, char *out) {
-                     return core::bfpPackMatrix(format, input, in, rows, cols,
-                                                tileRows, tileCols, flags, out);
-                   });
-}
-
-OpFoldResult BfpUnpackMatrixOp::fold(FoldAdaptor adaptor) {
-  int format = int(getFormat());
-  size_t rows, cols;
-  std::tie(rows, cols) = matrixRowsCols(getType());
-  uint32_t tileRows = uint32_t(getTile()[0]), tileCols = uint32_t(getTile()[1]);
-  unsigned flags = getTranspose() ? core::kBfpTranspose : 0;
-  return foldTiles(getInput().getType(), adaptor.getInput(), getType(),
-                   [&](size_t, const char *in, char *out) {
-                     return core::bfpUnpackMatrix(format, in, rows, cols,
-                                                  tileRows, tileCols, flags,
-                                                  out);
-                   });
+OpFoldResult BfpUnpackMatrixOp::fold(FoldAdaptor a) {
+  return foldBfp(*this, a.getInput());
 }

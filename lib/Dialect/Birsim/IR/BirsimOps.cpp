@@ -21,6 +21,8 @@
 using namespace mlir;
 using namespace birsim;
 
+#include "birsim/Dialect/Birsim/IR/BirsimInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
 
@@ -91,41 +93,45 @@ static LogicalResult verifyCast(Operation *op, Value src, Value dst,
   return success();
 }
 
-/// The tile shape `rows` x `cols` where tt-metal accepts it
-/// (docs/Semantics.md section 5), else an error naming the accepted ones.
-static FailureOr<const core::BfpTileShape *>
-verifyTileShape(Operation *op, int64_t rows, int64_t cols) {
-  const core::BfpTileShape *shape =
-      rows > 0 && cols > 0 ? core::lookupBfpTileShape(uint64_t(rows), uint64_t(cols))
-                           : nullptr;
-  if (!shape)
-    return op->emitOpError()
-           << core::Status::error(core::ErrorCode::invalidTileShape, rows, cols)
-                  .message()
-           << " (docs/Semantics.md section 5)";
-  return shape;
+core::BfpCall birsim::bfpCallOf(BfpOpInterface op) {
+  core::BfpCall call;
+  call.format = int(op.getFormat());
+  for (const core::BfpFlagInfo &flag : core::kBfpFlags)
+    if (op->hasAttr(flag.name))
+      call.flags |= flag.bits;
+  auto values = cast<ShapedType>(op.getValues().getType());
+  if (op.isMatrixForm()) {
+    call.form = core::BfpForm::Matrix;
+    auto tile = op->getAttrOfType<DenseI32ArrayAttr>("tile");
+    if (tile && tile.size() == 2) {
+      call.tileRows = uint64_t(std::max(tile[0], 0));
+      call.tileCols = uint64_t(std::max(tile[1], 0));
+    }
+    if (values.hasStaticShape()) {
+      core::BfpMatrixExtent m =
+          core::bfpMatrixOf(values.getShape().data(), values.getRank());
+      call.rows = m.rows;
+      call.cols = m.cols;
+    }
+    return call;
+  }
+  if (values.getRank() == 3 && !values.isDynamicDim(1) &&
+      !values.isDynamicDim(2)) {
+    call.tileRows = uint64_t(values.getDimSize(1));
+    call.tileCols = uint64_t(values.getDimSize(2));
+  }
+  call.tiles = values.isDynamicDim(0) ? 0 : uint64_t(values.getDimSize(0));
+  return call;
 }
 
-/// The element types packing takes (docs/Semantics.md section 5).
-static LogicalResult verifyBfpInput(Operation *op, Type elementType) {
-  const core::DtypeInfo *info = lookupDtypeInfo(elementType);
-  if (info && core::isBfpInputDtype(int(info->dtype)))
-    return success();
-  std::string accepted;
-  for (core::Dtype d : core::kBfpInputDtypes)
-    accepted += std::string(accepted.empty() ? "" : ", ") +
-                core::dtypeInfo(d).mlirSpelling;
-  return op->emitOpError("input element type ")
-         << elementType << " is not one BFP packing takes: " << accepted
-         << " (docs/Semantics.md section 5)";
-}
-
-/// `tiles` tiles of `shape` in `format`: one packed row each
-/// (docs/Semantics.md section 5).
-static LogicalResult verifyPackedRows(Operation *op, BfpFormat format,
-                                      const core::BfpTileShape &shape,
-                                      int64_t tiles, ShapedType packed) {
-  const core::BfpFormatInfo &info = *core::lookupBfpFormat(int(format));
+/// The packed side: one row of the packer's tile bytes per tile.
+static LogicalResult verifyPackedRows(BfpOpInterface op,
+                                      const core::BfpCall &call,
+                                      int64_t tiles) {
+  auto packed = cast<ShapedType>(op.getPacked().getType());
+  const core::BfpFormatInfo &info = *core::lookupBfpFormat(call.format);
+  const core::BfpTileShape &shape =
+      *core::lookupBfpTileShape(call.tileRows, call.tileCols);
   int64_t tileBytes = int64_t(shape.packedBytes(info));
   if (packed.getDimSize(1) != tileBytes)
     return op->emitOpError("packed ")
@@ -141,46 +147,46 @@ static LogicalResult verifyPackedRows(Operation *op, BfpFormat format,
   return success();
 }
 
-/// The tile forms: `tiles` is N x R x C with R x C a tile shape.
-static LogicalResult verifyBfpTiles(Operation *op, BfpFormat format,
-                                    ShapedType tiles, ShapedType packed) {
-  if (tiles.isDynamicDim(1) || tiles.isDynamicDim(2))
+LogicalResult birsim::verifyBfpOp(Operation *operation) {
+  auto op = cast<BfpOpInterface>(operation);
+  auto values = cast<ShapedType>(op.getValues().getType());
+  if (op.isPack()) {
+    const core::DtypeInfo *info = lookupDtypeInfo(values.getElementType());
+    if (core::Status s = core::bfpCheckInput(info ? int(info->dtype) : -1)) {
+      std::string accepted;
+      for (core::Dtype d : core::kBfpInputDtypes)
+        accepted += std::string(accepted.empty() ? "" : ", ") +
+                    core::dtypeInfo(d).mlirSpelling;
+      return op->emitOpError("input element type ")
+             << values.getElementType() << " is not one BFP packing takes: "
+             << accepted << " (docs/Semantics.md section 5)";
+    }
+  }
+  if (op.isMatrixForm()) {
+    auto tile = op->getAttrOfType<DenseI32ArrayAttr>("tile");
+    if (tile.size() != 2)
+      return op->emitOpError("tile must be [rows, cols], got ")
+             << tile.size() << " values";
+    if (!values.hasStaticShape() || values.getRank() < 2)
+      return op->emitOpError("matrix must be static of rank 2 or more, got ")
+             << values;
+  } else if (values.isDynamicDim(1) || values.isDynamicDim(2)) {
     return op->emitOpError("tiles must have a static R x C shape, got ")
-           << tiles;
-  FailureOr<const core::BfpTileShape *> shape =
-      verifyTileShape(op, tiles.getDimSize(1), tiles.getDimSize(2));
-  if (failed(shape))
-    return failure();
-  return verifyPackedRows(op, format, **shape, tiles.getDimSize(0), packed);
-}
-
-/// The matrix forms (docs/Semantics.md section 5): a static matrix of rank
-/// 2 or more, leading dimensions folded into rows, whole tiles each way.
-static LogicalResult verifyBfpMatrix(Operation *op, BfpFormat format,
-                                     ArrayRef<int32_t> tile, bool transpose,
-                                     ShapedType matrix, ShapedType packed) {
-  if (tile.size() != 2)
-    return op->emitOpError("tile must be [rows, cols], got ")
-           << tile.size() << " values";
-  FailureOr<const core::BfpTileShape *> shape =
-      verifyTileShape(op, tile[0], tile[1]);
-  if (failed(shape))
-    return failure();
-  if (!matrix.hasStaticShape() || matrix.getRank() < 2)
-    return op->emitOpError("matrix must be static of rank 2 or more, got ")
-           << matrix;
-  int64_t cols = matrix.getDimSize(matrix.getRank() - 1);
-  int64_t rows = matrix.getNumElements() / std::max<int64_t>(cols, 1);
-  if (rows % tile[0] || cols % tile[1])
-    return op->emitOpError("matrix of ")
-           << rows << "x" << cols << " (leading dimensions folded into rows) "
-           << "is not whole " << tile[0] << "x" << tile[1] << " tiles";
-  if (transpose && tile[0] < 16)
-    return op->emitOpError("transpose takes tile heights 16 and 32 "
-                           "(tt-metal's Tile), got ")
-           << tile[0];
-  return verifyPackedRows(op, format, **shape,
-                          (rows / tile[0]) * (cols / tile[1]), packed);
+           << values;
+  }
+  core::BfpCall call = bfpCallOf(op);
+  uint64_t tiles = 0;
+  if (core::Status s = core::bfpCheckCall(call, &tiles)) {
+    InFlightDiagnostic error = op->emitOpError()
+                               << core::bfpRuleText(s) << ": " << values;
+    if (op.isMatrixForm())
+      error << " in " << call.tileRows << "x" << call.tileCols << " tiles";
+    return error << " (docs/Semantics.md section 5)";
+  }
+  return verifyPackedRows(op, call,
+                          op.isMatrixForm() || !values.isDynamicDim(0)
+                              ? int64_t(tiles)
+                              : ShapedType::kDynamic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -197,28 +203,6 @@ LogicalResult CollectiveReduceOp::verify() {
 
 LogicalResult CastOp::verify() {
   return verifyCast(*this, getInput(), getResult(), getFp8Config());
-}
-
-LogicalResult BfpPackOp::verify() {
-  if (failed(verifyBfpInput(*this, getInput().getType().getElementType())))
-    return failure();
-  return verifyBfpTiles(*this, getFormat(), getInput().getType(), getType());
-}
-
-LogicalResult BfpUnpackOp::verify() {
-  return verifyBfpTiles(*this, getFormat(), getType(), getInput().getType());
-}
-
-LogicalResult BfpPackMatrixOp::verify() {
-  if (failed(verifyBfpInput(*this, getInput().getType().getElementType())))
-    return failure();
-  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
-                         getInput().getType(), getType());
-}
-
-LogicalResult BfpUnpackMatrixOp::verify() {
-  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
-                         getType(), getInput().getType());
 }
 
 LogicalResult DmaCopyOp::verify() {
@@ -252,30 +236,6 @@ LogicalResult CollectiveReduceIntoOp::verify() {
 
 LogicalResult CastIntoOp::verify() {
   return verifyCast(*this, getSrc(), getDst(), getFp8Config());
-}
-
-LogicalResult BfpPackIntoOp::verify() {
-  if (failed(verifyBfpInput(*this, getTiles().getType().getElementType())))
-    return failure();
-  return verifyBfpTiles(*this, getFormat(), getTiles().getType(),
-                        getPacked().getType());
-}
-
-LogicalResult BfpUnpackIntoOp::verify() {
-  return verifyBfpTiles(*this, getFormat(), getTiles().getType(),
-                        getPacked().getType());
-}
-
-LogicalResult BfpPackMatrixIntoOp::verify() {
-  if (failed(verifyBfpInput(*this, getMatrix().getType().getElementType())))
-    return failure();
-  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
-                         getMatrix().getType(), getPacked().getType());
-}
-
-LogicalResult BfpUnpackMatrixIntoOp::verify() {
-  return verifyBfpMatrix(*this, getFormat(), getTile(), getTranspose(),
-                         getMatrix().getType(), getPacked().getType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,7 +89,9 @@ struct InPlaceReduceModel : public BufferizableOpInterface::ExternalModel<
   }
 };
 
-/// cast and the BFP ops: read the input, write a new buffer.
+/// The ops with a buffer form (Birsim_HasBufferForm: cast and the BFP
+/// family's tensor forms): read the input, write a new buffer with the op
+/// `<name>_into`, which takes the input, the buffer and the same attributes.
 template <typename OpTy>
 struct NewBufferModel
     : public BufferizableOpInterface::ExternalModel<NewBufferModel<OpTy>,
@@ -125,36 +127,27 @@ struct NewBufferModel
         rewriter, loc, resultBufferType(op->getResult(0)), *input, options);
     if (failed(output))
       return failure();
-    createInto(cast<OpTy>(op), rewriter, loc, *input, *output);
+    OperationState into(loc, op->getName().getStringRef().str() + "_into");
+    if (!into.name.isRegistered())
+      return op->emitOpError("has no buffer form ") << into.name;
+    into.addOperands({*input, *output});
+    into.addAttributes(op->getAttrDictionary().getValue());
+    rewriter.create(into);
     replaceOpWithBufferizedValues(rewriter, op, *output);
     return success();
   }
 
-  static void createInto(CastOp op, RewriterBase &rewriter, Location loc,
-                         Value in, Value out) {
-    CastIntoOp::create(rewriter, loc, in, out, op.getFp8ConfigAttr());
-  }
-  static void createInto(BfpPackOp op, RewriterBase &rewriter, Location loc,
-                         Value in, Value out) {
-    BfpPackIntoOp::create(rewriter, loc, op.getFormat(), in, out,
-                          op.getFaces());
-  }
-  static void createInto(BfpUnpackOp op, RewriterBase &rewriter, Location loc,
-                         Value in, Value out) {
-    BfpUnpackIntoOp::create(rewriter, loc, op.getFormat(), in, out,
-                            op.getFaces());
-  }
-  static void createInto(BfpPackMatrixOp op, RewriterBase &rewriter,
-                         Location loc, Value in, Value out) {
-    BfpPackMatrixIntoOp::create(rewriter, loc, op.getFormat(), in, out,
-                                op.getTile(), op.getTranspose());
-  }
-  static void createInto(BfpUnpackMatrixOp op, RewriterBase &rewriter,
-                         Location loc, Value in, Value out) {
-    BfpUnpackMatrixIntoOp::create(rewriter, loc, op.getFormat(), in, out,
-                                  op.getTile(), op.getTranspose());
-  }
 };
+
+/// NewBufferModel on every op of the ODS list with a buffer form.
+template <typename... Ops> void attachBufferForms(MLIRContext *ctx) {
+  auto attach = [ctx](auto *tag) {
+    using Op = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (Op::template hasTrait<birsim::OpTrait::HasBufferForm>())
+      Op::template attachInterface<NewBufferModel<Op>>(*ctx);
+  };
+  (attach(static_cast<Ops *>(nullptr)), ...);
+}
 
 } // namespace
 
@@ -164,12 +157,10 @@ void birsim::registerBufferizableOpInterfaceExternalModels(
     ReduceOp::attachInterface<InPlaceReduceModel<ReduceOp, ReduceIntoOp>>(*ctx);
     CollectiveReduceOp::attachInterface<
         InPlaceReduceModel<CollectiveReduceOp, CollectiveReduceIntoOp>>(*ctx);
-    CastOp::attachInterface<NewBufferModel<CastOp>>(*ctx);
-    BfpPackOp::attachInterface<NewBufferModel<BfpPackOp>>(*ctx);
-    BfpUnpackOp::attachInterface<NewBufferModel<BfpUnpackOp>>(*ctx);
-    BfpPackMatrixOp::attachInterface<NewBufferModel<BfpPackMatrixOp>>(*ctx);
-    BfpUnpackMatrixOp::attachInterface<NewBufferModel<BfpUnpackMatrixOp>>(
-        *ctx);
+    attachBufferForms<
+#define GET_OP_LIST
+#include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
+        >(ctx);
     ctx->loadDialect<memref::MemRefDialect>();
   });
 }

@@ -245,57 +245,32 @@ private:
     return counts;
   }
 
-  /// A BFP pack of a constant (docs/Fidelity.md, bfp_pack): `tally` runs
-  /// the core's tally on the input's elements.
-  template <typename Tally>
-  std::optional<OpCounts> analyseBfp(Operation *op, BfpFormat format,
-                                     RankedTensorType type, Value input,
-                                     Tally tally) {
+  /// A BFP pack of a constant tensor, either form (docs/Fidelity.md,
+  /// bfp_pack): the core's tally of the op's call.
+  std::optional<OpCounts> analyseBfp(BfpOpInterface op) {
+    auto type = cast<RankedTensorType>(op.getValues().getType());
     const core::DtypeInfo *info = lookupDtypeInfo(type);
     if (!info || !type.hasStaticShape())
       return std::nullopt;
     size_t count = size_t(type.getNumElements());
     SmallVector<char> storage;
-    const char *in = constantElements(input, count, info->bytes, storage);
+    const char *in =
+        constantElements(op.getValues(), count, info->bytes, storage);
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::bfp_pack, {}};
-    if (!tally(int(info->dtype), in, counts.tally).ok())
+    if (!core::tallyBfpPack(bfpCallOf(op), int(info->dtype), in, counts.tally)
+             .ok())
       return std::nullopt;
     if (anyEvent(counts.tally, counts.family))
       op->emitRemark() << op->getName().stripDialect() << " "
-                       << stringifyBfpFormat(format) << ": of " << count
-                       << " values, "
+                       << stringifyBfpFormat(op.getFormat()) << ": of "
+                       << count << " values, "
                        << describeEvents(counts.tally, counts.family);
     return counts;
   }
-
-  std::optional<OpCounts> analyse(BfpPackOp op) {
-    RankedTensorType type = op.getInput().getType();
-    unsigned flags = op.getFaces() ? core::kBfpFaces : 0;
-    return analyseBfp(op, op.getFormat(), type, op.getInput(),
-                      [&](int dtype, const char *in, core::FidelityTally &t) {
-                        return core::tallyBfpPack(
-                            int(op.getFormat()), dtype, in,
-                            size_t(type.getDimSize(0)),
-                            uint32_t(type.getDimSize(1)),
-                            uint32_t(type.getDimSize(2)), flags, t);
-                      });
-  }
-
-  std::optional<OpCounts> analyse(BfpPackMatrixOp op) {
-    RankedTensorType type = op.getInput().getType();
-    unsigned flags = op.getTranspose() ? core::kBfpTranspose : 0;
-    size_t cols = size_t(type.getDimSize(type.getRank() - 1));
-    size_t rows = cols ? size_t(type.getNumElements()) / cols : 0;
-    return analyseBfp(op, op.getFormat(), type, op.getInput(),
-                      [&](int dtype, const char *in, core::FidelityTally &t) {
-                        return core::tallyBfpPackMatrix(
-                            int(op.getFormat()), dtype, in, rows, cols,
-                            uint32_t(op.getTile()[0]),
-                            uint32_t(op.getTile()[1]), flags, t);
-                      });
-  }
+  std::optional<OpCounts> analyse(BfpPackOp op) { return analyseBfp(op); }
+  std::optional<OpCounts> analyse(BfpPackMatrixOp op) { return analyseBfp(op); }
 
   /// The buffer forms of an fp8 add execute only at run time.
   void remarkBufferForm(Operation *op) {

@@ -11,7 +11,31 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "birsim/Core/Bfp.h"
+
 #include "birsim/Dialect/Birsim/IR/BirsimEnums.h.inc"
+
+namespace birsim {
+class BfpOpInterface;
+/// The interface's verifier: the core's rules on the call (bfpCheckCall,
+/// bfpCheckInput) and the packed side's shape, in the core's words.
+mlir::LogicalResult verifyBfpOp(mlir::Operation *op);
+/// The core's description of a BFP op's call (docs/Semantics.md section 5):
+/// the tile shape from the tile form's values type or the matrix form's
+/// `tile`, the flags from the attributes named as BfpFlags.def's rows, the
+/// tile count (0 when dynamic) or the matrix with its leading dimensions
+/// folded into rows.
+core::BfpCall bfpCallOf(BfpOpInterface op);
+
+namespace OpTrait {
+/// Birsim_HasBufferForm: the op bufferizes to `<name>_into`.
+template <typename ConcreteType>
+class HasBufferForm
+    : public mlir::OpTrait::TraitBase<ConcreteType, HasBufferForm> {};
+} // namespace OpTrait
+} // namespace birsim
+
+#include "birsim/Dialect/Birsim/IR/BirsimInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimAttrs.h.inc"

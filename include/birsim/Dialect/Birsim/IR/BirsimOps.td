@@ -4,6 +4,7 @@
 
 include "birsim/Dialect/Birsim/IR/BirsimDialect.td"
 include "birsim/Dialect/Birsim/IR/BirsimEnums.td"
+include "birsim/Dialect/Birsim/IR/BirsimInterfaces.td"
 include "birsim/Dialect/Birsim/IR/BirsimTypes.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -79,7 +80,7 @@ def Birsim_CollectiveReduceOp : Birsim_Op<"collective_reduce",
 }
 
 def Birsim_CastOp : Birsim_Op<"cast",
-    [Pure, Birsim_SameShapeAndContainer<"input", "result">]> {
+    [Pure, Birsim_HasBufferForm, Birsim_SameShapeAndContainer<"input", "result">]> {
   let summary = "bir::CastToNewDType between non-packed dtypes";
   let description = [{
     The whole-tensor cast engine (docs/Semantics.md section 4): every non-packed
@@ -108,7 +109,46 @@ def Birsim_CastOp : Birsim_Op<"cast",
   let hasFolder = 1;
 }
 
-def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
+//===----------------------------------------------------------------------===//
+// The BFP family (docs/Semantics.md section 5): pack and unpack, tile and
+// matrix forms, on tensors and on buffers; Birsim_BfpOpInterface.
+//===----------------------------------------------------------------------===//
+
+/// What a form adds to the format and the operands: the tile forms take
+/// `faces`, the matrix forms `tile` and `transpose` (the flag attributes
+/// are named as BfpFlags.def names the flags).
+class Birsim_BfpFamily<bit pack, bit matrix, string values, string packed> {
+  dag formArgs = !if(matrix, (ins DenseI32ArrayAttr:$tile, UnitAttr:$transpose),
+                     (ins UnitAttr:$faces));
+  string formSyntax = !if(matrix, "`tile` $tile (`transpose` $transpose^)?",
+                          "(`faces` $faces^)?");
+  code familyDeclarations = [{
+    ::mlir::Value getValues() { return get}] # values # [{(); }
+  }] # !if(!eq(packed, "Packed"), "", [{
+    ::mlir::Value getPacked() { return get}] # packed # [{(); }
+  }]) # [{
+    bool isPack() { return }] # !if(pack, "true", "false") # [{; }
+    bool isMatrixForm() { return }] # !if(matrix, "true", "false") # [{; }
+  }];
+}
+
+/// A tensor form: `$input` to `$result`, folded through the core.
+class Birsim_BfpValueOp<string mnemonic, bit pack, bit matrix, Type inType,
+                        Type outType>
+    : Birsim_Op<mnemonic, [Pure, Birsim_BfpOpInterface, Birsim_HasBufferForm]>,
+      Birsim_BfpFamily<pack, matrix, !if(pack, "Input", "Result"),
+                       !if(pack, "Result", "Input")> {
+  let arguments = !con((ins Birsim_BfpFormatAttr:$format, inType:$input),
+                       formArgs);
+  let results = (outs outType:$result);
+  let assemblyFormat = "`` $format $input " # formSyntax #
+                       " attr-dict `:` type($input) `->` type($result)";
+  let extraClassDeclaration = familyDeclarations;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpPackOp : Birsim_BfpValueOp<"bfp_pack", 1, 0, Birsim_TileTensor,
+                                       Birsim_PackedTensor> {
   let summary = "pack N tiles into BFP bytes, as tt-metal's pack_as_bfp_tiles";
   let description = [{
     `tensor<N x R x C x T>` to `tensor<N x bytes x i8>`: tt-metal's host
@@ -130,16 +170,10 @@ def Birsim_BfpPackOp : Birsim_Op<"bfp_pack", [Pure]> {
     %q = birsim.bfp_pack bfp2_a %w faces : tensor<8x16x32xbf16> -> tensor<8x160xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_TileTensor:$input, UnitAttr:$faces);
-  let results = (outs Birsim_PackedTensor:$result);
-  let assemblyFormat = "`` $format $input (`faces` $faces^)? attr-dict `:` "
-                       "type($input) `->` type($result)";
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
-def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
+def Birsim_BfpUnpackOp : Birsim_BfpValueOp<"bfp_unpack", 0, 0,
+    Birsim_PackedTensor, Birsim_F32TileTensor> {
   let summary = "unpack BFP bytes into N f32 tiles, as tt-metal's unpack";
   let description = [{
     The inverse of `birsim.bfp_pack`: every datum decoded under its block's
@@ -150,16 +184,10 @@ def Birsim_BfpUnpackOp : Birsim_Op<"bfp_unpack", [Pure]> {
     %u = birsim.bfp_unpack bfp8_b %p : tensor<2x1088xi8> -> tensor<2x32x32xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_PackedTensor:$input, UnitAttr:$faces);
-  let results = (outs Birsim_F32TileTensor:$result);
-  let assemblyFormat = "`` $format $input (`faces` $faces^)? attr-dict `:` "
-                       "type($input) `->` type($result)";
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
-def Birsim_BfpPackMatrixOp : Birsim_Op<"bfp_pack_matrix", [Pure]> {
+def Birsim_BfpPackMatrixOp : Birsim_BfpValueOp<"bfp_pack_matrix", 1, 1,
+    Birsim_MatrixTensor, Birsim_PackedTensor> {
   let summary = "tilize and pack a matrix in one pass";
   let description = [{
     A row-major matrix (rank 2 or more, leading dimensions folded into rows,
@@ -177,17 +205,10 @@ def Birsim_BfpPackMatrixOp : Birsim_Op<"bfp_pack_matrix", [Pure]> {
         : tensor<4096x4096xbf16> -> tensor<16384x1088xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_MatrixTensor:$input, DenseI32ArrayAttr:$tile,
-                       UnitAttr:$transpose);
-  let results = (outs Birsim_PackedTensor:$result);
-  let assemblyFormat = "`` $format $input `tile` $tile (`transpose` $transpose^)? "
-                       "attr-dict `:` type($input) `->` type($result)";
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
-def Birsim_BfpUnpackMatrixOp : Birsim_Op<"bfp_unpack_matrix", [Pure]> {
+def Birsim_BfpUnpackMatrixOp : Birsim_BfpValueOp<"bfp_unpack_matrix", 0, 1,
+    Birsim_PackedTensor, Birsim_F32MatrixTensor> {
   let summary = "unpack BFP tiles into a matrix in one pass";
   let description = [{
     The inverse of `birsim.bfp_pack_matrix`: the f32 matrix of the result's
@@ -198,14 +219,6 @@ def Birsim_BfpUnpackMatrixOp : Birsim_Op<"bfp_unpack_matrix", [Pure]> {
         : tensor<2x1088xi8> -> tensor<32x64xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Birsim_PackedTensor:$input, DenseI32ArrayAttr:$tile,
-                       UnitAttr:$transpose);
-  let results = (outs Birsim_F32MatrixTensor:$result);
-  let assemblyFormat = "`` $format $input `tile` $tile (`transpose` $transpose^)? "
-                       "attr-dict `:` type($input) `->` type($result)";
-  let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -345,7 +358,29 @@ def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
   let hasVerifier = 1;
 }
 
-def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
+/// A buffer form: reads its first operand, writes its second; lowers to
+/// one runtime call.
+class Birsim_BfpBufferOp<string mnemonic, string valueOp, bit pack,
+                         bit matrix, Type valuesType, string values>
+    : Birsim_BufferOp<mnemonic, valueOp, [Birsim_BfpOpInterface]>,
+      Birsim_BfpFamily<pack, matrix, !if(!eq(values, "tiles"), "Tiles", "Matrix"),
+                       "Packed"> {
+  defvar inName = !if(pack, values, "packed");
+  defvar outName = !if(pack, "packed", values);
+  let arguments = !con(
+      (ins Birsim_BfpFormatAttr:$format),
+      !dag(ins, [Arg<!if(pack, valuesType, Birsim_PackedBuffer), "", [MemRead]>,
+                 Arg<!if(pack, Birsim_PackedBuffer, valuesType), "", [MemWrite]>],
+           [inName, outName]),
+      formArgs);
+  let assemblyFormat = "`` $format $" # inName # " `,` $" # outName # " " #
+                       formSyntax # " attr-dict `:` type($" # inName #
+                       ") `to` type($" # outName # ")";
+  let extraClassDeclaration = familyDeclarations;
+}
+
+def Birsim_BfpPackIntoOp : Birsim_BfpBufferOp<"bfp_pack_into", "bfp_pack", 1,
+    0, Birsim_TileBuffer, "tiles"> {
   let summary = "pack tiles from one buffer into a BFP byte buffer";
   let description = bufferDescription # [{
     Lowers to `birsim_bfp_pack`.
@@ -354,16 +389,10 @@ def Birsim_BfpPackIntoOp : Birsim_BufferOp<"bfp_pack_into", "bfp_pack"> {
     birsim.bfp_pack_into bfp8_b %tiles, %bytes : memref<2x32x32xf32> to memref<2x1088xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Arg<Birsim_TileBuffer, "", [MemRead]>:$tiles,
-                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed,
-                       UnitAttr:$faces);
-  let assemblyFormat = "`` $format $tiles `,` $packed (`faces` $faces^)? "
-                       "attr-dict `:` type($tiles) `to` type($packed)";
-  let hasVerifier = 1;
 }
 
-def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
+def Birsim_BfpUnpackIntoOp : Birsim_BfpBufferOp<"bfp_unpack_into",
+    "bfp_unpack", 0, 0, Birsim_F32TileBuffer, "tiles"> {
   let summary = "unpack a BFP byte buffer into f32 tiles";
   let description = bufferDescription # [{
     Lowers to `birsim_bfp_unpack`.
@@ -372,17 +401,10 @@ def Birsim_BfpUnpackIntoOp : Birsim_BufferOp<"bfp_unpack_into", "bfp_unpack"> {
     birsim.bfp_unpack_into bfp8_b %bytes, %tiles : memref<2x1088xi8> to memref<2x32x32xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Arg<Birsim_PackedBuffer, "", [MemRead]>:$packed,
-                       Arg<Birsim_F32TileBuffer, "", [MemWrite]>:$tiles,
-                       UnitAttr:$faces);
-  let assemblyFormat = "`` $format $packed `,` $tiles (`faces` $faces^)? "
-                       "attr-dict `:` type($packed) `to` type($tiles)";
-  let hasVerifier = 1;
 }
 
-def Birsim_BfpPackMatrixIntoOp
-    : Birsim_BufferOp<"bfp_pack_matrix_into", "bfp_pack_matrix"> {
+def Birsim_BfpPackMatrixIntoOp : Birsim_BfpBufferOp<"bfp_pack_matrix_into",
+    "bfp_pack_matrix", 1, 1, Birsim_MatrixBuffer, "matrix"> {
   let summary = "tilize and pack a matrix buffer into a BFP byte buffer";
   let description = bufferDescription # [{
     Shapes are static. Lowers to `birsim_bfp_pack_matrix`.
@@ -392,18 +414,11 @@ def Birsim_BfpPackMatrixIntoOp
         : memref<64x32xf32> to memref<2x1088xi8>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Arg<Birsim_MatrixBuffer, "", [MemRead]>:$matrix,
-                       Arg<Birsim_PackedBuffer, "", [MemWrite]>:$packed,
-                       DenseI32ArrayAttr:$tile, UnitAttr:$transpose);
-  let assemblyFormat = "`` $format $matrix `,` $packed `tile` $tile "
-                       "(`transpose` $transpose^)? attr-dict `:` "
-                       "type($matrix) `to` type($packed)";
-  let hasVerifier = 1;
 }
 
-def Birsim_BfpUnpackMatrixIntoOp
-    : Birsim_BufferOp<"bfp_unpack_matrix_into", "bfp_unpack_matrix"> {
+def Birsim_BfpUnpackMatrixIntoOp : Birsim_BfpBufferOp<
+    "bfp_unpack_matrix_into", "bfp_unpack_matrix", 0, 1,
+    Birsim_F32MatrixBuffer, "matrix"> {
   let summary = "unpack a BFP byte buffer into an f32 matrix buffer";
   let description = bufferDescription # [{
     Shapes are static. Lowers to `birsim_bfp_unpack_matrix`.
@@ -413,14 +428,6 @@ def Birsim_BfpUnpackMatrixIntoOp
         : memref<2x1088xi8> to memref<64x32xf32>
     ```
   }];
-  let arguments = (ins Birsim_BfpFormatAttr:$format,
-                       Arg<Birsim_PackedBuffer, "", [MemRead]>:$packed,
-                       Arg<Birsim_F32MatrixBuffer, "", [MemWrite]>:$matrix,
-                       DenseI32ArrayAttr:$tile, UnitAttr:$transpose);
-  let assemblyFormat = "`` $format $packed `,` $matrix `tile` $tile "
-                       "(`transpose` $transpose^)? attr-dict `:` "
-                       "type($packed) `to` type($matrix)";
-  let hasVerifier = 1;
 }
 
 #endif // BIRSIM_OPS_TD
