@@ -10,6 +10,26 @@
 
 namespace birsim::core {
 
+// Each BfpFormats.def row must be a format the code can pack (§5), checked
+// where the core library is compiled: M <= 7 magnitude bits (the bfp8
+// datum is the widest the encoder aligns into), datums that fill whole
+// bytes (datumsPerByte, packedBytes), whole bytes of datums in every tile
+// shape, and a width the vector paths' datum moves handle (8, 4 or 2).
+constexpr bool bfpRowCanWork(unsigned magnitudeBits) {
+  unsigned datumBits = magnitudeBits + 1;
+  if (magnitudeBits > 7 || 8 % datumBits != 0)
+    return false;
+  for (const BfpTileShape &shape : kBfpTileShapes)
+    if (shape.values() * datumBits % 8 != 0)
+      return false;
+  return datumBits == 8 || datumBits == 4 || datumBits == 2;
+}
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, ...)             \
+  static_assert(bfpRowCanWork(MagnitudeBits),                                  \
+                "BfpFormats.def " #Enumerator ": M <= 7, datums of 8, 4 or 2 " \
+                "bits filling whole bytes of every tile shape");
+#include "birsim/Core/BfpFormats.def"
+
 const BfpFormatInfo *lookupBfpFormat(int format) {
   if (format < 0 || format >= kNumBfpFormats)
     return nullptr;
@@ -22,7 +42,7 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
   if (exponent == 0) // step 1: zero and denormals
     return 0;
   uint32_t significand = (bits & 0x7FFFFF) | 0x800000u;
-  if (f.fp16Exponent) { // step 2
+  if ((f.exponent == BfpExponent::Fp16)) { // step 2
     exponent -= kBfpFp16Rebias;
     if (exponent < 0) {
       exponent = 0;
@@ -36,7 +56,7 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
   }
   int shift = std::max(0, int(sharedExp) - exponent); // step 3
   uint32_t aligned = shift >= 24 ? 0 : significand >> shift;
-  unsigned dropped = 24 - f.mantissaBits; // step 4
+  unsigned dropped = 24 - f.magnitudeBits; // step 4
   uint32_t magnitude = aligned >> dropped;
   uint32_t remainder = aligned & ((1u << dropped) - 1);
   uint32_t half = 1u << (dropped - 1);
@@ -49,25 +69,25 @@ uint8_t bfpEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
   } else if (remainder > half) {
     ++magnitude;
   }
-  uint32_t maxMagnitude = (1u << f.mantissaBits) - 1;
+  uint32_t maxMagnitude = (1u << f.magnitudeBits) - 1;
   if (magnitude > maxMagnitude) {
     magnitude = maxMagnitude;
     events |= bfpClassBit(BfpClass::saturated);
   }
-  uint32_t sign = magnitude ? (bits >> 31) << f.mantissaBits : 0; // step 5
+  uint32_t sign = magnitude ? (bits >> 31) << f.magnitudeBits : 0; // step 5
   return uint8_t(sign | magnitude);
 }
 
 uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp) {
-  uint32_t sign = uint32_t((datum >> f.mantissaBits) & 1) << 31;
-  uint32_t magnitude = datum & ((1u << f.mantissaBits) - 1);
+  uint32_t sign = uint32_t((datum >> f.magnitudeBits) & 1) << 31;
+  uint32_t magnitude = datum & ((1u << f.magnitudeBits) - 1);
   if (magnitude == 0)
     return sign;
   int lead = 31 - __builtin_clz(magnitude);
-  int leadingZeros = int(f.mantissaBits) - 1 - lead;
+  int leadingZeros = int(f.magnitudeBits) - 1 - lead;
   uint32_t fraction = (magnitude & ((1u << lead) - 1)) << (23 - lead);
   uint32_t exponent =
-      f.fp16Exponent
+      (f.exponent == BfpExponent::Fp16)
           ? uint32_t(int(sharedExp & 31) - leadingZeros + kBfpFp16Rebias)
           : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
   return sign | exponent << 23 | fraction;
@@ -77,7 +97,7 @@ uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block) {
   int shared = 0;
   for (unsigned i = 0; i < kBfpBlockValues; ++i) {
     int exponent = (block[i] >> 23) & 0xFF;
-    if (f.fp16Exponent)
+    if ((f.exponent == BfpExponent::Fp16))
       exponent = std::clamp(exponent - kBfpFp16Rebias, 0, kBfpMaxE5);
     shared = std::max(shared, exponent);
   }
@@ -89,7 +109,7 @@ uint32_t bfpDeviceInput(const BfpFormatInfo &f, uint32_t bits) {
   int e = (bits >> 23) & 0xFF;
   if (e == 0)
     return 0; // zeros and denormals flush to +0
-  if (!f.fp16Exponent) // truncated to bf16; NaN becomes Inf
+  if (!(f.exponent == BfpExponent::Fp16)) // truncated to bf16; NaN becomes Inf
     return e == 0xFF ? sign | 0x7F800000u : bits & 0xFFFF0000u;
   // Truncated to E5M7, the exponent saturated (NaN and Inf included);
   // values at or below 2^-15 flush to +0.
@@ -107,7 +127,7 @@ uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
   int e = (deviceBits >> 23) & 0xFF;
   if (e == 0)
     return 0;
-  if (f.fp16Exponent)
+  if ((f.exponent == BfpExponent::Fp16))
     e -= kBfpFp16Rebias;
   uint64_t significand = (deviceBits & 0x7FFFFF) | 0x800000u;
   // One rounding to BFP8's 7 magnitude bits, ties away from zero, then the
@@ -115,8 +135,8 @@ uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
   unsigned d = unsigned(std::max(0, int(deviceShared) - e));
   uint64_t magnitude =
       d > 40 ? 0 : (significand + (uint64_t(1) << (16 + d))) >> (17 + d);
-  magnitude = std::min<uint64_t>(magnitude, 127) >> (7 - f.mantissaBits);
-  uint32_t sign = magnitude ? (deviceBits >> 31) << f.mantissaBits : 0;
+  magnitude = std::min<uint64_t>(magnitude, 127) >> (7 - f.magnitudeBits);
+  uint32_t sign = magnitude ? (deviceBits >> 31) << f.magnitudeBits : 0;
   return uint8_t(sign | magnitude);
 }
 

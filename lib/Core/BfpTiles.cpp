@@ -393,4 +393,51 @@ Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                    packed, out);
 }
 
+//===-- The fidelity tally of a pack (docs/Fidelity.md, bfp_pack) ---------===//
+
+/// Tallies tiles [begin, end) of `layout` (BfpLayout.h) read from `src`.
+static void tallyBfpLayout(const BfpLayout &layout, const void *src,
+                           size_t begin, size_t end, FidelityTally &tally) {
+  const BfpFormatInfo &f = *layout.format;
+  const DtypeInfo &input = *layout.values;
+  auto *in = static_cast<const char *>(src);
+  tally.elements[int(FidelityFamily::bfp_pack)] +=
+      (end - begin) * layout.shape.values();
+  for (size_t t = begin; t < end; ++t)
+    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
+      uint32_t block[kBfpBlockValues];
+      uint64_t index[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        index[j] = layout.origin(t) + layout.blockStart[b] + j * layout.valueStep;
+        block[j] = bfpInputBits(input, in + index[j] * input.bytes);
+      }
+      uint8_t shared = bfpSharedExponent(f, block);
+      uint8_t datums[kBfpBlockValues];
+      unsigned events[kBfpBlockValues] = {};
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
+      uint32_t differs = bfpDeviceDiffers(f, block, shared, datums);
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        if (bfpFlushedToZero(f, block[j], datums[j]))
+          events[j] |= bfpClassBit(BfpClass::flushedToZero);
+        if (differs >> j & 1)
+          events[j] |= bfpClassBit(BfpClass::deviceDiffers);
+        for (int c = 0; c < BfpTally::kClasses; ++c)
+          if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
+              (events[j] >> c & 1) && e != kNoFidelityEvent)
+            tally.record(e, index[j]);
+      }
+    }
+}
+
+Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
+                    FidelityTally &tally) {
+  BfpLayout layout;
+  uint64_t tiles;
+  if (Status s = bfpLayoutOf(call, srcDtype, layout, tiles))
+    return s;
+  tallyBfpLayout(layout, src, 0, size_t(tiles), tally);
+  return Status::success();
+}
+
 } // namespace birsim::core

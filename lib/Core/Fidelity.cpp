@@ -1,7 +1,5 @@
 //===- Fidelity.cpp - per-element classification (docs/Fidelity.md) -------===//
 #include "birsim/Core/Fidelity.h"
-#include "BfpLayout.h"
-#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Convert.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Enums.h"
@@ -10,9 +8,6 @@
 #include <cstring>
 #include <mutex>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace birsim::core {
 
@@ -96,26 +91,7 @@ uint64_t countFp8AddOverflows(const FloatFormat &format, const uint8_t *acc,
   // (FiniteNaN, §1); below it every code is finite.
   auto inf = uint8_t(format.maxFiniteCode() + 1);
   uint64_t overflows = 0;
-  size_t i = 0;
-#if defined(__SSE2__) // x86-64's baseline: 16 bytes at a time
-  __m128i mask = _mm_set1_epi8(char(magnitude));
-  __m128i largestFinite = _mm_set1_epi8(char(inf - 1));
-  auto finite = [&](const uint8_t *p) {
-    __m128i m = _mm_and_si128(_mm_loadu_si128((const __m128i *)p), mask);
-    return _mm_cmpeq_epi8(_mm_min_epu8(m, largestFinite), m);
-  };
-  __m128i sums = _mm_setzero_si128(); // two 64-bit lane sums
-  for (; i + 16 <= count; i += 16) {
-    __m128i hit = _mm_andnot_si128(
-        finite(result + i), _mm_and_si128(finite(acc + i), finite(x + i)));
-    sums =
-        _mm_add_epi64(sums, _mm_sad_epu8(_mm_and_si128(hit, _mm_set1_epi8(1)),
-                                         _mm_setzero_si128()));
-  }
-  overflows = uint64_t(_mm_cvtsi128_si64(sums)) +
-              uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
-#endif
-  for (; i < count; ++i) // branch-free: random data would mispredict
+  for (size_t i = 0; i < count; ++i) // branch-free: random data would mispredict
     overflows += unsigned(uint8_t(acc[i] & magnitude) < inf) &
                  unsigned(uint8_t(x[i] & magnitude) < inf) &
                  unsigned(uint8_t(result[i] & magnitude) >= inf);
@@ -428,53 +404,6 @@ FidelityEvent NarrowCastClassifier::classifyWidened(uint32_t x, uint32_t w) cons
   if (absW == 0 && absX != 0)
     return FidelityEvent::cast_underflow_to_zero;
   return w == x ? kNoFidelityEvent : FidelityEvent::cast_inexact;
-}
-
-//===-- bfp_pack: shared exponents (§5) -----------------------------------===//
-
-/// Tallies tiles [begin, end) of `layout` (BfpLayout.h) read from `src`.
-static void tallyBfpLayout(const BfpLayout &layout, const void *src,
-                           size_t begin, size_t end, FidelityTally &tally) {
-  const BfpFormatInfo &f = *layout.format;
-  const DtypeInfo &input = *layout.values;
-  auto *in = static_cast<const char *>(src);
-  tally.elements[int(FidelityFamily::bfp_pack)] +=
-      (end - begin) * layout.shape.values();
-  for (size_t t = begin; t < end; ++t)
-    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
-      uint32_t block[kBfpBlockValues];
-      uint64_t index[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        index[j] = layout.origin(t) + layout.blockStart[b] + j * layout.valueStep;
-        block[j] = bfpInputBits(input, in + index[j] * input.bytes);
-      }
-      uint8_t shared = bfpSharedExponent(f, block);
-      uint8_t datums[kBfpBlockValues];
-      unsigned events[kBfpBlockValues] = {};
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
-      uint32_t differs = bfpDeviceDiffers(f, block, shared, datums);
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        if (bfpFlushedToZero(f, block[j], datums[j]))
-          events[j] |= bfpClassBit(BfpClass::flushedToZero);
-        if (differs >> j & 1)
-          events[j] |= bfpClassBit(BfpClass::deviceDiffers);
-        for (int c = 0; c < BfpTally::kClasses; ++c)
-          if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
-              (events[j] >> c & 1) && e != kNoFidelityEvent)
-            tally.record(e, index[j]);
-      }
-    }
-}
-
-Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
-                    FidelityTally &tally) {
-  BfpLayout layout;
-  uint64_t tiles;
-  if (Status s = bfpLayoutOf(call, srcDtype, layout, tiles))
-    return s;
-  tallyBfpLayout(layout, src, 0, size_t(tiles), tally);
-  return Status::success();
 }
 
 } // namespace birsim::core

@@ -5,7 +5,6 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
-#include "Kernels/Kernels.h" // lib/Core, private: the active path
 
 #include <cstdio>
 #include <cstdlib>
@@ -285,14 +284,14 @@ const char *birsim_bfp_format_name(int format) {
 
 const char *birsim_bfp_exponent_kind(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);
-  return f ? (f->fp16Exponent ? "fp16" : "fp32") : nullptr;
+  return f ? bfpExponentName(f->exponent) : nullptr;
 }
 
 const char *birsim_last_error(void) { return tLastError.c_str(); }
 
 int birsim_set_num_threads(int n) { return setNumThreads(n); }
 
-const char *birsim_active_isa(void) { return isaName(activeIsa()); }
+const char *birsim_active_isa(void) { return activeIsaName(); }
 
 const char *birsim_version(void) { return BIRSIM_VERSION_STRING; }
 
@@ -318,7 +317,7 @@ size_t birsim_bfp_tile_bytes(int format) {
 
 uint32_t birsim_bfp_mantissa_bits(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);
-  return f ? f->mantissaBits : 0;
+  return f ? f->magnitudeBits : 0;
 }
 
 int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,

@@ -9,6 +9,7 @@
 
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Enums.h"
+#include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Status.h"
 #include "birsim/Core/ValueClasses.h"
 
@@ -17,8 +18,6 @@
 #include <string>
 
 namespace birsim::core {
-
-struct FidelityCounts; // birsim/Core/Fidelity.h
 
 enum class BfpFormat : int {
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Enumerator = Number,
@@ -34,6 +33,10 @@ enum class BfpExponent : uint8_t {
   Fp32, ///< "b": fp32's 8-bit exponent field
   Fp16, ///< "a": 5 bits, fp32's field minus kBfpFp16Rebias, clamped
 };
+/// "fp32" or "fp16" (birsim_bfp_exponent_kind).
+constexpr const char *bfpExponentName(BfpExponent e) {
+  return e == BfpExponent::Fp16 ? "fp16" : "fp32";
+}
 
 /// Tile geometry (§5): 16-value blocks, one exponent byte each, then the
 /// datums in block order.
@@ -49,16 +52,16 @@ constexpr int kBfpMaxE5 = 31;
 struct BfpFormatInfo {
   BfpFormat format;
   const char *name;
-  unsigned mantissaBits; ///< magnitude bits M, sign excluded
-  bool fp16Exponent;     ///< "a": BfpExponent::Fp16
+  unsigned magnitudeBits; ///< M, BfpFormats.def's MagnitudeBits: sign excluded
+  BfpExponent exponent;
   unsigned datumBits;    ///< M + 1: sign on top
   size_t tileBytes;      ///< kBfpTileBlocks exponent bytes + datums
 
   constexpr BfpFormatInfo(BfpFormat format, const char *name,
-                          unsigned mantissaBits, BfpExponent exponent)
-      : format(format), name(name), mantissaBits(mantissaBits),
-        fp16Exponent(exponent == BfpExponent::Fp16),
-        datumBits(mantissaBits + 1),
+                          unsigned magnitudeBits, BfpExponent exponent)
+      : format(format), name(name), magnitudeBits(magnitudeBits),
+        exponent(exponent),
+        datumBits(magnitudeBits + 1),
         tileBytes(kBfpTileBlocks + kBfpTileValues * datumBits / 8) {}
   /// Datums per byte, element 0 in the low bits.
   constexpr unsigned datumsPerByte() const { return 8 / datumBits; }
@@ -75,14 +78,6 @@ static_assert(numberedInRowOrder({
 #include "birsim/Core/BfpFormats.def"
               }),
               "BfpFormats.def rows must be numbered 0..N-1");
-// Datums pack whole into bytes (datumsPerByte, packedBytes) and the vector
-// paths move 8-, 4- and 2-bit datums: a row of another width needs code.
-#define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, ...)             \
-  static_assert(MagnitudeBits + 1 == 8 || MagnitudeBits + 1 == 4 ||            \
-                    MagnitudeBits + 1 == 2,                                    \
-                "BfpFormats.def " #Enumerator ": datums of 8, 4 or 2 bits");
-#include "birsim/Core/BfpFormats.def"
-
 /// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);
 
@@ -213,7 +208,7 @@ inline bool bfpFlushedToZero(const BfpFormatInfo &f, uint32_t bits,
                              uint8_t datum) {
   uint32_t magnitude = bits & 0x7FFFFFFFu;
   return magnitude != 0 && magnitude < 0x7F800000u &&
-         (datum & ((1u << f.mantissaBits) - 1)) == 0;
+         (datum & ((1u << f.magnitudeBits) - 1)) == 0;
 }
 
 /// Encodes fp32 bits under `sharedExp` (§5 steps 1-5), tallying ties and,
@@ -288,6 +283,12 @@ uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
                         uint32_t deviceShared);
 uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
                           uint32_t hostShared, const uint8_t *hostDatums);
+
+/// Tallies what bfpPack (Bfp.h) packs for the same call; indices are flat
+/// indices of the input elements. A call bfpPack rejects gives its error
+/// and tallies nothing.
+Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
+                    FidelityTally &tally);
 
 /// Process-wide tie counters (thread-safe, §5).
 void bfpAddTies(const BfpTally &ties);

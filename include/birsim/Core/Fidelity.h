@@ -9,7 +9,6 @@
 #ifndef BIRSIM_CORE_FIDELITY_H
 #define BIRSIM_CORE_FIDELITY_H
 
-#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/ValueClasses.h"
@@ -153,12 +152,6 @@ private:
   uint32_t clampPositiveFrom = 0, clampNegativeFrom = 0;
 };
 
-
-/// Tallies what bfpPack (Bfp.h) packs for the same call; indices are flat
-/// indices of the input elements. A call bfpPack rejects gives its error
-/// and tallies nothing.
-Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
-                    FidelityTally &tally);
 
 } // namespace birsim::core
 

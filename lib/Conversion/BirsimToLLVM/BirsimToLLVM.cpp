@@ -5,6 +5,7 @@
 // check; the arithmetic itself stays in the core.
 //
 //===----------------------------------------------------------------------===//
+#include "RuntimeCall.h"
 #include "birsim/Conversion/Passes.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Reduce.h"
@@ -33,258 +34,9 @@ namespace birsim {
 
 using namespace mlir;
 using namespace birsim;
+using namespace birsim::lowering;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// The runtime ABI (birsim/Runtime/RuntimeFunctions.def)
-//===----------------------------------------------------------------------===//
-
-/// What a pattern supplies for a runtime parameter.
-enum class ArgRole {
-#define BIRSIM_RUNTIME_ROLE(Role) Role,
-#include "birsim/Runtime/RuntimeFunctions.def"
-};
-constexpr unsigned kNumArgRoles = 0
-#define BIRSIM_RUNTIME_ROLE(Role) +1
-#include "birsim/Runtime/RuntimeFunctions.def"
-    ;
-
-/// The LLVM type of a C parameter or result type of Runtime.h.
-template <typename CType> Type llvmTypeOf(MLIRContext *ctx) {
-  if constexpr (std::is_void_v<CType>)
-    return LLVM::LLVMVoidType::get(ctx);
-  else if constexpr (std::is_pointer_v<CType>)
-    return LLVM::LLVMPointerType::get(ctx);
-  else
-    return IntegerType::get(ctx, 8 * sizeof(CType));
-}
-
-struct RuntimeArg {
-  ArgRole role;
-  Type (*type)(MLIRContext *);
-};
-
-/// Whether the fidelity counters examine a runtime function's values.
-enum class RuntimeCounts { Counted, NotCounted };
-
-struct RuntimeFunction {
-  StringLiteral name;
-  Type (*result)(MLIRContext *);
-  RuntimeCounts counts;
-  ArrayRef<RuntimeArg> args;
-
-  LLVM::LLVMFunctionType type(MLIRContext *ctx) const {
-    SmallVector<Type> params;
-    for (const RuntimeArg &arg : args)
-      params.push_back(arg.type(ctx));
-    return LLVM::LLVMFunctionType::get(result(ctx), params);
-  }
-};
-
-// The Lowered rows only.
-#define BIRSIM_IF_Lowered(...) __VA_ARGS__
-#define BIRSIM_IF_NotLowered(...)
-
-enum class RuntimeFn {
-#define BIRSIM_ARG(CType, Role)
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, ...)                    \
-  BIRSIM_IF_##Lowered(Name, )
-#include "birsim/Runtime/RuntimeFunctions.def"
-};
-
-#define BIRSIM_ARG(CType, Role) RuntimeArg{ArgRole::Role, llvmTypeOf<CType>},
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
-  BIRSIM_IF_##Lowered(constexpr RuntimeArg Name##Args[] = {__VA_ARGS__};)
-#include "birsim/Runtime/RuntimeFunctions.def"
-
-const RuntimeFunction kRuntimeFunctions[] = {
-#define BIRSIM_ARG(CType, Role)
-#define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
-  BIRSIM_IF_##Lowered(                                                         \
-      {#Name, llvmTypeOf<Result>, RuntimeCounts::Counts, Name##Args}, )
-#include "birsim/Runtime/RuntimeFunctions.def"
-};
-
-/// The declaration of `fn` in `module`: created when absent; an existing
-/// symbol of that name must be an `llvm.func` of the table's type.
-FailureOr<LLVM::LLVMFuncOp> declareRuntimeFunction(OpBuilder &builder,
-                                                   Operation *op,
-                                                   ModuleOp module,
-                                                   RuntimeFn fn) {
-  const RuntimeFunction &spec = kRuntimeFunctions[int(fn)];
-  LLVM::LLVMFunctionType type = spec.type(builder.getContext());
-  if (Operation *existing = SymbolTable::lookupSymbolIn(module, spec.name)) {
-    auto function = dyn_cast<LLVM::LLVMFuncOp>(existing);
-    if (!function)
-      return op->emitError("runtime function '")
-             << spec.name << "' clashes with a '" << existing->getName()
-             << "' of that name; Runtime.h declares " << type;
-    if (function.getFunctionType() != type)
-      return op->emitError("runtime function '")
-             << spec.name << "' is already declared as "
-             << function.getFunctionType() << ", but Runtime.h declares "
-             << type;
-    return function;
-  }
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), spec.name, type);
-}
-
-//===----------------------------------------------------------------------===//
-// Call emission
-//===----------------------------------------------------------------------===//
-
-/// Collects the values of one runtime call by role and emits it, in the
-/// table's argument order, with its status check.
-class RuntimeCall {
-public:
-  RuntimeCall(ConversionPatternRewriter &rewriter,
-              const LLVMTypeConverter &converter, Operation *op,
-              bool fidelityCounters)
-      : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()),
-        fidelityCounters(fidelityCounters) {}
-
-  void set(ArgRole role, Value value) { values[unsigned(role)] = value; }
-  void setI32(ArgRole role, int64_t value) { set(role, constant(32, value)); }
-
-  /// The data pointer (aligned pointer + offset) of a contiguous memref.
-  Value pointer(Value memref, Value descriptor) {
-    return MemRefDescriptor(descriptor)
-        .bufferPtr(rewriter, loc, converter,
-                   cast<MemRefType>(memref.getType()));
-  }
-
-  /// The element count of a memref as i64.
-  Value elementCount(Value memref, Value descriptor) {
-    auto type = cast<MemRefType>(memref.getType());
-    int64_t staticCount = 1;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (!type.isDynamicDim(i))
-        staticCount *= type.getDimSize(i);
-    Value count = constant(64, staticCount);
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      if (type.isDynamicDim(i))
-        count = LLVM::MulOp::create(
-            rewriter, loc, count,
-            MemRefDescriptor(descriptor).size(rewriter, loc, i));
-    return count;
-  }
-
-  /// Size of dimension 0 of a memref as i64 (the BFP tile count).
-  Value leadingSize(Value memref, Value descriptor) {
-    auto type = cast<MemRefType>(memref.getType());
-    if (type.isDynamicDim(0))
-      return MemRefDescriptor(descriptor).size(rewriter, loc, 0);
-    return constant(64, type.getDimSize(0));
-  }
-
-  /// `value` stored to a fresh entry-block slot; returns the slot.
-  Value spill(Value value) {
-    Value slot = entrySlot(value.getType());
-    LLVM::StoreOp::create(rewriter, loc, value, slot);
-    return slot;
-  }
-
-  /// A fresh entry-block slot of `type`.
-  Value entrySlot(Type type) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    Operation *function =
-        op->getParentWithTrait<mlir::OpTrait::IsIsolatedFromAbove>();
-    rewriter.setInsertionPointToStart(&function->getRegion(0).front());
-    return LLVM::AllocaOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()), type,
-        constant(64, 1));
-  }
-
-  Value constant(unsigned width, int64_t value) {
-    Type type = rewriter.getIntegerType(width);
-    return LLVM::ConstantOp::create(rewriter, loc, type,
-                                    rewriter.getIntegerAttr(type, value));
-  }
-
-  /// `status = fn(args...)`, then `birsim_check_status(status, op name)`;
-  /// with fidelity counters, `birsim_fidelity_site(op location)` first.
-  LogicalResult emit(RuntimeFn fn) {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (fidelityCounters && isCounted(fn)) {
-      FailureOr<LLVM::LLVMFuncOp> site = declareRuntimeFunction(
-          rewriter, op, module, RuntimeFn::birsim_fidelity_site);
-      if (failed(site))
-        return failure();
-      std::string location;
-      llvm::raw_string_ostream os(location);
-      loc.print(os);
-      set(ArgRole::Site,
-          stringConstant(module,
-                         "__birsim_fidelity_site_" +
-                             llvm::utohexstr(llvm::xxh3_64bits(location)),
-                         location));
-      call(*site, RuntimeFn::birsim_fidelity_site);
-    }
-    FailureOr<LLVM::LLVMFuncOp> callee =
-        declareRuntimeFunction(rewriter, op, module, fn);
-    FailureOr<LLVM::LLVMFuncOp> check = declareRuntimeFunction(
-        rewriter, op, module, RuntimeFn::birsim_check_status);
-    if (failed(callee) || failed(check))
-      return failure();
-    set(ArgRole::Status, call(*callee, fn).getResult());
-    // "<op name> at <file:line:col>", the op's location as the user wrote it.
-    std::string what = op->getName().getStringRef().str() + " at ";
-    llvm::raw_string_ostream whatOs(what);
-    if (auto file = loc->findInstanceOf<FileLineColLoc>())
-      whatOs << file.getFilename().getValue() << ":" << file.getLine() << ":"
-             << file.getColumn();
-    else
-      loc.print(whatOs);
-    std::string symbol = "__birsim_site_" + op->getName().getStringRef().str() +
-                         "_" + llvm::utohexstr(llvm::xxh3_64bits(what));
-    std::replace(symbol.begin(), symbol.end(), '.', '_');
-    set(ArgRole::Site, stringConstant(module, symbol, what));
-    call(*check, RuntimeFn::birsim_check_status);
-    return success();
-  }
-
-private:
-  LLVM::CallOp call(LLVM::LLVMFuncOp callee, RuntimeFn fn) {
-    SmallVector<Value> args;
-    for (const RuntimeArg &arg : kRuntimeFunctions[int(fn)].args) {
-      Value value = values[unsigned(arg.role)];
-      assert(value && "the pattern did not supply every role of its call");
-      args.push_back(value);
-    }
-    return LLVM::CallOp::create(rewriter, loc, callee, args);
-  }
-
-  /// The calls whose values the fidelity counters examine.
-  static bool isCounted(RuntimeFn fn) {
-    return kRuntimeFunctions[int(fn)].counts == RuntimeCounts::Counted;
-  }
-
-  /// A private global `symbol` holding `text`.
-  Value stringConstant(ModuleOp module, const std::string &symbol,
-                       StringRef text) {
-    auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol);
-    if (!global) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      auto type =
-          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size() + 1);
-      global = LLVM::GlobalOp::create(
-          rewriter, loc, type, /*isConstant=*/true, LLVM::Linkage::Private,
-          symbol, rewriter.getStringAttr(text.str() + '\0'));
-    }
-    return LLVM::AddressOfOp::create(rewriter, loc, global);
-  }
-
-  ConversionPatternRewriter &rewriter;
-  const LLVMTypeConverter &converter;
-  Operation *op;
-  Location loc;
-  bool fidelityCounters;
-  Value values[kNumArgRoles];
-};
 
 static int dtypeOf(Value value) {
   return int(lookupDtypeInfo(value.getType())->dtype);
@@ -393,8 +145,7 @@ fillCall(OpTy op, typename OpTy::Adaptor a, RuntimeCall &call) {
 }
 
 template <typename IndirectOp>
-static RuntimeFn fillIndirectCall(IndirectOp op,
-                                  typename IndirectOp::Adaptor a,
+static RuntimeFn fillIndirectCall(IndirectOp op, typename IndirectOp::Adaptor a,
                                   RuntimeCall &call) {
   call.setI32(R::Kind, memoryReductionOf(op.getCceOp()));
   call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
@@ -466,8 +217,7 @@ struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op,
-                     fidelityCounters);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelityCounters);
     if (failed(call.emit(fillCall(op, adaptor, call))))
       return failure();
     rewriter.eraseOp(op);
@@ -489,11 +239,10 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if (isa<TensorType>(op.getType()) || !resultType)
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op,
-                     fidelityCounters);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelityCounters);
     Value result;
     if (failed(call.emit(fillValueCall(op, adaptor, *this->getTypeConverter(),
-                                        call, result))))
+                                       call, result))))
       return failure();
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, result);
     return success();
@@ -506,20 +255,20 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
 template <typename Op, typename = void>
 struct HasBufferCall : std::false_type {};
 template <typename Op>
-struct HasBufferCall<Op, std::void_t<decltype(fillCall(
-                             std::declval<Op>(),
-                             std::declval<typename Op::Adaptor>(),
-                             std::declval<RuntimeCall &>()))>>
+struct HasBufferCall<
+    Op, std::void_t<decltype(fillCall(std::declval<Op>(),
+                                      std::declval<typename Op::Adaptor>(),
+                                      std::declval<RuntimeCall &>()))>>
     : std::true_type {};
 template <typename Op, typename = void>
 struct HasValueCall : std::false_type {};
 template <typename Op>
-struct HasValueCall<Op, std::void_t<decltype(fillValueCall(
-                            std::declval<Op>(),
-                            std::declval<typename Op::Adaptor>(),
-                            std::declval<const LLVMTypeConverter &>(),
-                            std::declval<RuntimeCall &>(),
-                            std::declval<Value &>()))>> : std::true_type {};
+struct HasValueCall<
+    Op, std::void_t<decltype(fillValueCall(
+            std::declval<Op>(), std::declval<typename Op::Adaptor>(),
+            std::declval<const LLVMTypeConverter &>(),
+            std::declval<RuntimeCall &>(), std::declval<Value &>()))>>
+    : std::true_type {};
 
 /// One pattern per birsim op that has a call (the ODS op list): a new op
 /// lowers once its fill function exists.
@@ -636,8 +385,7 @@ void birsim::populateBirsimToLLVMConversionPatterns(
       >(converter, patterns, fidelityCounters);
 }
 
-void birsim::registerConvertBirsimToLLVMInterface(
-    DialectRegistry &registry) {
+void birsim::registerConvertBirsimToLLVMInterface(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *, BirsimDialect *dialect) {
     dialect->addInterfaces<BirsimToLLVMDialectInterface>();
   });

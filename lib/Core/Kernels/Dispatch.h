@@ -39,8 +39,8 @@ template <typename Fn> void withBfpFormat(BfpFormat format, Fn &&fn) {
       BfpFormat(-1)>(format, [&](auto row) {
     if constexpr (int(row.value) >= 0) {
       constexpr const BfpFormatInfo &info = kBfpFormatTable[int(row.value)];
-      fn(std::integral_constant<unsigned, info.mantissaBits>(),
-         std::bool_constant<info.fp16Exponent>());
+      fn(std::integral_constant<unsigned, info.magnitudeBits>(),
+         std::bool_constant<(info.exponent == BfpExponent::Fp16)>());
     }
   });
 }

@@ -3,7 +3,7 @@
 // Private to lib/Core. The entry points of VectorKernels over a path's
 // vocabulary `X` (Loops.h), the same for every path; included after
 // Loops.h inside the path's target region. Each entry enters the kernel
-// (X::Entry: the default floating-point environment, §2) and picks the
+// (X::Guard: the default floating-point environment, §2) and picks the
 // loop's instantiation for its operands (Dispatch.h).
 //
 //===----------------------------------------------------------------------===//
@@ -19,12 +19,12 @@
 
 namespace birsim::core::kernel {
 
-template <class X> struct KernelEntries {
-  using Entry = typename X::Entry;
+template <class X> struct EntryPoints {
+  using Guard = typename X::Guard;
 
   static void reduceF32(F32Op op, void *out, const void *acc, const void *x,
                         size_t count) {
-    Entry entry(x, 4 * count, out, 4 * count);
+    Guard guard(x, 4 * count, out, 4 * count);
     X::reportRead(acc, 4 * count);
     withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax,
                  F32Op::collectiveAdd>(op, [&](auto f32Op) {
@@ -36,7 +36,7 @@ template <class X> struct KernelEntries {
 
   static void reduceNarrow(const FloatFormat &f, unsigned bytes, F32Op op,
                            void *acc, const void *x, size_t count) {
-    Entry entry(x, bytes * count, acc, bytes * count);
+    Guard guard(x, bytes * count, acc, bytes * count);
     auto *a = static_cast<char *>(acc);
     auto *b = static_cast<const char *>(x);
     switch (narrowReduceLoopOf(f, bytes, op)) {
@@ -65,7 +65,7 @@ template <class X> struct KernelEntries {
 
   static void reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
                             const void *acc, const void *x, size_t count) {
-    Entry entry(x, bytes * count, out, bytes * count);
+    Guard guard(x, bytes * count, out, bytes * count);
     X::reportRead(acc, bytes * count);
     withConstant<4u, 8u>(bytes, [&](auto width) {
       withConstant<MemoryReductionOp::add, MemoryReductionOp::min,
@@ -79,7 +79,7 @@ template <class X> struct KernelEntries {
 
   static uint64_t fp8AddCounted(const FloatFormat &f, void *acc,
                                 const void *x, size_t count) {
-    Entry entry(x, count, acc, count);
+    Guard guard(x, count, acc, count);
     return fp8AddLoop<X, true>(f, static_cast<char *>(acc),
                                static_cast<const char *>(x), count);
   }
@@ -87,7 +87,7 @@ template <class X> struct KernelEntries {
   static void narrowFromF32(const FloatFormat &f, unsigned bytes,
                             const void *src, void *dst, size_t count,
                             unsigned config, FidelityCounts *events) {
-    Entry entry(src, 4 * count, dst, bytes * count);
+    Guard guard(src, 4 * count, dst, bytes * count);
     withBool(events != nullptr, [&](auto counted) {
       withConstant<1u, 2u>(bytes, [&](auto width) {
         narrowLoop<X, counted, width>(f, static_cast<const char *>(src),
@@ -99,7 +99,7 @@ template <class X> struct KernelEntries {
 
   static void widenToF32(const FloatFormat &f, unsigned bytes,
                          const void *src, void *dst, size_t count) {
-    Entry entry(src, bytes * count, dst, 4 * count);
+    Guard guard(src, bytes * count, dst, 4 * count);
     withConstant<1u, 2u>(bytes, [&](auto width) {
       widenLoop<X, width>(f, static_cast<const char *>(src),
                           static_cast<char *>(dst), count);
@@ -112,7 +112,7 @@ template <class X> struct KernelEntries {
   static void bfpPack(const BfpLayout &layout, const void *src,
                       size_t firstTile, size_t tileCount, void *out,
                       BfpTally &tally, bool countEvents) {
-    Entry entry(nullptr, 0, nullptr, 0);
+    Guard guard(nullptr, 0, nullptr, 0);
     withBool(countEvents, [&](auto counted) {
       withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
         bfpPackLoop<X, counted, m, fp16Exponent>(
@@ -124,7 +124,7 @@ template <class X> struct KernelEntries {
 
   static void bfpUnpack(const BfpLayout &layout, const void *packed,
                         size_t firstTile, size_t tileCount, void *dst) {
-    Entry entry(nullptr, 0, nullptr, 0);
+    Guard guard(nullptr, 0, nullptr, 0);
     bfpUnpackLoop<X>(layout, static_cast<const unsigned char *>(packed),
                      firstTile, tileCount, static_cast<char *>(dst));
   }
@@ -132,7 +132,7 @@ template <class X> struct KernelEntries {
 
 /// The VectorKernels of path `X`.
 template <class X> constexpr VectorKernels kernelTableOf() {
-  using E = KernelEntries<X>;
+  using E = EntryPoints<X>;
   VectorKernels table{};
   table.reduceF32 = E::reduceF32;
   table.reduceNarrow = E::reduceNarrow;

@@ -16,6 +16,8 @@
 #error "include X86.h before the target region"
 #endif
 
+#include "FormatConstants.h"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -397,7 +399,7 @@ template <class V>
 typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
                              int shared) {
   using I = typename V::I;
-  unsigned m = f.mantissaBits;
+  unsigned m = f.magnitudeBits;
   I sign = V::shl(V::shr(datum, m) & V::splat(1), 31);
   I magnitude = datum & V::splat((1u << m) - 1);
   // The exact float of the magnitude gives its leading one and fraction.
@@ -406,7 +408,7 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
   I fraction = asF32 & V::splat(0x7FFFFF);
   I leadingZeros = V::sub(V::splat(m - 1), lead);
   I exponent =
-      f.fp16Exponent
+      (f.exponent == BfpExponent::Fp16)
           ? V::add(V::sub(V::splat(uint32_t(shared & 31)), leadingZeros),
                    V::splat(kBfpFp16Rebias))
           : V::sub(V::splat(uint32_t(shared)), leadingZeros) & V::splat(0xFF);

@@ -39,7 +39,7 @@
 //   X::bfpEncode<Count, M, Fp16>(block, splat, tally) -> X::BfpDatums,
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p),
 //   X::storeBfpDecoded(p, format, datums, shared)   one 16-value block.
-//   X::prefetch(p...), X::Entry     prefetching; a kernel's entry (the
+//   X::prefetch(p...), X::Guard     prefetching; a kernel's MXCSR guard (the
 //                           default floating-point environment, §2).
 //   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
 //                           which does not see vector accesses.

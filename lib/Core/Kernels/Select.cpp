@@ -1,5 +1,6 @@
 //===- Select.cpp - choosing the vector path ------------------------------===//
 #include "Kernels.h"
+#include "birsim/Core/Threads.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -102,5 +103,7 @@ const VectorKernels *kernelsOf(Isa isa) {
 }
 
 const VectorKernels *activeKernels() { return kernelsOf(activeIsa()); }
+
+const char *activeIsaName() { return isaName(activeIsa()); }
 
 } // namespace birsim::core

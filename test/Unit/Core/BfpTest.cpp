@@ -53,7 +53,7 @@ uint8_t referenceEncode(const BfpFormatInfo &f, uint32_t bits,
   if (e == 0)
     return 0;
   double significand = double((bits & 0x7FFFFF) | 0x800000); // 24 bits
-  if (f.fp16Exponent) {
+  if ((f.exponent == BfpExponent::Fp16)) {
     e -= 112;
     if (e < 0) {
       e = 0;
@@ -67,14 +67,14 @@ uint8_t referenceEncode(const BfpFormatInfo &f, uint32_t bits,
   if (d < 0)
     d = 0;
   double aligned = std::floor(std::ldexp(significand, -d)); // truncating
-  double scaled = std::ldexp(aligned, -(24 - int(f.mantissaBits)));
+  double scaled = std::ldexp(aligned, -(24 - int(f.magnitudeBits)));
   std::fesetround(FE_TONEAREST);
   double q = std::nearbyint(scaled); // ties to even
-  double maxQ = std::ldexp(1.0, int(f.mantissaBits)) - 1;
+  double maxQ = std::ldexp(1.0, int(f.magnitudeBits)) - 1;
   if (q > maxQ)
     q = maxQ;
   unsigned magnitude = unsigned(q);
-  unsigned sign = magnitude && (bits >> 31) ? 1u << f.mantissaBits : 0;
+  unsigned sign = magnitude && (bits >> 31) ? 1u << f.magnitudeBits : 0;
   return uint8_t(sign | magnitude);
 }
 
@@ -94,7 +94,7 @@ TEST(Bfp, BoundarySweep) {
   const uint32_t exponents[] = {0,   1,   111, 112, 113, 126,
                                 127, 143, 144, 254, 255};
   for (BfpFormat f : kAll) {
-    unsigned dropped = 24 - fmt(f).mantissaBits;
+    unsigned dropped = 24 - fmt(f).magnitudeBits;
     uint32_t half = 1u << (dropped - 1);
     for (uint32_t e : exponents)
       for (uint32_t top = 0; top < 8; ++top)
@@ -105,14 +105,14 @@ TEST(Bfp, BoundarySweep) {
                 ((top << (dropped + 1)) + half + delta) & 0x7FFFFF;
             uint32_t bits = sign << 31 | e << 23 | fraction;
             std::vector<uint32_t> shareds;
-            uint32_t own = fmt(f).fp16Exponent
+            uint32_t own = (fmt(f).exponent == BfpExponent::Fp16)
                                ? uint32_t(std::clamp(int(e) - 112, 0, 31))
                                : e;
             for (int s = -1; s <= 9; ++s)
               if (int(own) + s >= 0 &&
-                  int(own) + s <= (fmt(f).fp16Exponent ? 31 : 255))
+                  int(own) + s <= ((fmt(f).exponent == BfpExponent::Fp16) ? 31 : 255))
                 shareds.push_back(own + s);
-            shareds.push_back(fmt(f).fp16Exponent ? 31 : 255);
+            shareds.push_back((fmt(f).exponent == BfpExponent::Fp16) ? 31 : 255);
             for (uint32_t shared : shareds)
               ASSERT_EQ(encode(f, bits, shared),
                         referenceEncode(fmt(f), bits, shared))
@@ -129,9 +129,9 @@ TEST(Bfp, RandomEncodeAgainstReference) {
       uint32_t bits = rng();
       uint32_t e = (bits >> 23) & 0xFF;
       uint32_t own =
-          fmt(f).fp16Exponent ? uint32_t(std::clamp(int(e) - 112, 0, 31)) : e;
+          (fmt(f).exponent == BfpExponent::Fp16) ? uint32_t(std::clamp(int(e) - 112, 0, 31)) : e;
       uint32_t shared =
-          std::min<uint32_t>(own + rng() % 30, fmt(f).fp16Exponent ? 31 : 255);
+          std::min<uint32_t>(own + rng() % 30, (fmt(f).exponent == BfpExponent::Fp16) ? 31 : 255);
       ASSERT_EQ(encode(f, bits, shared), referenceEncode(fmt(f), bits, shared));
     }
 }
@@ -142,30 +142,30 @@ TEST(Bfp, RandomEncodeAgainstReference) {
 TEST(Bfp, EveryDatumDecodesAndReencodes) {
   for (BfpFormat f : kAll) {
     const BfpFormatInfo &info = fmt(f);
-    unsigned datums = 1u << (info.mantissaBits + 1);
-    unsigned maxShared = info.fp16Exponent ? 31 : 255;
+    unsigned datums = 1u << (info.magnitudeBits + 1);
+    unsigned maxShared = (info.exponent == BfpExponent::Fp16) ? 31 : 255;
     for (uint32_t shared = 0; shared <= maxShared; ++shared)
       for (unsigned datum = 0; datum < datums; ++datum) {
         uint32_t got = bfpDecode(info, uint8_t(datum), shared);
-        unsigned magnitude = datum & ((1u << info.mantissaBits) - 1);
-        bool negative = datum >> info.mantissaBits;
+        unsigned magnitude = datum & ((1u << info.magnitudeBits) - 1);
+        bool negative = datum >> info.magnitudeBits;
         if (magnitude == 0) {
           ASSERT_EQ(got, negative ? 0x80000000u : 0u);
           continue;
         }
-        int bias = info.fp16Exponent ? 15 : 127;
+        int bias = (info.exponent == BfpExponent::Fp16) ? 15 : 127;
         double value = std::ldexp(
-            double(magnitude), int(shared) - bias - int(info.mantissaBits - 1));
+            double(magnitude), int(shared) - bias - int(info.magnitudeBits - 1));
         int lead = 31 - __builtin_clz(magnitude);
-        int exponentField = int(shared) - int(info.mantissaBits - 1 - lead);
-        if (!info.fp16Exponent && (exponentField < 1 || exponentField > 254)) {
+        int exponentField = int(shared) - int(info.magnitudeBits - 1 - lead);
+        if (!(info.exponent == BfpExponent::Fp16) && (exponentField < 1 || exponentField > 254)) {
           // The 8-bit wrap of the ISA routine.
           ASSERT_EQ((got >> 23) & 0xFF, uint32_t(exponentField) & 0xFF);
           continue;
         }
         ASSERT_EQ(got, bitsOf(float(negative ? -value : value)))
             << info.name << " datum " << datum << " S " << shared;
-        if (info.fp16Exponent && exponentField < 0)
+        if ((info.exponent == BfpExponent::Fp16) && exponentField < 0)
           continue; // below 2^-15: re-encoding raises it (§5 step 2)
         ASSERT_EQ(encode(f, got, shared), datum)
             << info.name << " datum " << datum << " S " << shared;
@@ -228,9 +228,9 @@ TEST(Bfp, PackUnpackProperties) {
           if (bfpTileIndex(b, j) == local)
             block = b;
       uint8_t shared = packed[t * info.tileBytes + block];
-      int bias = info.fp16Exponent ? 15 : 127;
+      int bias = (info.exponent == BfpExponent::Fp16) ? 15 : 127;
       double step =
-          std::ldexp(1.0, int(shared) - bias - int(info.mantissaBits - 1));
+          std::ldexp(1.0, int(shared) - bias - int(info.magnitudeBits - 1));
       EXPECT_LE(std::fabs(double(floatOf(once[i])) - double(in[i])), step)
           << info.name << " i " << i;
     }

@@ -242,7 +242,7 @@ BfpOracle oracleBfp(const BfpFormatInfo &f, uint32_t bits, int shared) {
     return o;
   }
   double significand = double((bits & 0x7FFFFF) | 0x800000);
-  if (f.fp16Exponent) {
+  if ((f.exponent == BfpExponent::Fp16)) {
     exponent -= 112;
     if (exponent < 0 || exponent > 31) {
       o.clamped = true;
@@ -252,10 +252,10 @@ BfpOracle oracleBfp(const BfpFormatInfo &f, uint32_t bits, int shared) {
   }
   int shift = std::max(0, shared - exponent);
   double aligned = shift >= 24 ? 0 : std::floor(significand / std::ldexp(1, shift));
-  double q = aligned / std::ldexp(1, 24 - int(f.mantissaBits));
+  double q = aligned / std::ldexp(1, 24 - int(f.magnitudeBits));
   double rounded = std::nearbyint(q); // default rounding: half to even
   o.tie = q - std::floor(q) == 0.5;
-  o.saturated = rounded > std::ldexp(1, int(f.mantissaBits)) - 1;
+  o.saturated = rounded > std::ldexp(1, int(f.magnitudeBits)) - 1;
   o.flushed = finiteNonZero && rounded == 0;
   return o;
 }
@@ -271,7 +271,7 @@ BfpOracle oracleBfp(const BfpFormatInfo &f, uint32_t bits, int shared) {
 int oracleDevice(const BfpFormatInfo &f, const uint32_t *block, uint8_t *datums) {
   double values[16];
   int shared = 0;
-  int bias = f.fp16Exponent ? 15 : 127;
+  int bias = (f.exponent == BfpExponent::Fp16) ? 15 : 127;
   for (int j = 0; j < 16; ++j) {
     uint32_t bits = block[j];
     float x;
@@ -281,7 +281,7 @@ int oracleDevice(const BfpFormatInfo &f, const uint32_t *block, uint8_t *datums)
     bool special = std::isnan(x) || std::isinf(x);
     if (((bits >> 23) & 0xFF) == 0)
       v = 0;
-    if (f.fp16Exponent) {
+    if ((f.exponent == BfpExponent::Fp16)) {
       double largest = (2 - std::ldexp(1, -7)) * std::ldexp(1, 16);
       if (special || v >= std::ldexp(1, 17))
         v = largest;
@@ -297,8 +297,8 @@ int oracleDevice(const BfpFormatInfo &f, const uint32_t *block, uint8_t *datums)
   for (int j = 0; j < 16; ++j) {
     double v = std::fabs(values[j]);
     double q8 = std::floor(v / std::ldexp(1, shared - bias - 6) + 0.5);
-    unsigned q = unsigned(std::min(q8, 127.0)) >> (7 - f.mantissaBits);
-    datums[j] = uint8_t(q ? q | (values[j] < 0) << f.mantissaBits : 0);
+    unsigned q = unsigned(std::min(q8, 127.0)) >> (7 - f.magnitudeBits);
+    datums[j] = uint8_t(q ? q | (values[j] < 0) << f.magnitudeBits : 0);
   }
   return shared;
 }
@@ -351,7 +351,7 @@ TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
         int shared = 0;
         for (unsigned j = 0; j < kBfpBlockValues; ++j) {
           int e = (tiles[t * kBfpTileValues + bfpTileIndex(b, j)] >> 23) & 0xFF;
-          if (f.fp16Exponent)
+          if ((f.exponent == BfpExponent::Fp16))
             e = std::min(std::max(e - 112, 0), 31);
           shared = std::max(shared, e);
         }

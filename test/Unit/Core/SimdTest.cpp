@@ -624,7 +624,7 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
         break;
       case 1: { // a tie at `dropped` bits: remainder exactly one half
         unsigned dropped =
-            24 - kBfpFormatTable[(r >> 24) % kNumBfpFormats].mantissaBits;
+            24 - kBfpFormatTable[(r >> 24) % kNumBfpFormats].magnitudeBits;
         uint32_t kept = (r >> 1) & ((1u << (23 - dropped)) - 1);
         v[i] = sign | 127u << 23 | kept << dropped | 1u << (dropped - 1);
         break;

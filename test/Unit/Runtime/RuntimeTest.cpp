@@ -1,5 +1,6 @@
 //===- RuntimeTest.cpp - every error path of the C ABI --------------------===//
 #include "birsim/Runtime/Runtime.h"
+#include "birsim/Core/Bfp.h"
 #include "birsim/Core/Fidelity.h"
 
 #include "gtest/gtest.h"
