@@ -49,6 +49,11 @@ _FP8_FLAGS = _rt.fp8_config_flags()
 _FIDELITY_FIELDS = _rt.fidelity_layout()
 _BFP_FLAGS = _rt.bfp_flags()
 
+
+def _bfp_flags(**chosen: bool) -> int:
+    """The runtime's flag bits of the chosen BFP flags (BfpFlags.def)."""
+    return sum(_BFP_FLAGS[name] for name, on in chosen.items() if on)
+
 DtypeLike = Union[str, int, Dtype, np.dtype, type, Any]
 ArrayLike = Any  # NumPy arrays, lists, ml_dtypes arrays, CPU torch tensors
 
@@ -446,7 +451,7 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
     result = np.empty((array.size // values, tile_bytes), np.uint8)
     _check(_lib.birsim_bfp_pack(fmt.number, row.number, array.ctypes.data,
                                 result.shape[0], shape[0], shape[1],
-                                _BFP_FLAGS["faces"] if faces else 0, result.ctypes.data))
+                                _bfp_flags(faces=faces), result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -472,7 +477,7 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
     result = np.empty((count,) + shape, np.float32)
     _check(_lib.birsim_bfp_unpack(fmt.number, array.ctypes.data, count,
                                   shape[0], shape[1],
-                                  _BFP_FLAGS["faces"] if faces else 0, result.ctypes.data))
+                                  _bfp_flags(faces=faces), result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 
@@ -507,7 +512,7 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
     _check(_lib.birsim_bfp_pack_matrix(
         fmt.number, row.number, array.ctypes.data, rows, cols, shape[0],
-        shape[1], _BFP_FLAGS["transpose"] if transpose else 0, result.ctypes.data))
+        shape[1], _bfp_flags(transpose=transpose), result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
@@ -533,7 +538,7 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
     result = np.empty(tuple(int(d) for d in shape), np.float32)
     _check(_lib.birsim_bfp_unpack_matrix(
         fmt.number, array.ctypes.data, rows, cols, tile_shape[0], tile_shape[1],
-        _BFP_FLAGS["transpose"] if transpose else 0, result.ctypes.data))
+        _bfp_flags(transpose=transpose), result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 
