@@ -155,6 +155,85 @@ uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
   return differs;
 }
 
+//===-- The Tensix packer and unpacker (§5, the device's bytes [ttsim]) ---===//
+
+const BfpSiteInfo *lookupBfpSite(int site) {
+  if (site < 0 || site >= kNumBfpSites)
+    return nullptr;
+  return &kBfpSiteTable[site];
+}
+
+/// Magnitudes below bf16's smallest normal become +0.
+static uint32_t flushBelowNormal16(uint32_t v) {
+  return (v & 0x7FFF) < 0x80 ? 0 : v;
+}
+/// One bit fewer of mantissa, ties away from zero (the bfp8 intermediate's
+/// E8M6); a carry moves into the exponent.
+static uint32_t roundToE8M6(uint32_t v) { return (v + 1) & ~1u; }
+
+uint16_t bfpDeviceValue(BfpSite site, uint32_t bits) {
+  switch (site) {
+  case BfpSite::fp32_dest: // truncate to 16 bits; a NaN keeps its bits
+    return uint16_t(flushBelowNormal16(bits >> 16));
+  case BfpSite::fp32_dest_e8m6: // NaN to signed Inf, round, then flush
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+      bits = (bits & 0x80000000u) | 0x7F800000u;
+    return uint16_t(flushBelowNormal16(roundToE8M6(bits >> 16)));
+  case BfpSite::bf16_dest:
+  case BfpSite::bf16_dest_e8m6: { // NaN to signed Inf or flush, then round
+    uint32_t v = bits & 0xFFFF;
+    if ((v & 0x7FFF) > 0x7F80)
+      v = (v & 0x8000) | 0x7F80;
+    v = flushBelowNormal16(v);
+    return uint16_t(site == BfpSite::bf16_dest_e8m6 ? roundToE8M6(v) : v);
+  }
+  case BfpSite::fp16_dest: { // E5M6 with clamping, then rebiased
+    uint32_t h = bits & 0xFFFF;
+    if ((h & 0x7FFF) > 0x7FF7)
+      h = (h & 0x8000) | 0x7FF0;
+    h = ((h + 8) & ~15u) & 0xFFFF;
+    if ((h & 0x7FFF) < 0x400)
+      return 0;
+    uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    return uint16_t((h & 0x8000) | (e + kBfpFp16Rebias) << 7 | m >> 3);
+  }
+  case BfpSite::host:
+    break;
+  }
+  return 0;
+}
+
+uint8_t bfpDeviceBlock(const uint16_t *values, unsigned magnitudeBits,
+                       uint8_t *datums) {
+  unsigned shared = 0; // 255 an ordinary exponent
+  for (unsigned j = 0; j < kBfpBlockValues; ++j)
+    shared = std::max(shared, unsigned(values[j] >> 7) & 0xFF);
+  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+    unsigned e = (values[j] >> 7) & 0xFF;
+    unsigned m = (values[j] & 0x7F) | (e ? 0x80 : 0);
+    unsigned shift = shared - e;
+    // Aligned with one rounding, half away from zero; 128 saturates.
+    m = shift >= 8 ? 0 : std::min((m + (1u << shift)) >> (shift + 1), 127u);
+    m >>= 7 - magnitudeBits; // bfp4, bfp2: the bfp8 datum truncated
+    datums[j] = uint8_t(m ? m | (values[j] >> 15) << magnitudeBits : 0);
+  }
+  return uint8_t(shared);
+}
+
+uint32_t bfpDeviceDecode(unsigned magnitudeBits, uint8_t datum,
+                         uint8_t shared) {
+  // Widened to the bfp8 form: sign on bit 7, magnitude below it.
+  auto x = uint8_t(datum << (7 - magnitudeBits));
+  uint32_t sign = x >> 7;
+  auto mag = uint8_t(x << 1);
+  if (!mag) // the sign alone is -Inf
+    return sign ? 0xFF800000u : 0;
+  unsigned lz = unsigned(__builtin_clz(mag)) - 24;
+  mag = uint8_t(mag << lz);
+  auto exponent = uint8_t(shared - lz); // modulo 256
+  return (sign << 31) | uint32_t(exponent) << 23 | uint32_t(mag & 0x7E) << 16;
+}
+
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};
 
 void bfpAddTies(const BfpTally &ties) {

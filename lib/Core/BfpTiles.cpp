@@ -7,6 +7,7 @@
 #include "birsim/Core/Fidelity.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace birsim::core {
@@ -197,9 +198,61 @@ BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank) {
   return {rows, uint64_t(dims[rank - 1])};
 }
 
+/// "BFP sites: host (0), fp32_dest (1), ..." (BfpSites.def).
+static const char *siteChoices() {
+  static const std::string text = [] {
+    std::string t = "not a BFP site: expected";
+    for (const BfpSiteInfo &site : kBfpSiteTable)
+      t += std::string(site.site == BfpSite::host ? " " : ", ") + site.name +
+           " (" + std::to_string(int(site.site)) + ")";
+    return t;
+  }();
+  return text.c_str();
+}
+
+/// "a Dest path packs its Dest's element type: float32 at fp32_dest, ...".
+static const char *destChoices() {
+  static const std::string text = [] {
+    std::string t = "a Dest path packs its Dest's element type:";
+    for (const BfpSiteInfo &site : kBfpSiteTable)
+      if (site.onDevice())
+        t += std::string(t.back() == ':' ? " " : ", ") +
+             dtypeInfo(Dtype(site.dest)).name + " at " + site.name;
+    return t;
+  }();
+  return text.c_str();
+}
+
+Status bfpCheckPackAt(const BfpCall &call, int srcDtype) {
+  const BfpSiteInfo *site = lookupBfpSite(call.site);
+  if (!site || !site->onDevice())
+    return bfpCheckInput(srcDtype);
+  if (srcDtype != int(site->dest))
+    return Status::error(ErrorCode::invalidArgument, srcDtype, 0,
+                         destChoices());
+  const BfpFormatInfo *f = lookupBfpFormat(call.format);
+  if (f && f->magnitudeBits < site->minMagnitudeBits)
+    return Status::error(
+        ErrorCode::invalidArgument, call.format, 0,
+        site->minMagnitudeBits == 7
+            ? "the fp16 Dest path writes bfp8_b only (ttsim mode 0x26)"
+            : "no bfp2 output through the bfp8 intermediate (ttsim refuses "
+              "modes 0x16F and 0x6F)");
+  return Status::success();
+}
+
 Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
   if (!lookupBfpFormat(call.format))
     return Status::error(ErrorCode::invalidFormat, call.format);
+  const BfpSiteInfo *site = lookupBfpSite(call.site);
+  if (!site)
+    return Status::error(ErrorCode::invalidArgument, call.site, 0,
+                         siteChoices());
+  if (site->onDevice() &&
+      lookupBfpFormat(call.format)->exponent != BfpExponent::Fp32)
+    return Status::error(ErrorCode::invalidArgument, call.format, 0,
+                         "the Tensix packer and unpacker have no \"a\" "
+                         "format path (ttsim refuses exponent-A BFP)");
   const BfpTileShape *shape = lookupBfpTileShape(call.tileRows, call.tileCols);
   if (!shape)
     return Status::error(ErrorCode::invalidTileShape, int64_t(call.tileRows),
@@ -333,15 +386,78 @@ static BfpCall matrixCall(int format, size_t rows, size_t cols,
   return call;
 }
 
+/// The Tensix packer at `site` (§5, the device's bytes): each block's
+/// values through the path's per-value step, then the block rule; the
+/// host's tile layout.
+static void packTilesAt(const BfpLayout &layout, BfpSite site,
+                        const char *src, size_t firstTile, size_t tileCount,
+                        uint8_t *out) {
+  const BfpFormatInfo &f = *layout.format;
+  const BfpTileShape &shape = layout.shape;
+  const DtypeInfo &input = *layout.values;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile = src + layout.origin(firstTile + t) * input.bytes;
+    uint8_t *packed = out + t * layout.packedBytes;
+    std::fill(packed + shape.blocks(), packed + layout.packedBytes, 0);
+    for (unsigned b = 0; b < shape.blocks(); ++b) {
+      uint16_t values[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        values[j] = bfpDeviceValue(
+            site, uint32_t(loadBits(tile + (layout.blockStart[b] +
+                                            j * layout.valueStep) *
+                                               input.bytes,
+                                    input.bytes)));
+      uint8_t datums[kBfpBlockValues];
+      packed[b] = bfpDeviceBlock(values, f.magnitudeBits, datums);
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        unsigned i = b * kBfpBlockValues + j;
+        packed[shape.exponentBytes() + i / f.datumsPerByte()] |=
+            uint8_t(datums[j] << (i % f.datumsPerByte()) * f.datumBits);
+      }
+    }
+  }
+}
+
+/// The unpacker's decode (bfp8_to_bf16) of every datum.
+static void unpackTilesAt(const BfpLayout &layout, const uint8_t *packed,
+                          size_t firstTile, size_t tileCount, char *dst) {
+  const BfpFormatInfo &f = *layout.format;
+  const BfpTileShape &shape = layout.shape;
+  uint8_t datumMask = uint8_t((1u << f.datumBits) - 1);
+  for (size_t t = 0; t < tileCount; ++t) {
+    const uint8_t *in = packed + t * layout.packedBytes;
+    char *tile = dst + layout.origin(firstTile + t) * 4;
+    for (unsigned b = 0; b < shape.blocks(); ++b)
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        unsigned i = b * kBfpBlockValues + j;
+        uint8_t datum =
+            uint8_t(in[shape.exponentBytes() + i / f.datumsPerByte()] >>
+                    (i % f.datumsPerByte()) * f.datumBits) &
+            datumMask;
+        uint32_t value = bfpDeviceDecode(f.magnitudeBits, datum, in[b]);
+        std::memcpy(tile + (layout.blockStart[b] + j * layout.valueStep) * 4,
+                    &value, 4);
+      }
+  }
+}
+
 Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
                FidelityCounts *counts) {
-  if (Status s = bfpCheckInput(srcDtype))
+  if (Status s = bfpCheckPackAt(call, srcDtype))
     return s;
   BfpLayout layout;
   uint64_t tiles;
   if (Status s = prepare(call, *lookupDtype(srcDtype), out, src, layout, tiles))
     return s;
-  runPack(layout, src, size_t(tiles), out, counts);
+  if (call.site == int(BfpSite::host)) {
+    runPack(layout, src, size_t(tiles), out, counts);
+    return Status::success();
+  }
+  parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
+    packTilesAt(layout, BfpSite(call.site), static_cast<const char *>(src),
+                begin, end - begin,
+                static_cast<uint8_t *>(out) + begin * layout.packedBytes);
+  });
   return Status::success();
 }
 
@@ -351,7 +467,83 @@ Status bfpUnpack(const BfpCall &call, const void *packed, void *out) {
   if (Status s = prepare(call, dtypeInfo(Dtype::float32), packed, out, layout,
                          tiles))
     return s;
-  runUnpack(layout, packed, size_t(tiles), out);
+  if (call.site == int(BfpSite::host)) {
+    runUnpack(layout, packed, size_t(tiles), out);
+    return Status::success();
+  }
+  parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
+    unpackTilesAt(layout,
+                  static_cast<const uint8_t *>(packed) +
+                      begin * layout.packedBytes,
+                  begin, end - begin, static_cast<char *>(out));
+  });
+  return Status::success();
+}
+
+/// NaN against NaN is equal; otherwise the bits.
+static bool sameF32(uint32_t a, uint32_t b) {
+  return a == b || (isNaNF32(a) && isNaNF32(b));
+}
+
+Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
+                     uint8_t *mask, uint64_t *count) {
+  const BfpSiteInfo *site = lookupBfpSite(call.site);
+  if (site && !site->onDevice())
+    return Status::error(ErrorCode::invalidArgument, call.site, 0,
+                         "the device diff compares a Dest path with the "
+                         "host: name a device site");
+  if (Status s = bfpCheckPackAt(call, srcDtype))
+    return s;
+  BfpLayout layout;
+  uint64_t tiles;
+  const DtypeInfo &input = *lookupDtype(srcDtype);
+  if (Status s = checkBuffersOf(call, src, src, input.bytes, tiles))
+    return s;
+  if (!count)
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null count");
+  layout = layoutOf(call, input);
+  size_t values = size_t(tiles) * layout.shape.values();
+  if (mask)
+    if (Status s =
+            checkNoOverlap(mask, values, src, values * input.bytes, false))
+      return s;
+  const BfpFormatInfo &f = *layout.format;
+  std::atomic<uint64_t> differing{0};
+  parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
+    uint64_t local = 0;
+    for (size_t t = begin; t < end; ++t) {
+      size_t origin = layout.origin(t);
+      for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
+        uint32_t host[kBfpBlockValues];
+        uint16_t device[kBfpBlockValues];
+        size_t index[kBfpBlockValues];
+        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+          index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
+          auto bits = uint32_t(loadBits(
+              static_cast<const char *>(src) + index[j] * input.bytes,
+              input.bytes));
+          host[j] = readAsF32(input, bits); // exact for the Dest types
+          device[j] = bfpDeviceValue(BfpSite(call.site), bits);
+        }
+        uint8_t hostShared = bfpSharedExponent(f, host);
+        uint8_t datums[kBfpBlockValues];
+        uint8_t deviceShared = bfpDeviceBlock(device, f.magnitudeBits, datums);
+        BfpTally ignored;
+        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+          bool differs = !sameF32(
+              bfpDecode(f, bfpEncode(f, host[j], hostShared, ignored),
+                        hostShared),
+              bfpDeviceDecode(f.magnitudeBits, datums[j], deviceShared));
+          local += differs;
+          if (mask)
+            mask[index[j]] = uint8_t(differs);
+        }
+      }
+    }
+    differing.fetch_add(local, std::memory_order_relaxed);
+  });
+  *count = differing.load();
   return Status::success();
 }
 

@@ -35,6 +35,9 @@ static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
 #define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
   static_assert(CMacro == Bits, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFlags.def"
+#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, Min, CMacro)                 \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#include "birsim/Core/BfpSites.def"
 static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
                   BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
               "Runtime.h's status codes differ from the core's");
@@ -341,36 +344,112 @@ size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
   return f && shape ? shape->packedBytes(*f) : 0;
 }
 
+} // extern "C"
+
+static BfpCall tilesCall(int where, int format, size_t tileCount,
+                         uint32_t tileRows, uint32_t tileCols,
+                         unsigned flags) {
+  BfpCall call;
+  call.site = where;
+  call.format = format;
+  call.tileRows = tileRows;
+  call.tileCols = tileCols;
+  call.flags = flags;
+  call.tiles = tileCount;
+  return call;
+}
+
+static BfpCall matrixCall(int where, int format, size_t rows, size_t cols,
+                          uint32_t tileRows, uint32_t tileCols,
+                          unsigned flags) {
+  BfpCall call = tilesCall(where, format, 0, tileRows, tileCols, flags);
+  call.form = BfpForm::Matrix;
+  call.rows = rows;
+  call.cols = cols;
+  return call;
+}
+
+extern "C" {
+
+const char *birsim_bfp_site_name(int where) {
+  const BfpSiteInfo *site = lookupBfpSite(where);
+  return site ? site->name : nullptr;
+}
+
+int birsim_bfp_pack_at(int where, int format, int src_dtype, const void *src,
+                       size_t tile_count, uint32_t tile_rows,
+                       uint32_t tile_cols, unsigned flags, void *out) {
+  return counted([&](FidelityCounts *counts) {
+    return bfpPack(tilesCall(where, format, tile_count, tile_rows, tile_cols,
+                             flags),
+                   src_dtype, src, out, counts);
+  });
+}
+
+int birsim_bfp_pack_matrix_at(int where, int format, int src_dtype,
+                              const void *src, size_t rows, size_t cols,
+                              uint32_t tile_rows, uint32_t tile_cols,
+                              unsigned flags, void *out) {
+  return counted([&](FidelityCounts *counts) {
+    return bfpPack(
+        matrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
+        src_dtype, src, out, counts);
+  });
+}
+
+int birsim_bfp_unpack_at(int where, int format, const void *packed,
+                         size_t tile_count, uint32_t tile_rows,
+                         uint32_t tile_cols, unsigned flags, float *out) {
+  return report(bfpUnpack(
+      tilesCall(where, format, tile_count, tile_rows, tile_cols, flags), packed,
+      out));
+}
+
+int birsim_bfp_unpack_matrix_at(int where, int format, const void *packed,
+                                size_t rows, size_t cols, uint32_t tile_rows,
+                                uint32_t tile_cols, unsigned flags,
+                                float *out) {
+  return report(bfpUnpack(
+      matrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
+      packed, out));
+}
+
+int birsim_bfp_device_diff(int where, int format, int src_dtype,
+                           const void *src, size_t tile_count,
+                           uint32_t tile_rows, uint32_t tile_cols,
+                           unsigned flags, uint8_t *mask, uint64_t *count) {
+  return report(bfpDeviceDiff(
+      tilesCall(where, format, tile_count, tile_rows, tile_cols, flags),
+      src_dtype, src, mask, count));
+}
+
 int birsim_bfp_pack(int format, int src_dtype, const void *src,
                     size_t tile_count, uint32_t tile_rows, uint32_t tile_cols,
                     unsigned flags, void *out) {
-  return counted([&](FidelityCounts *counts) {
-    return bfpPack(format, src_dtype, src, tile_count, tile_rows, tile_cols,
-                   flags, out, counts);
-  });
+  return birsim_bfp_pack_at(BIRSIM_BFP_HOST, format, src_dtype, src,
+                            tile_count, tile_rows, tile_cols, flags, out);
 }
 
 int birsim_bfp_unpack(int format, const void *packed, size_t tile_count,
                       uint32_t tile_rows, uint32_t tile_cols, unsigned flags,
                       float *out) {
-  return report(
-      bfpUnpack(format, packed, tile_count, tile_rows, tile_cols, flags, out));
+  return birsim_bfp_unpack_at(BIRSIM_BFP_HOST, format, packed, tile_count,
+                              tile_rows, tile_cols, flags, out);
 }
 
 int birsim_bfp_pack_matrix(int format, int src_dtype, const void *src,
                            size_t rows, size_t cols, uint32_t tile_rows,
                            uint32_t tile_cols, unsigned flags, void *out) {
-  return counted([&](FidelityCounts *counts) {
-    return bfpPackMatrix(format, src_dtype, src, rows, cols, tile_rows,
-                         tile_cols, flags, out, counts);
-  });
+  return birsim_bfp_pack_matrix_at(BIRSIM_BFP_HOST, format, src_dtype, src,
+                                   rows, cols, tile_rows, tile_cols, flags,
+                                   out);
 }
 
 int birsim_bfp_unpack_matrix(int format, const void *packed, size_t rows,
                              size_t cols, uint32_t tile_rows,
                              uint32_t tile_cols, unsigned flags, float *out) {
-  return report(bfpUnpackMatrix(format, packed, rows, cols, tile_rows,
-                                tile_cols, flags, out));
+  return birsim_bfp_unpack_matrix_at(BIRSIM_BFP_HOST, format, packed, rows,
+                                     cols, tile_rows, tile_cols, flags, out);
 }
 
 /// The value-level calls have no status: an unknown format returns 0 and

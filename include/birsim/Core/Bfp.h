@@ -159,6 +159,54 @@ constexpr unsigned bfpFlagsOf(BfpForm form) {
   return bits;
 }
 
+/// Where a pack runs (BfpSites.def; §5, the device's bytes [ttsim]).
+enum class BfpSite : int {
+#define BIRSIM_BFP_SITE(Enumerator, Number, ...) Enumerator = Number,
+#include "birsim/Core/BfpSites.def"
+};
+constexpr int kNumBfpSites = 0
+#define BIRSIM_BFP_SITE(...) +1
+#include "birsim/Core/BfpSites.def"
+    ;
+/// A site's Dest element type: a Dtype number, or `none` (the host).
+enum class BfpSiteDest : int {
+  none = -1,
+#define BIRSIM_DTYPE(Enumerator, Number, ...) Enumerator = Number,
+#include "birsim/Core/Dtypes.def"
+};
+struct BfpSiteInfo {
+  BfpSite site;
+  const char *name;
+  BfpSiteDest dest;
+  unsigned minMagnitudeBits; ///< the narrowest datum the path writes
+  constexpr bool onDevice() const { return dest != BfpSiteDest::none; }
+};
+inline constexpr BfpSiteInfo kBfpSiteTable[] = {
+#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, MinMagnitudeBits, CMacro)   \
+  {BfpSite::Enumerator, #Enumerator, BfpSiteDest::Dest, MinMagnitudeBits},
+#include "birsim/Core/BfpSites.def"
+};
+static_assert(numberedInRowOrder({
+#define BIRSIM_BFP_SITE(Enumerator, Number, ...) Number,
+#include "birsim/Core/BfpSites.def"
+              }),
+              "BfpSites.def rows must be numbered 0..N-1");
+/// The row of `site`, or null.
+const BfpSiteInfo *lookupBfpSite(int site);
+
+/// The Tensix packer's per-value step on a Dest element's bits (fp32, or
+/// the 16-bit bf16 / fp16): the 16-bit bf16-form value the block rule takes
+/// (§5, the device's bytes). `site` is a device site.
+uint16_t bfpDeviceValue(BfpSite site, uint32_t destBits);
+/// The packer's block rule on 16 such values: the shared exponent and the
+/// datums of M = `magnitudeBits` ("b" formats).
+uint8_t bfpDeviceBlock(const uint16_t *values, unsigned magnitudeBits,
+                       uint8_t *datums);
+/// The unpacker's decode of a datum under shared exponent `shared`: fp32
+/// bits (a bf16 value << 16).
+uint32_t bfpDeviceDecode(unsigned magnitudeBits, uint8_t datum,
+                         uint8_t shared);
+
 /// One call of a tile or matrix form as §5 describes it: a format, a tile
 /// shape, the flags, and the tile count (tile forms) or the matrix (matrix
 /// forms: a row-major array with its leading dimensions folded into rows,
@@ -167,6 +215,8 @@ constexpr unsigned bfpFlagsOf(BfpForm form) {
 /// them with bfpCheckCall.
 struct BfpCall {
   int format = 0;
+  int site = int(BfpSite::host); ///< where a pack runs; an unpack decodes
+                                 ///< as the unpacker at any device site
   BfpForm form = BfpForm::Tiles;
   uint64_t tileRows = 0, tileCols = 0;
   unsigned flags = 0;
@@ -186,6 +236,9 @@ BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank);
 Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount = nullptr);
 /// The input element types of packing (kBfpInputDtypes).
 Status bfpCheckInput(int srcDtype);
+/// What a pack at `call.site` takes: the host, kBfpInputDtypes; a device
+/// path, its Dest's element type and the datum widths it writes.
+Status bfpCheckPackAt(const BfpCall &call, int srcDtype);
 /// A rule's text without the status's "invalid argument: " framing, for
 /// diagnostics that name the op and the type themselves.
 std::string bfpRuleText(const Status &status);
@@ -283,6 +336,15 @@ uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
                         uint32_t deviceShared);
 uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
                           uint32_t hostShared, const uint8_t *hostDatums);
+
+/// Which elements a pack at a device site gives another value than the
+/// host's: mask[i] = 1 where the device's tiles, decoded as the unpacker
+/// does, differ from the host's tiles of the same values (16-bit Dest
+/// values widened exactly to fp32) decoded as bfpUnpack does, in fp32 bit
+/// patterns (NaN against NaN equal); i in the input's element order. The
+/// number of them in *count; mask may be null. Nothing written on error.
+Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
+                     uint8_t *mask, uint64_t *count);
 
 /// Tallies what bfpPack (Bfp.h) packs for the same call; indices are flat
 /// indices of the input elements. A call bfpPack rejects gives its error

@@ -161,6 +161,18 @@ BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
  * ("faces", "transpose"), its bits in *bits when bits is not NULL; NULL
  * past the last. */
 BIRSIM_RT_API const char *birsim_bfp_flag(int index, unsigned *bits);
+/* Where a BFP conversion runs (include/birsim/Core/BfpSites.def;
+ * docs/Semantics.md section 5, "The device's bytes" [ttsim]). */
+#define BIRSIM_BFP_HOST 0 /* tt-metal's host packer: birsim_bfp_pack's bytes */
+#define BIRSIM_BFP_FP32_DEST                                                   \
+  1 /* Tensix packer, fp32 Dest, one rounding (0x106/0x107/0x10F) */
+#define BIRSIM_BFP_FP32_DEST_E8M6                                              \
+  2 /* fp32 Dest through the bfp8 intermediate (0x166/0x167) */
+#define BIRSIM_BFP_BF16_DEST 3      /* 16-bit bf16 Dest (0x56/0x57/0x5F) */
+#define BIRSIM_BFP_BF16_DEST_E8M6 4 /* (0x66/0x67) */
+#define BIRSIM_BFP_FP16_DEST 5      /* fp16 Dest, bfp8_b only (0x26) */
+/* The sites by number: "host", "fp32_dest", ...; NULL past the last. */
+BIRSIM_RT_API const char *birsim_bfp_site_name(int where);
 /* Bytes the packer writes per tile of this shape; 0 for an unknown format
  * or a shape tt-metal rejects. */
 BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
@@ -193,6 +205,42 @@ BIRSIM_RT_API int birsim_bfp_unpack_matrix(int format, const void *packed,
                                            uint32_t tile_rows,
                                            uint32_t tile_cols, unsigned flags,
                                            float *out);
+/* birsim_bfp_pack / _pack_matrix / _unpack / _unpack_matrix with where the
+ * conversion runs: a Dest path takes the Dest's element type as src_dtype
+ * (float32, or bfloat16 / float16 for the 16-bit Dests), writes the "b"
+ * formats it has (no bfp2 through the bfp8 intermediate, bfp8_b only from
+ * fp16) in host-layout tiles; unpack at a device site decodes as the
+ * unpacker. BIRSIM_BFP_HOST is the host call itself. */
+BIRSIM_RT_API int birsim_bfp_pack_at(int where, int format, int src_dtype,
+                                     const void *src, size_t tile_count,
+                                     uint32_t tile_rows, uint32_t tile_cols,
+                                     unsigned flags, void *out);
+BIRSIM_RT_API int birsim_bfp_pack_matrix_at(int where, int format,
+                                            int src_dtype, const void *src,
+                                            size_t rows, size_t cols,
+                                            uint32_t tile_rows,
+                                            uint32_t tile_cols, unsigned flags,
+                                            void *out);
+BIRSIM_RT_API int birsim_bfp_unpack_at(int where, int format,
+                                       const void *packed, size_t tile_count,
+                                       uint32_t tile_rows, uint32_t tile_cols,
+                                       unsigned flags, float *out);
+BIRSIM_RT_API int birsim_bfp_unpack_matrix_at(int where, int format,
+                                              const void *packed, size_t rows,
+                                              size_t cols, uint32_t tile_rows,
+                                              uint32_t tile_cols,
+                                              unsigned flags, float *out);
+/* Which elements differ: mask[i] = 1 where the tiles packed at `where` (a
+ * device site), decoded with the unpacker's rule, give another float32 bit
+ * pattern than the host packer's tiles of the same values decoded as
+ * birsim_bfp_unpack does (16-bit inputs widened exactly to float32 for the
+ * host; NaN against NaN counts as equal), in the input's element order; the
+ * number of them in *count; mask may be null. */
+BIRSIM_RT_API int birsim_bfp_device_diff(int where, int format, int src_dtype,
+                                         const void *src, size_t tile_count,
+                                         uint32_t tile_rows,
+                                         uint32_t tile_cols, unsigned flags,
+                                         uint8_t *mask, uint64_t *count);
 BIRSIM_RT_API uint8_t birsim_bfp_convert_float_bits(int format,
                                                     uint32_t input_bits,
                                                     uint32_t shared_exp);
