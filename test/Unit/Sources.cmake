@@ -1,6 +1,7 @@
 # The unit tests' sources, relative to test/Unit: read by test/Unit and by
 # the core-only build (test/Unit/CoreOnly), so both build the same tests.
 set(BIRSIM_CORE_TEST_SOURCES
+  Core/BfpDeviceTest.cpp
   Core/BfpTest.cpp
   Core/CastTest.cpp
   Core/FidelityTest.cpp

@@ -266,8 +266,9 @@ BIRSIM_RT_API const char *birsim_version(void);
  * to the values of the bulk calls (birsim_accumulate,
  * birsim_accumulate_into, birsim_scatter_accumulate,
  * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
- * birsim_bfp_pack, birsim_bfp_pack_matrix) since the last reset, summed
- * over all threads.
+ * birsim_bfp_pack, birsim_bfp_pack_matrix, and birsim_bfp_pack_at and
+ * birsim_bfp_pack_matrix_at at BIRSIM_BFP_HOST; a pack at a device site
+ * counts nothing) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt
  * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);
  * `elements` counts the values examined: fp8 add elements, cast inputs, BFP

@@ -1,0 +1,473 @@
+//===- BfpDeviceTest.cpp - the Tensix packer and unpacker -----------------===//
+//
+// docs/Semantics.md section 5, "The device's bytes" [ttsim], against a
+// deliberately plain second implementation written from that text:
+// exhaustive on every bf16 and fp16 value, every datum and exponent, and on
+// seeded random tiles of every site, format, shape, layout and form.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Convert.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace birsim::core;
+
+namespace {
+
+//===-- The plain implementation, from the section's text -----------------===//
+
+namespace plain {
+
+bool nanF32(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
+
+/// The table's per-value step, then the flush, as the section states them.
+uint32_t step(BfpSite site, uint32_t x) {
+  uint32_t v = 0;
+  bool flushAfter = true;
+  switch (site) {
+  case BfpSite::fp32_dest:
+    v = x / 65536; // truncate
+    break;
+  case BfpSite::fp32_dest_e8m6:
+    if (nanF32(x))
+      x = (x & 0x80000000u) | 0x7F800000u;
+    v = ((x / 65536) + 1) / 2 * 2;
+    break;
+  case BfpSite::bf16_dest:
+  case BfpSite::bf16_dest_e8m6:
+    v = x;
+    if ((v & 0x7FFF) > 0x7F80)
+      v = (v & 0x8000) | 0x7F80;
+    if (site == BfpSite::bf16_dest_e8m6) {
+      if ((v & 0x7FFF) < 0x80)
+        v = 0;
+      v = (v + 1) / 2 * 2;
+    }
+    break;
+  case BfpSite::fp16_dest: {
+    uint32_t h = x;
+    if ((h & 0x7FFF) > 0x7FF7)
+      h = (h & 0x8000) | 0x7FF0;
+    h = (h + 8) / 16 * 16;
+    if ((h & 0x7FFF) < 0x400)
+      return 0;
+    uint32_t e = (h >> 10) % 32, m = h % 1024;
+    return (h & 0x8000) | (e + 112) << 7 | m >> 3;
+  }
+  case BfpSite::host:
+    break;
+  }
+  if (flushAfter && (v & 0x7FFF) < 0x80)
+    v = 0;
+  return v;
+}
+
+/// The block rule, with the alignment's rounding in floating point.
+uint8_t block(const uint32_t *v, unsigned m, uint8_t *datums) {
+  unsigned shared = 0;
+  for (int j = 0; j < 16; ++j)
+    if (((v[j] >> 7) & 255) > shared)
+      shared = (v[j] >> 7) & 255;
+  for (int j = 0; j < 16; ++j) {
+    unsigned e = (v[j] >> 7) & 255;
+    unsigned mag = (v[j] & 127) + (e != 0 ? 128 : 0);
+    unsigned d = shared - e;
+    unsigned q = 0;
+    if (d < 8) {
+      q = unsigned(std::floor(std::ldexp(double(mag), -int(d + 1)) + 0.5));
+      if (q == 128)
+        q = 127;
+    }
+    q = q >> (7 - m);
+    unsigned sign = v[j] >> 15;
+    datums[j] = uint8_t(q == 0 ? 0 : q + (sign << m));
+  }
+  return uint8_t(shared);
+}
+
+/// The unpacker's decode, as fp32 bits.
+uint32_t decode(unsigned m, uint8_t datum, uint8_t shared) {
+  unsigned sign = (datum >> m) & 1;
+  unsigned mag = (datum & ((1u << m) - 1)) << (7 - m); // 7-bit magnitude
+  if (mag == 0)
+    return sign ? 0xFF800000u : 0;
+  int lead = 6;
+  while (!(mag & (1u << lead)))
+    --lead;
+  unsigned lz = unsigned(6 - lead);
+  unsigned exponent = (shared + 256 - lz) % 256;
+  unsigned fraction = (mag << (lz + 1)) & 0x7E; // the 6 bits below the one
+  uint32_t bf16 = sign << 15 | exponent << 7 | fraction;
+  return bf16 << 16;
+}
+
+} // namespace plain
+
+const BfpSite kDeviceSites[] = {BfpSite::fp32_dest, BfpSite::fp32_dest_e8m6,
+                                BfpSite::bf16_dest, BfpSite::bf16_dest_e8m6,
+                                BfpSite::fp16_dest};
+
+bool writes(BfpSite site, const BfpFormatInfo &f) {
+  return f.exponent == BfpExponent::Fp32 &&
+         f.magnitudeBits >= lookupBfpSite(int(site))->minMagnitudeBits;
+}
+
+//===-- Exhaustive --------------------------------------------------------===//
+
+// Every bf16 value through the bf16 paths, every fp16 value through the
+// fp16 path, and every top half of fp32 with its low halves' classes
+// through the fp32 paths.
+TEST(BfpDevice, EveryValueStep) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    for (BfpSite site : {BfpSite::bf16_dest, BfpSite::bf16_dest_e8m6,
+                         BfpSite::fp16_dest})
+      ASSERT_EQ(bfpDeviceValue(site, h), plain::step(site, h))
+          << int(site) << " 0x" << std::hex << h;
+    for (uint32_t low : {0u, 1u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu})
+      for (BfpSite site : {BfpSite::fp32_dest, BfpSite::fp32_dest_e8m6})
+        ASSERT_EQ(bfpDeviceValue(site, h << 16 | low),
+                  plain::step(site, h << 16 | low))
+            << int(site) << " 0x" << std::hex << (h << 16 | low);
+  }
+  // The section's examples.
+  EXPECT_EQ(bfpDeviceValue(BfpSite::fp32_dest_e8m6, 0x007F0000u), 0x0080);
+  EXPECT_EQ(bfpDeviceValue(BfpSite::bf16_dest_e8m6, 0x007F), 0);
+  EXPECT_EQ(bfpDeviceValue(BfpSite::fp16_dest, 0x7C00), (143u << 7));
+  EXPECT_EQ(bfpDeviceValue(BfpSite::fp32_dest, 0x7FC00001u), 0x7FC0);
+  EXPECT_EQ(bfpDeviceValue(BfpSite::fp32_dest_e8m6, 0xFFC00000u), 0xFF80);
+}
+
+// Every 16-bit value as a block's element under every shared-exponent
+// offset 0..9 (the largest exponent set by a second element), every "b"
+// width: the shared byte and all 16 datums.
+TEST(BfpDevice, EveryValueUnderEveryOffset) {
+  for (uint32_t v = 0; v < 0x10000; ++v) {
+    unsigned e = (v >> 7) & 255;
+    for (unsigned offset = 0; offset <= 9 && e + offset <= 255; ++offset) {
+      uint16_t values[16] = {uint16_t(v), uint16_t((e + offset) << 7 | 0x55)};
+      uint32_t wide[16];
+      for (int j = 0; j < 16; ++j)
+        wide[j] = values[j];
+      for (unsigned m : {7u, 3u, 1u}) {
+        uint8_t got[16], want[16];
+        uint8_t shared = bfpDeviceBlock(values, m, got);
+        ASSERT_EQ(shared, plain::block(wide, m, want));
+        ASSERT_EQ(std::memcmp(got, want, 16), 0)
+            << "v=0x" << std::hex << v << " offset " << offset << " m " << m;
+      }
+    }
+  }
+}
+
+// Every datum of every width under every exponent byte.
+TEST(BfpDevice, EveryDatumDecodes) {
+  for (unsigned m : {7u, 3u, 1u})
+    for (unsigned datum = 0; datum < (2u << m); ++datum)
+      for (unsigned shared = 0; shared < 256; ++shared)
+        ASSERT_EQ(bfpDeviceDecode(m, uint8_t(datum), uint8_t(shared)),
+                  plain::decode(m, uint8_t(datum), uint8_t(shared)))
+            << m << " " << datum << " " << shared;
+  EXPECT_EQ(bfpDeviceDecode(7, 0x80, 127), 0xFF800000u); // sign alone: -Inf
+  EXPECT_EQ(bfpDeviceDecode(3, 0x8, 127), 0xFF800000u);
+}
+
+//===-- Tiles -------------------------------------------------------------===//
+
+/// Random Dest values with NaN, Inf, zeros, denormals and E8M6 carries.
+uint32_t randomDest(std::mt19937 &rng, unsigned bytes) {
+  uint32_t r = rng();
+  switch (rng() % 8) {
+  case 0:
+    r = (r & 0x80000000u) | 0x7F800000u | (rng() % 2 ? 0 : r & 0x7FFFFF);
+    break; // Inf, NaN
+  case 1:
+    r &= 0x807FFFFFu; // zeros, denormals
+    break;
+  case 2:
+    r |= 0x00FF0000u; // mantissa all ones: carries
+    break;
+  case 3:
+    r = (r & 0x8000FFFFu) | (uint32_t(120 + rng() % 16) << 23);
+    break; // a narrow exponent range
+  default:
+    break;
+  }
+  return bytes == 4 ? r : r >> 16;
+}
+
+/// The section's pack, written plainly over a row-major 32x32 tile.
+std::vector<uint8_t> plainPack(BfpSite site, const BfpFormatInfo &f,
+                               const std::vector<uint32_t> &tile) {
+  std::vector<uint8_t> out(kBfpTileBlocks + 1024 * f.datumBits / 8, 0);
+  for (unsigned b = 0; b < kBfpTileBlocks; ++b) {
+    unsigned face = b / 16, row = b % 16;
+    uint32_t values[16];
+    for (unsigned j = 0; j < 16; ++j)
+      values[j] = plain::step(
+          site, tile[((face / 2) * 16 + row) * 32 + (face % 2) * 16 + j]);
+    uint8_t datums[16];
+    out[b] = plain::block(values, f.magnitudeBits, datums);
+    for (unsigned j = 0; j < 16; ++j) {
+      unsigned i = b * 16 + j, perByte = 8 / f.datumBits;
+      out[kBfpTileBlocks + i / perByte] |=
+          uint8_t(datums[j] << (i % perByte) * f.datumBits);
+    }
+  }
+  return out;
+}
+
+// Seeded random 32x32 tiles through every site and "b" format: the bytes
+// of the plain pack, the unpacker's values of the plain decode.
+TEST(BfpDevice, RandomTilesAgainstThePlainPacker) {
+  std::mt19937 rng(30);
+  for (BfpSite site : kDeviceSites) {
+    const BfpSiteInfo &info = *lookupBfpSite(int(site));
+    const DtypeInfo &dest = dtypeInfo(Dtype(info.dest));
+    for (const BfpFormatInfo &f : kBfpFormatTable) {
+      if (!writes(site, f))
+        continue;
+      for (int round = 0; round < 40; ++round) {
+        std::vector<uint32_t> tile(1024);
+        std::vector<uint8_t> raw(1024 * dest.bytes);
+        for (unsigned i = 0; i < 1024; ++i) {
+          tile[i] = randomDest(rng, dest.bytes);
+          std::memcpy(&raw[i * dest.bytes], &tile[i], dest.bytes);
+        }
+        BfpCall call;
+        call.site = int(site);
+        call.format = int(f.format);
+        call.tileRows = call.tileCols = 32;
+        call.tiles = 1;
+        std::vector<uint8_t> got(kBfpTileBlocks + 1024 * f.datumBits / 8);
+        ASSERT_TRUE(bfpPack(call, int(dest.dtype), raw.data(), got.data()).ok());
+        ASSERT_EQ(got, plainPack(site, f, tile)) << info.name << " " << f.name;
+        std::vector<uint32_t> back(1024);
+        ASSERT_TRUE(bfpUnpack(call, got.data(), back.data()).ok());
+        for (unsigned b = 0; b < kBfpTileBlocks; ++b)
+          for (unsigned j = 0; j < 16; ++j) {
+            unsigned i = b * 16 + j, perByte = 8 / f.datumBits;
+            uint8_t datum = uint8_t(got[kBfpTileBlocks + i / perByte] >>
+                                    (i % perByte) * f.datumBits) &
+                            uint8_t((1u << f.datumBits) - 1);
+            unsigned face = b / 16, row = b % 16;
+            ASSERT_EQ(back[((face / 2) * 16 + row) * 32 + (face % 2) * 16 + j],
+                      plain::decode(f.magnitudeBits, datum, got[b]));
+          }
+      }
+    }
+  }
+}
+
+// Every tile shape, face layout and matrix form (with transpose) packs at
+// a device site as the tile form of the same values in face order: the
+// site changes the numbers, never the placement.
+TEST(BfpDevice, ShapesLayoutsAndMatricesPlaceAsTheHost) {
+  std::mt19937 rng(31);
+  for (const BfpTileShape &shape : kBfpTileShapes)
+    for (BfpSite site : {BfpSite::fp32_dest, BfpSite::bf16_dest_e8m6}) {
+      const DtypeInfo &dest =
+          dtypeInfo(Dtype(lookupBfpSite(int(site))->dest));
+      size_t rows = shape.rows * 2, cols = shape.cols * 3;
+      std::vector<uint8_t> matrix(rows * cols * dest.bytes);
+      for (size_t i = 0; i < rows * cols; ++i) {
+        uint32_t v = randomDest(rng, dest.bytes);
+        std::memcpy(&matrix[i * dest.bytes], &v, dest.bytes);
+      }
+      for (bool transpose : {false, true}) {
+        if (transpose && shape.rows < 16)
+          continue;
+        BfpCall host;
+        host.format = int(BfpFormat::bfp4_b);
+        host.form = BfpForm::Matrix;
+        host.tileRows = shape.rows;
+        host.tileCols = shape.cols;
+        host.rows = rows;
+        host.cols = cols;
+        host.flags = transpose ? kBfpTranspose : 0;
+        BfpCall device = host;
+        device.site = int(site);
+        size_t bytes =
+            6 * shape.packedBytes(*lookupBfpFormat(int(BfpFormat::bfp4_b)));
+        std::vector<uint8_t> got(bytes), tiled(bytes);
+        ASSERT_TRUE(bfpPack(device, int(dest.dtype), matrix.data(), got.data())
+                        .ok());
+        // The same values gathered tile by tile in face order (the
+        // placement §5's matrix forms state), packed as the tile form.
+        BfpCall tilesCall;
+        tilesCall.site = int(site);
+        tilesCall.format = host.format;
+        tilesCall.tileRows = shape.rows;
+        tilesCall.tileCols = shape.cols;
+        tilesCall.tiles = 6;
+        tilesCall.flags = kBfpFaces;
+        std::vector<uint8_t> gathered(rows * cols * dest.bytes);
+        size_t t = 0;
+        for (size_t tr = 0; tr < rows / shape.rows; ++tr)
+          for (size_t tc = 0; tc < cols / shape.cols; ++tc, ++t)
+            for (unsigned b = 0; b < shape.blocks(); ++b)
+              for (unsigned j = 0; j < 16; ++j) {
+                // §5 matrix forms: block b of the tile's face order.
+                unsigned face = b / shape.faceRows(), r = b % shape.faceRows();
+                size_t row, col;
+                if (!transpose) {
+                  row = (face / shape.facesAcross()) * shape.faceRows() + r;
+                  col = (face % shape.facesAcross()) * 16 + j;
+                } else {
+                  bool byColumn =
+                      shape.facesDown() > 1 && shape.facesAcross() > 1;
+                  unsigned fh = byColumn ? face % shape.facesDown()
+                                         : face / shape.facesAcross();
+                  unsigned fw = byColumn ? face / shape.facesDown()
+                                         : face % shape.facesAcross();
+                  row = fh * 16 + j;
+                  col = fw * 16 + r;
+                }
+                size_t from = (tr * shape.rows + row) * cols +
+                              tc * shape.cols + col;
+                size_t to = (t * shape.values() + b * 16 + j) * dest.bytes;
+                std::memcpy(&gathered[to], &matrix[from * dest.bytes],
+                            dest.bytes);
+              }
+        ASSERT_TRUE(
+            bfpPack(tilesCall, int(dest.dtype), gathered.data(), tiled.data())
+                .ok());
+        ASSERT_EQ(got, tiled) << shape.rows << "x" << shape.cols
+                              << (transpose ? " transposed" : "");
+      }
+    }
+}
+
+//===-- The device diff ---------------------------------------------------===//
+
+// The mask and count are the per-element comparison of the host's and the
+// device's round trips (NaN against NaN equal), in input order.
+TEST(BfpDevice, DiffIsThePerElementComparison) {
+  std::mt19937 rng(32);
+  for (BfpSite site : kDeviceSites) {
+    const DtypeInfo &dest = dtypeInfo(Dtype(lookupBfpSite(int(site))->dest));
+    for (const BfpFormatInfo &f : kBfpFormatTable) {
+      if (!writes(site, f))
+        continue;
+      std::vector<uint8_t> raw(3 * 512 * dest.bytes);
+      std::vector<uint32_t> wide(3 * 512);
+      for (size_t i = 0; i < wide.size(); ++i) {
+        uint32_t v = randomDest(rng, dest.bytes);
+        std::memcpy(&raw[i * dest.bytes], &v, dest.bytes);
+        wide[i] = readAsF32(dest, v);
+      }
+      BfpCall call;
+      call.site = int(site);
+      call.format = int(f.format);
+      call.tileRows = 16;
+      call.tileCols = 32;
+      call.tiles = 3;
+      BfpCall host = call;
+      host.site = int(BfpSite::host);
+      size_t bytes = 3 * kBfpTileShapes[1].packedBytes(f);
+      std::vector<uint8_t> hostPacked(bytes), devicePacked(bytes);
+      ASSERT_TRUE(bfpPack(host, int(Dtype::float32), wide.data(),
+                          hostPacked.data())
+                      .ok());
+      ASSERT_TRUE(
+          bfpPack(call, int(dest.dtype), raw.data(), devicePacked.data()).ok());
+      std::vector<uint32_t> hostBack(wide.size()), deviceBack(wide.size());
+      ASSERT_TRUE(bfpUnpack(host, hostPacked.data(), hostBack.data()).ok());
+      ASSERT_TRUE(bfpUnpack(call, devicePacked.data(), deviceBack.data()).ok());
+      std::vector<uint8_t> mask(wide.size(), 7);
+      uint64_t count = 0, want = 0;
+      ASSERT_TRUE(bfpDeviceDiff(call, int(dest.dtype), raw.data(), mask.data(),
+                                &count)
+                      .ok());
+      for (size_t i = 0; i < wide.size(); ++i) {
+        bool differs = hostBack[i] != deviceBack[i] &&
+                       !(plain::nanF32(hostBack[i]) &&
+                         plain::nanF32(deviceBack[i]));
+        want += differs;
+        ASSERT_EQ(mask[i], differs) << i;
+      }
+      EXPECT_EQ(count, want);
+      uint64_t again = 0;
+      ASSERT_TRUE(
+          bfpDeviceDiff(call, int(dest.dtype), raw.data(), nullptr, &again)
+              .ok());
+      EXPECT_EQ(again, want);
+    }
+  }
+}
+
+// tt-metal #57410: 1.375 in bfp4_b is 0b110 on the host and 0b101 on the
+// device; 3.875 in a block with 8.0 is 2 against 1; on the E8M6 path
+// 1.9921875 carries to 2.0 (a new shared exponent).
+TEST(BfpDevice, Issue57410Vectors) {
+  std::vector<float> tile(1024, 0.0f);
+  tile[0] = 1.375f;
+  tile[32] = 3.875f;
+  tile[33] = 8.0f;
+  tile[64] = 1.9921875f;
+  for (BfpSite site : {BfpSite::host, BfpSite::fp32_dest,
+                       BfpSite::fp32_dest_e8m6}) {
+    BfpCall call;
+    call.site = int(site);
+    call.format = int(BfpFormat::bfp4_b);
+    call.tileRows = call.tileCols = 32;
+    call.tiles = 1;
+    std::vector<uint8_t> out(576);
+    ASSERT_TRUE(bfpPack(call, int(Dtype::float32), tile.data(), out.data()).ok());
+    bool host = site == BfpSite::host;
+    EXPECT_EQ(out[64] & 15, host ? 0b110 : 0b101);
+    EXPECT_EQ(out[64 + 8] & 15, host ? 2 : 1);
+    EXPECT_EQ(out[2], site == BfpSite::fp32_dest_e8m6 ? 128 : 127);
+  }
+}
+
+//===-- Errors: a status, the rule, nothing written -----------------------===//
+
+TEST(BfpDevice, ErrorsNameTheRule) {
+  std::vector<float> tile(1024, 1.0f);
+  std::vector<uint8_t> out(1088, 0xAB);
+  auto pack = [&](int site, BfpFormat format, Dtype src) {
+    BfpCall call;
+    call.site = site;
+    call.format = int(format);
+    call.tileRows = call.tileCols = 32;
+    call.tiles = 1;
+    return bfpPack(call, int(src), tile.data(), out.data());
+  };
+  EXPECT_NE(pack(1, BfpFormat::bfp8_a, Dtype::float32).message().find(
+                "no \"a\" format path"),
+            std::string::npos);
+  EXPECT_NE(pack(2, BfpFormat::bfp2_b, Dtype::float32).message().find(
+                "no bfp2 output through the bfp8 intermediate"),
+            std::string::npos);
+  EXPECT_NE(pack(5, BfpFormat::bfp4_b, Dtype::float16).message().find(
+                "bfp8_b only"),
+            std::string::npos);
+  EXPECT_NE(pack(3, BfpFormat::bfp8_b, Dtype::float32).message().find(
+                "bfloat16 at bf16_dest"),
+            std::string::npos);
+  EXPECT_NE(pack(kNumBfpSites, BfpFormat::bfp8_b, Dtype::float32)
+                .message()
+                .find("not a BFP site: expected host (0), fp32_dest (1)"),
+            std::string::npos);
+  EXPECT_EQ(std::count(out.begin(), out.end(), 0xAB), 1088);
+  BfpCall host;
+  host.format = 0;
+  host.tileRows = host.tileCols = 32;
+  host.tiles = 1;
+  uint64_t count = 99;
+  EXPECT_NE(bfpDeviceDiff(host, int(Dtype::float32), tile.data(), nullptr,
+                          &count)
+                .message()
+                .find("name a device site"),
+            std::string::npos);
+  EXPECT_EQ(count, 99u);
+}
+
+} // namespace
