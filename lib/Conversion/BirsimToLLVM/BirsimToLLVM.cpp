@@ -117,6 +117,7 @@ static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,
   // Operands: the input (read) first, the output second.
   Value valuesDesc = operands[op.isPack() ? 0 : 1],
         packedDesc = operands[op.isPack() ? 1 : 0];
+  call.setI32(R::Where, spec.site);
   call.setI32(R::Kind, spec.format);
   call.setI32(R::TileRows, int64_t(spec.tileRows));
   call.setI32(R::TileCols, int64_t(spec.tileCols));
@@ -132,10 +133,10 @@ static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,
   call.set(op.isPack() ? R::Src : R::Dst, call.pointer(values, valuesDesc));
   call.set(op.isPack() ? R::Dst : R::Src, call.pointer(packed, packedDesc));
   if (op.isMatrixForm())
-    return op.isPack() ? RuntimeFn::birsim_bfp_pack_matrix
-                       : RuntimeFn::birsim_bfp_unpack_matrix;
-  return op.isPack() ? RuntimeFn::birsim_bfp_pack
-                     : RuntimeFn::birsim_bfp_unpack;
+    return op.isPack() ? RuntimeFn::birsim_bfp_pack_matrix_at
+                       : RuntimeFn::birsim_bfp_unpack_matrix_at;
+  return op.isPack() ? RuntimeFn::birsim_bfp_pack_at
+                     : RuntimeFn::birsim_bfp_unpack_at;
 }
 template <typename OpTy>
 static std::enable_if_t<OpTy::template hasTrait<BfpOpInterface::Trait>(),

@@ -64,17 +64,18 @@ func.func @cast_into(%src: memref<8xf32>, %dst: memref<8xf8E5M2>) {
 
 // -----
 
-// birsim_bfp_pack(format, src dtype, tiles, tile count, tile rows, tile
-// cols, flags, out) and the inverse.
+// birsim_bfp_pack_at(where, format, src dtype, tiles, tile count, tile rows,
+// tile cols, flags, out) and the inverse; `at` absent is the host (0).
 // CHECK-LABEL: func.func @bfp
+// CHECK-DAG: %[[HOST:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[FMT:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK-DAG: %[[BF16:.*]] = llvm.mlir.constant(12 : i32) : i32
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK-DAG: %[[R:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-DAG: %[[C:.*]] = llvm.mlir.constant(32 : i32) : i32
 // CHECK-DAG: %[[FACES:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: llvm.call @birsim_bfp_pack(%[[FMT]], %[[BF16]], %{{.*}}, %[[N]], %[[R]], %[[C]], %[[FACES]], %{{.*}}) : (i32, i32, !llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i32
-// CHECK: llvm.call @birsim_bfp_unpack(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @birsim_bfp_pack_at(%[[HOST]], %[[FMT]], %[[BF16]], %{{.*}}, %[[N]], %[[R]], %[[C]], %[[FACES]], %{{.*}}) : (i32, i32, i32, !llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @birsim_bfp_unpack_at(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, !llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i32
 func.func @bfp(%t: memref<2x16x32xbf16>, %p: memref<2x288xi8>, %u: memref<2x16x32xf32>) {
   birsim.bfp_pack_into bfp4_a %t, %p faces : memref<2x16x32xbf16> to memref<2x288xi8>
   birsim.bfp_unpack_into bfp4_a %p, %u : memref<2x288xi8> to memref<2x16x32xf32>
@@ -83,17 +84,19 @@ func.func @bfp(%t: memref<2x16x32xbf16>, %p: memref<2x288xi8>, %u: memref<2x16x3
 
 // -----
 
-// birsim_bfp_pack_matrix(format, src dtype, matrix, rows, cols, tile rows,
-// tile cols, flags, out) and the inverse; leading dimensions fold into rows.
+// birsim_bfp_pack_matrix_at(where, format, src dtype, matrix, rows, cols,
+// tile rows, tile cols, flags, out) and the inverse; leading dimensions
+// fold into rows; `at bf16_dest` is site 3.
 // CHECK-LABEL: func.func @bfp_matrix
 // CHECK-DAG: %[[ROWS:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-DAG: %[[COLS:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-DAG: %[[T:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: llvm.call @birsim_bfp_pack_matrix(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[COLS]], %{{.*}}, %{{.*}}, %[[T]], %{{.*}}) : (i32, i32, !llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
-// CHECK: llvm.call @birsim_bfp_unpack_matrix(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, !llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
-func.func @bfp_matrix(%m: memref<2x32x32xf32>, %p: memref<2x1088xi8>) {
-  birsim.bfp_pack_matrix_into bfp8_b %m, %p tile [32, 32] transpose : memref<2x32x32xf32> to memref<2x1088xi8>
-  birsim.bfp_unpack_matrix_into bfp8_b %p, %m tile [32, 32] transpose : memref<2x1088xi8> to memref<2x32x32xf32>
+// CHECK-DAG: %[[SITE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @birsim_bfp_pack_matrix_at(%[[SITE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[COLS]], %{{.*}}, %{{.*}}, %[[T]], %{{.*}}) : (i32, i32, i32, !llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @birsim_bfp_unpack_matrix_at(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i32, i32, !llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
+func.func @bfp_matrix(%m: memref<2x32x32xbf16>, %p: memref<2x1088xi8>, %u: memref<2x32x32xf32>) {
+  birsim.bfp_pack_matrix_into bfp8_b %m, %p tile [32, 32] transpose at bf16_dest : memref<2x32x32xbf16> to memref<2x1088xi8>
+  birsim.bfp_unpack_matrix_into bfp8_b %p, %u tile [32, 32] transpose at bf16_dest : memref<2x1088xi8> to memref<2x32x32xf32>
   return
 }
 

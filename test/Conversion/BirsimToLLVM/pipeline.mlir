@@ -12,10 +12,10 @@
 // CHECK: llvm.call @birsim_cast
 // CHECK: llvm.call @birsim_accumulate
 // CHECK: llvm.call @birsim_collective_reduce
-// CHECK: llvm.call @birsim_bfp_pack(
-// CHECK: llvm.call @birsim_bfp_unpack(
-// CHECK: llvm.call @birsim_bfp_pack_matrix(
-// CHECK: llvm.call @birsim_bfp_unpack_matrix(
+// CHECK: llvm.call @birsim_bfp_pack_at(
+// CHECK: llvm.call @birsim_bfp_unpack_at(
+// CHECK: llvm.call @birsim_bfp_pack_matrix_at(
+// CHECK: llvm.call @birsim_bfp_unpack_matrix_at(
 func.func @model(%x: tensor<4x32x32xf32>, %acc: tensor<4x32x32xf8E4M3>, %c: tensor<16xf32>, %t: tensor<2x32x32xf32>, %w: tensor<64x64xbf16>)
     -> (tensor<4x32x32xf8E4M3>, tensor<16xf32>, tensor<2x32x32xf32>, tensor<64x64xf32>) {
   %q = birsim.cast %x : tensor<4x32x32xf32> to tensor<4x32x32xf8E4M3>

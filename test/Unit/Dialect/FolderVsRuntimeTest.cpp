@@ -230,7 +230,8 @@ TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
           auto tileType = RankedTensorType::get({tiles, R, C}, element);
           auto pack =
               BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
-                                format, constant(tileType, values), faces);
+                                format, constant(tileType, values), faces,
+                                /*at=*/nullptr);
           std::vector<char> packed(tiles * tileBytes);
           ASSERT_EQ(birsim_bfp_pack(int(format), int(dtype), values.data(),
                                     tiles, shape.rows, shape.cols,
@@ -252,7 +253,7 @@ TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
               builder, builder.getUnknownLoc(), byteType, format,
               constant(matrixType, values),
               builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}),
-              transpose);
+              transpose, /*at=*/nullptr);
           std::vector<char> packed(tiles * tileBytes);
           ASSERT_EQ(birsim_bfp_pack_matrix(int(format), int(dtype),
                                            values.data(), rows, cols,
@@ -270,7 +271,8 @@ TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
       for (bool flag : {false, true}) {
         auto unpack =
             BfpUnpackOp::create(builder, builder.getUnknownLoc(), f32Tiles,
-                                format, constant(byteType, bytes), flag);
+                                format, constant(byteType, bytes), flag,
+                                /*at=*/nullptr);
         std::vector<char> unpacked(tiles * R * C * 4);
         ASSERT_EQ(birsim_bfp_unpack(int(format), bytes.data(), tiles,
                                     shape.rows, shape.cols,
@@ -285,7 +287,8 @@ TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
         auto unpackMatrix = BfpUnpackMatrixOp::create(
             builder, builder.getUnknownLoc(), matrixType, format,
             constant(byteType, bytes),
-            builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}), flag);
+            builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}), flag,
+            /*at=*/nullptr);
         ASSERT_EQ(birsim_bfp_unpack_matrix(
                       int(format), bytes.data(), 2 * R, C, shape.rows,
                       shape.cols, flag ? BIRSIM_BFP_TRANSPOSE : 0,
@@ -293,6 +296,64 @@ TEST_P(FolderVsRuntime, BfpEveryFormShapeInputAndLayout) {
                   BIRSIM_OK);
         EXPECT_EQ(fold(unpackMatrix), unpacked) << name << " unpack_matrix";
       }
+    }
+  }
+}
+
+// Every device site (BfpSites.def) folds to the runtime's _at bytes and
+// values: packs of the Dest's type in every format the path writes, tile
+// and matrix forms, and unpacks of arbitrary bytes.
+TEST_P(FolderVsRuntime, BfpAtEverySiteFoldsToTheRuntime) {
+  const int64_t tiles = 2, R = 32, C = 32;
+  for (const core::BfpSiteInfo &site : core::kBfpSiteTable) {
+    if (!site.onDevice())
+      continue;
+    core::Dtype dest = core::Dtype(site.dest);
+    auto at = BfpSiteAttr::get(&context, BfpSite(int(site.site)));
+    for (const core::BfpFormatInfo &info : core::kBfpFormatTable) {
+      if (info.exponent != core::BfpExponent::Fp32 ||
+          info.magnitudeBits < site.minMagnitudeBits)
+        continue;
+      BfpFormat format = BfpFormat(int(info.format));
+      int64_t tileBytes =
+          int64_t(birsim_bfp_packed_tile_bytes(int(format), R, C));
+      auto byteType =
+          RankedTensorType::get({tiles, tileBytes}, builder.getI8Type());
+      std::vector<char> values = randomBytes(
+          size_t(tiles * R * C) * core::dtypeInfo(dest).bytes);
+      Type element = bfpInputType(context, dest);
+      auto tileType = RankedTensorType::get({tiles, R, C}, element);
+      auto pack = BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
+                                    format, constant(tileType, values), false,
+                                    at);
+      std::vector<char> packed(tiles * tileBytes);
+      ASSERT_EQ(birsim_bfp_pack_at(int(site.site), int(format), int(dest),
+                                   values.data(), tiles, R, C, 0,
+                                   packed.data()),
+                BIRSIM_OK);
+      EXPECT_EQ(fold(pack), packed) << site.name << " " << info.name;
+      auto matrixType = RankedTensorType::get({2 * R, C}, element);
+      auto packMatrix = BfpPackMatrixOp::create(
+          builder, builder.getUnknownLoc(), byteType, format,
+          constant(matrixType, values),
+          builder.getDenseI32ArrayAttr({int32_t(R), int32_t(C)}), true, at);
+      ASSERT_EQ(birsim_bfp_pack_matrix_at(int(site.site), int(format),
+                                          int(dest), values.data(), 2 * R, C,
+                                          R, C, BIRSIM_BFP_TRANSPOSE,
+                                          packed.data()),
+                BIRSIM_OK);
+      EXPECT_EQ(fold(packMatrix), packed) << site.name << " matrix";
+      std::vector<char> bytes = randomBytes(tiles * tileBytes);
+      auto unpack = BfpUnpackOp::create(
+          builder, builder.getUnknownLoc(),
+          RankedTensorType::get({tiles, R, C}, builder.getF32Type()), format,
+          constant(byteType, bytes), false, at);
+      std::vector<char> unpacked(tiles * R * C * 4);
+      ASSERT_EQ(birsim_bfp_unpack_at(int(site.site), int(format), bytes.data(),
+                                     tiles, R, C, 0,
+                                     reinterpret_cast<float *>(unpacked.data())),
+                BIRSIM_OK);
+      EXPECT_EQ(fold(unpack), unpacked) << site.name << " unpack";
     }
   }
 }

@@ -31,6 +31,9 @@ using namespace birsim;
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, ...)                             \
   BIRSIM_CHECK_ENUM_ROW(BfpFormat, Enumerator, Number)
 #include "birsim/Core/BfpFormats.def"
+#define BIRSIM_BFP_SITE(Enumerator, Number, ...)                               \
+  BIRSIM_CHECK_ENUM_ROW(BfpSite, Enumerator, Number)
+#include "birsim/Core/BfpSites.def"
 #undef BIRSIM_CHECK_ENUM_ROW
 static_assert(::birsim::getMaxEnumValForMemoryReductionOp() + 1 ==
                   ::birsim::core::kNumMemoryReductionOps,
@@ -41,6 +44,9 @@ static_assert(::birsim::getMaxEnumValForAluOpType() + 1 ==
 static_assert(::birsim::getMaxEnumValForBfpFormat() + 1 ==
                   ::birsim::core::kNumBfpFormats,
               "BirsimEnums.td's BfpFormat has rows the core lacks");
+static_assert(::birsim::getMaxEnumValForBfpSite() + 1 ==
+                  ::birsim::core::kNumBfpSites,
+              "BirsimEnums.td's BfpSite has rows the core lacks");
 
 #define GET_ATTRDEF_CLASSES
 #include "birsim/Dialect/Birsim/IR/BirsimAttrs.cpp.inc"

@@ -96,6 +96,8 @@ static LogicalResult verifyCast(Operation *op, Value src, Value dst,
 core::BfpCall birsim::bfpCallOf(BfpOpInterface op) {
   core::BfpCall call;
   call.format = int(op.getFormat());
+  if (auto at = op->getAttrOfType<BfpSiteAttr>("at"))
+    call.site = int(at.getValue());
   for (const core::BfpFlagInfo &flag : core::kBfpFlags)
     if (op->hasAttr(flag.name))
       call.flags |= flag.bits;
@@ -150,7 +152,24 @@ static LogicalResult verifyPackedRows(BfpOpInterface op,
 LogicalResult birsim::verifyBfpOp(Operation *operation) {
   auto op = cast<BfpOpInterface>(operation);
   auto values = cast<ShapedType>(op.getValues().getType());
-  if (op.isPack()) {
+  core::BfpCall call = bfpCallOf(op);
+  if (op.isPack() && call.site != int(BfpSite::host)) {
+    const core::DtypeInfo *info = lookupDtypeInfo(values.getElementType());
+    core::BfpCall format = call;
+    format.tileRows = format.tileCols = 32; // the site's rules only
+    if (core::Status s = core::bfpCheckCall(format))
+      return op->emitOpError() << core::bfpRuleText(s) << ": "
+                               << stringifyBfpFormat(op.getFormat()) << " at "
+                               << stringifyBfpSite(BfpSite(call.site))
+                               << " (docs/Semantics.md section 5)";
+    if (core::Status s =
+            core::bfpCheckPackAt(call, info ? int(info->dtype) : -1))
+      return op->emitOpError()
+             << core::bfpRuleText(s) << ": " << values.getElementType()
+             << " to " << stringifyBfpFormat(op.getFormat()) << " at "
+             << stringifyBfpSite(BfpSite(call.site))
+             << " (docs/Semantics.md section 5)";
+  } else if (op.isPack()) {
     const core::DtypeInfo *info = lookupDtypeInfo(values.getElementType());
     if (core::Status s = core::bfpCheckInput(info ? int(info->dtype) : -1)) {
       std::string accepted;
@@ -174,7 +193,6 @@ LogicalResult birsim::verifyBfpOp(Operation *operation) {
     return op->emitOpError("tiles must have a static R x C shape, got ")
            << values;
   }
-  core::BfpCall call = bfpCallOf(op);
   uint64_t tiles = 0;
   if (core::Status s = core::bfpCheckCall(call, &tiles)) {
     InFlightDiagnostic error = op->emitOpError()

@@ -55,6 +55,18 @@ def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
 def Birsim_BfpFormatAttr : EnumAttr<Birsim_Dialect, Birsim_BfpFormat,
     "bfp_format">;
 
+// Where a BFP conversion runs (include/birsim/Core/BfpSites.def; checked
+// against it at compile time; docs/Semantics.md section 5, the device's
+// bytes).
+def Birsim_BfpSite : I32EnumAttr<"BfpSite", "where a BFP conversion runs", [
+    I32EnumAttrCase<"host", 0>, I32EnumAttrCase<"fp32_dest", 1>,
+    I32EnumAttrCase<"fp32_dest_e8m6", 2>, I32EnumAttrCase<"bf16_dest", 3>,
+    I32EnumAttrCase<"bf16_dest_e8m6", 4>, I32EnumAttrCase<"fp16_dest", 5>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_BfpSiteAttr : EnumAttr<Birsim_Dialect, Birsim_BfpSite, "bfp_site">;
+
 // FP8ConversionConfig (docs/Semantics.md section 4): bit 0 saturates, any
 // bit of byte 1 suppresses NaNs, so NaN-suppress is one flag (0xFF00).
 // Printed `fp8_config<none>`, `fp8_config<saturate | nan_suppress>`.

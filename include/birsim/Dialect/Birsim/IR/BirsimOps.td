@@ -116,12 +116,17 @@ def Birsim_CastOp : Birsim_Op<"cast",
 
 /// What a form adds to the format and the operands: the tile forms take
 /// `faces`, the matrix forms `tile` and `transpose` (the flag attributes
-/// are named as BfpFlags.def names the flags).
+/// are named as BfpFlags.def names the flags), and every form `at`, where
+/// the conversion runs (BfpSites.def; the host when absent): a pack at a
+/// device site gives the Tensix packer's bytes, an unpack the unpacker's
+/// values.
 class Birsim_BfpFamily<bit pack, bit matrix, string values, string packed> {
-  dag formArgs = !if(matrix, (ins DenseI32ArrayAttr:$tile, UnitAttr:$transpose),
-                     (ins UnitAttr:$faces));
+  dag formArgs = !con(
+      !if(matrix, (ins DenseI32ArrayAttr:$tile, UnitAttr:$transpose),
+          (ins UnitAttr:$faces)),
+      (ins OptionalAttr<Birsim_BfpSiteAttr>:$at));
   string formSyntax = !if(matrix, "`tile` $tile (`transpose` $transpose^)?",
-                          "(`faces` $faces^)?");
+                          "(`faces` $faces^)?") # " (`at` $at^)?";
   code familyDeclarations = [{
     ::mlir::Value getValues() { return get}] # values # [{(); }
   }] # !if(!eq(packed, "Packed"), "", [{
