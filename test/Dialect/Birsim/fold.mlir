@@ -253,3 +253,18 @@ func.func @bfp_shapes() -> (tensor<1x20xi8>, tensor<1x1088xi8>) {
   %q = birsim.bfp_pack_matrix bfp8_b %m tile [32, 32] transpose : tensor<32x32xi8> -> tensor<1x1088xi8>
   return %p, %q : tensor<1x20xi8>, tensor<1x1088xi8>
 }
+
+// -----
+
+// tt-metal #57410 at compile time: 1.375 packs to bfp4_b datum 0b110 on the
+// host and 0b101 at the Tensix packer (one rounding, half away from zero,
+// at 7 bits, then truncated): a byte of two datums is 0x66 against 0x55.
+// CHECK-LABEL: func.func @bfp_pack_at_device
+// CHECK: arith.constant dense<"0x7F7F{{(7F)*}}{{(66)+}}"> : tensor<1x576xi8>
+// CHECK: arith.constant dense<"0x7F7F{{(7F)*}}{{(55)+}}"> : tensor<1x576xi8>
+func.func @bfp_pack_at_device() -> (tensor<1x576xi8>, tensor<1x576xi8>) {
+  %c = arith.constant dense<1.375> : tensor<1x32x32xf32>
+  %h = birsim.bfp_pack bfp4_b %c : tensor<1x32x32xf32> -> tensor<1x576xi8>
+  %d = birsim.bfp_pack bfp4_b %c at fp32_dest : tensor<1x32x32xf32> -> tensor<1x576xi8>
+  return %h, %d : tensor<1x576xi8>, tensor<1x576xi8>
+}

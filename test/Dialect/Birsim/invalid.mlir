@@ -546,3 +546,44 @@ func.func @dma_copy_unknown_cce_op(%a: memref<4xf32>) {
   birsim.dma_copy nope %a to %a : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// The device paths (docs/Semantics.md section 5, the device's bytes).
+func.func @bfp_at_a_format(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op the Tensix packer and unpacker have no "a" format path (ttsim refuses exponent-A BFP): bfp8_a at fp32_dest (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp8_a %t at fp32_dest : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}
+
+// -----
+
+func.func @bfp_at_intermediate_bfp2(%t: tensor<1x32x32xf32>) -> tensor<1x320xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op no bfp2 output through the bfp8 intermediate (ttsim refuses modes 0x16F and 0x6F): 'f32' to bfp2_b at fp32_dest_e8m6 (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp2_b %t at fp32_dest_e8m6 : tensor<1x32x32xf32> -> tensor<1x320xi8>
+  return %p : tensor<1x320xi8>
+}
+
+// -----
+
+func.func @bfp_at_dest_type(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op a Dest path packs its Dest's element type: float32 at fp32_dest, float32 at fp32_dest_e8m6, bfloat16 at bf16_dest, bfloat16 at bf16_dest_e8m6, float16 at fp16_dest: 'f32' to bfp8_b at bf16_dest (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp8_b %t at bf16_dest : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}
+
+// -----
+
+func.func @bfp_at_fp16_bfp4(%t: tensor<1x32x32xf16>) -> tensor<1x576xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op the fp16 Dest path writes bfp8_b only (ttsim mode 0x26): 'f16' to bfp4_b at fp16_dest (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp4_b %t at fp16_dest : tensor<1x32x32xf16> -> tensor<1x576xi8>
+  return %p : tensor<1x576xi8>
+}
+
+// -----
+
+func.func @bfp_unpack_at_a_format(%t: tensor<1x1088xi8>) -> tensor<1x32x32xf32> {
+  // expected-error @+1 {{'birsim.bfp_unpack' op the Tensix packer and unpacker have no "a" format path (ttsim refuses exponent-A BFP): 'tensor<1x32x32xf32>' (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_unpack bfp8_a %t at bf16_dest : tensor<1x1088xi8> -> tensor<1x32x32xf32>
+  return %p : tensor<1x32x32xf32>
+}
