@@ -23,7 +23,8 @@ from . import _arrays, _runtime, _types
 __all__ = [
     "BirsimError", "Dtype", "BfpFormat", "FidelityCounts", "__version__",
     "accumulate", "active_isa", "alu_op_to_memory_reduction", "bfp_formats",
-    "bfp_pack", "bfp_pack_matrix", "bfp_unpack", "bfp_unpack_matrix", "cast",
+    "bfp_device_diff", "bfp_pack", "bfp_pack_matrix", "bfp_unpack",
+    "bfp_unpack_matrix", "cast",
     "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
     "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
     "to_float32", "ulp_distance",
@@ -48,6 +49,7 @@ _ALU_OP_TYPES = _rt.names("alu_op_type")
 _FP8_FLAGS = _rt.fp8_config_flags()
 _FIDELITY_FIELDS = _rt.fidelity_layout()
 _BFP_FLAGS = _rt.bfp_flags()
+_BFP_SITES = _rt.names("bfp_site")
 
 
 def _bfp_flags(**chosen: bool) -> int:
@@ -424,6 +426,12 @@ def _tile_bytes(fmt: BfpFormat, tile: Tuple[int, int]) -> int:
     return n
 
 
+def _site(where: Union[str, int]) -> int:
+    """A BFP site's number: "host", "fp32_dest", "fp32_dest_e8m6",
+    "bf16_dest", "bf16_dest_e8m6" or "fp16_dest" (BfpSites.def)."""
+    return _name_number(where, _BFP_SITES, "where")
+
+
 def _packed(packed: ArrayLike, what: str):
     array, is_row, kind = _arrays.take(_TABLE, packed, what)
     return _arrays.as_row(_TABLE, array, is_row, _ROW["uint8"], what), kind
@@ -431,16 +439,24 @@ def _packed(packed: ArrayLike, what: str):
 
 def bfp_pack(x: ArrayLike, format: Union[str, int], *,
              tile: Sequence[int] = (32, 32), faces: bool = False,
-             src_dtype: Optional[DtypeLike] = None) -> Any:
+             src_dtype: Optional[DtypeLike] = None,
+             where: Union[str, int] = "host") -> Any:
     """tt-metal's pack_as_bfp_tiles (docs/Semantics.md section 5): x's
     values, whole tiles of `tile` (rows, cols), row-major inside or
     (`faces`) in face order, packed in `format` ("bfp8_b", "bfp4_b",
     "bfp2_b" or an "a" form). Inputs: float32, bfloat16 (a torch tensor,
     or its bits with src_dtype="bfloat16"), int8, uint8, uint16, int32,
-    uint32. Returns uint8 of shape (tiles, packed tile bytes).
+    uint32. Returns uint8 of shape (tiles, packed tile bytes). `where` a
+    Tensix packer path ("fp32_dest", "fp32_dest_e8m6", "bf16_dest",
+    "bf16_dest_e8m6", "fp16_dest") gives the device's bytes from a Dest
+    of that path's type (docs/Semantics.md section 5, the device's bytes).
 
     >>> birsim.bfp_pack(np.ones((32, 32), np.float32), "bfp8_b").shape
     (1, 1088)
+    >>> p = birsim.bfp_pack(np.full((32, 32), 1.375, np.float32), "bfp4_b",
+    ...                     where="fp32_dest")
+    >>> hex(p[0, 64])
+    '0x55'
     """
     fmt, shape = _format(format), _tile(tile)
     array, row, kind, _ = _input(x, src_dtype, "bfp_pack: x")
@@ -449,18 +465,21 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
         raise ValueError("bfp_pack: %d values are not whole %dx%d tiles"
                          % (array.size, shape[0], shape[1]))
     result = np.empty((array.size // values, tile_bytes), np.uint8)
-    _check(_lib.birsim_bfp_pack(fmt.number, row.number, array.ctypes.data,
-                                result.shape[0], shape[0], shape[1],
-                                _bfp_flags(faces=faces), result.ctypes.data))
+    _check(_lib.birsim_bfp_pack_at(_site(where), fmt.number, row.number,
+                                   array.ctypes.data, result.shape[0],
+                                   shape[0], shape[1], _bfp_flags(faces=faces),
+                                   result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
 def bfp_unpack(packed: ArrayLike, format: Union[str, int],
                tile_count: Optional[int] = None, *,
-               tile: Sequence[int] = (32, 32), faces: bool = False) -> Any:
+               tile: Sequence[int] = (32, 32), faces: bool = False,
+               where: Union[str, int] = "host") -> Any:
     """tt-metal's unpack_bfp*_tiles_into_float_vec: `packed` (uint8, or
     bytes) holding exactly `tile_count` tiles (default: as many as it
-    holds) to float32 of shape (tile_count, rows, cols).
+    holds) to float32 of shape (tile_count, rows, cols); at a device site
+    (`where`), as the Tensix unpacker decodes them.
 
     >>> p = birsim.bfp_pack(np.ones((32, 32), np.float32), "bfp8_b")
     >>> float(birsim.bfp_unpack(p, "bfp8_b").sum())
@@ -475,9 +494,10 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
         raise ValueError("bfp_unpack: %d bytes are not %d %s tiles of %d"
                          % (array.size, count, fmt.name, tile_bytes))
     result = np.empty((count,) + shape, np.float32)
-    _check(_lib.birsim_bfp_unpack(fmt.number, array.ctypes.data, count,
-                                  shape[0], shape[1],
-                                  _bfp_flags(faces=faces), result.ctypes.data))
+    _check(_lib.birsim_bfp_unpack_at(_site(where), fmt.number,
+                                     array.ctypes.data, count, shape[0],
+                                     shape[1], _bfp_flags(faces=faces),
+                                     result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 
@@ -497,7 +517,8 @@ def _matrix(shape: Sequence[int], tile: Tuple[int, int], what: str):
 
 def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
                     tile: Sequence[int] = (32, 32), transpose: bool = False,
-                    src_dtype: Optional[DtypeLike] = None) -> Any:
+                    src_dtype: Optional[DtypeLike] = None,
+                    where: Union[str, int] = "host") -> Any:
     """A row-major matrix (leading dimensions folded into rows) tilized and
     packed in one pass, as ttnn's from_torch(x, bfloat8_b); `transpose`:
     ttnn's transposed tilize. Inputs as bfp_pack. Returns uint8 of shape
@@ -510,15 +531,17 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     array, row, kind, _ = _input(m, src_dtype, "bfp_pack_matrix: m")
     rows, cols, tiles = _matrix(array.shape, shape, "bfp_pack_matrix")
     result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
-    _check(_lib.birsim_bfp_pack_matrix(
-        fmt.number, row.number, array.ctypes.data, rows, cols, shape[0],
+    _check(_lib.birsim_bfp_pack_matrix_at(
+        _site(where), fmt.number, row.number, array.ctypes.data, rows, cols,
+        shape[0],
         shape[1], _bfp_flags(transpose=transpose), result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
 def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
                       shape: Sequence[int], *, tile: Sequence[int] = (32, 32),
-                      transpose: bool = False) -> Any:
+                      transpose: bool = False,
+                      where: Union[str, int] = "host") -> Any:
     """The inverse of bfp_pack_matrix: float32 of `shape`.
 
     >>> p = birsim.bfp_pack_matrix(np.ones((64, 32), np.float32), "bfp4_b")
@@ -536,8 +559,9 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
                          "of a %dx%d matrix" % (array.size, tiles, fmt.name,
                                                  rows, cols))
     result = np.empty(tuple(int(d) for d in shape), np.float32)
-    _check(_lib.birsim_bfp_unpack_matrix(
-        fmt.number, array.ctypes.data, rows, cols, tile_shape[0], tile_shape[1],
+    _check(_lib.birsim_bfp_unpack_matrix_at(
+        _site(where), fmt.number, array.ctypes.data, rows, cols,
+        tile_shape[0], tile_shape[1],
         _bfp_flags(transpose=transpose), result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
@@ -547,32 +571,67 @@ def _is_bfp(name: Any) -> bool:
                                            name in _BFP_FORMAT_NAMES)
 
 
-def _bfp_pack_as(x, fmt, tile, faces, matrix, transpose, src_dtype=None):
+def _bfp_pack_as(x, fmt, tile, faces, matrix, transpose, src_dtype=None,
+                 where="host"):
     """bfp_pack, or with `matrix` or `transpose` bfp_pack_matrix."""
     if matrix or transpose:
         return bfp_pack_matrix(x, fmt, tile=tile, transpose=transpose,
-                               src_dtype=src_dtype)
-    return bfp_pack(x, fmt, tile=tile, faces=faces, src_dtype=src_dtype)
+                               src_dtype=src_dtype, where=where)
+    return bfp_pack(x, fmt, tile=tile, faces=faces, src_dtype=src_dtype,
+                    where=where)
 
 
-def _bfp_unpack_as(packed, fmt, shape, tile, faces, matrix, transpose):
+def _bfp_unpack_as(packed, fmt, shape, tile, faces, matrix, transpose,
+                   where="host"):
     """The inverse of _bfp_pack_as: float32 values of `shape`."""
     if matrix or transpose:
         return bfp_unpack_matrix(packed, fmt, shape, tile=tile,
-                                 transpose=transpose)
-    return bfp_unpack(packed, fmt, tile=tile, faces=faces).reshape(shape)
+                                 transpose=transpose, where=where)
+    return bfp_unpack(packed, fmt, tile=tile, faces=faces,
+                      where=where).reshape(shape)
+
+
+def bfp_device_diff(x: ArrayLike, format: Union[str, int],
+                    where: Union[str, int], *, tile: Sequence[int] = (32, 32),
+                    faces: bool = False,
+                    src_dtype: Optional[DtypeLike] = None) -> Tuple[Any, int]:
+    """Which of x's elements the Tensix packer at `where` gives another
+    value than tt-metal's host packer (each side decoded by its own
+    unpacker; NaN against NaN equal): (a boolean array of x's shape, their
+    count). x holds whole tiles of the Dest's type, as bfp_pack takes them.
+
+    >>> x = np.full((32, 32), 1.375, np.float32)
+    >>> mask, count = birsim.bfp_device_diff(x, "bfp4_b", "fp32_dest")
+    >>> count, bool(mask[0, 0])
+    (1024, True)
+    """
+    fmt, shape = _format(format), _tile(tile)
+    array, row, kind, _ = _input(x, src_dtype, "bfp_device_diff: x")
+    values = shape[0] * shape[1]
+    if array.size % values:
+        raise ValueError("bfp_device_diff: %d values are not whole %dx%d "
+                         "tiles" % (array.size, shape[0], shape[1]))
+    mask = np.zeros(array.shape, np.uint8)
+    count = ctypes.c_uint64()
+    _check(_lib.birsim_bfp_device_diff(
+        _site(where), fmt.number, row.number, array.ctypes.data,
+        array.size // values, shape[0], shape[1], _bfp_flags(faces=faces),
+        mask.ctypes.data, ctypes.byref(count)))
+    return kind.give(mask.view(np.bool_), _ROW["uint8"]), count.value
 
 
 def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
                fp8_config: Union[str, int] = "saturate",
                src_dtype: Optional[DtypeLike] = None,
                tile: Sequence[int] = (32, 32), faces: bool = False,
-               matrix: bool = False, transpose: bool = False) -> Any:
+               matrix: bool = False, transpose: bool = False,
+               where: Union[str, int] = "host") -> Any:
     """float32 values of x as the simulator holds them after a cast to `to`
     (a dtype) and back, or as tt-metal's host holds them after a BFP pack
     in `to` (a BFP format name) and unpack, with bfp_pack's `tile` and
-    `faces` or (`matrix`, `transpose`) bfp_pack_matrix's tilize. The one
-    call a golden function needs; x's shape and kind.
+    `faces` or (`matrix`, `transpose`) bfp_pack_matrix's tilize; `where` a
+    device site, as the Tensix packer and unpacker hold them. The one call
+    a golden function needs; x's shape and kind.
 
     >>> birsim.round_trip(np.float32([1.0, 0.1, 1000.0]), "float8_e4m3").tolist()
     [1.0, 0.1015625, 240.0]
@@ -580,8 +639,12 @@ def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
     if _is_bfp(to):
         shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
         return _bfp_unpack_as(
-            _bfp_pack_as(x, to, tile, faces, matrix, transpose, src_dtype),
-            to, shape, tile, faces, matrix, transpose)
+            _bfp_pack_as(x, to, tile, faces, matrix, transpose, src_dtype,
+                         where),
+            to, shape, tile, faces, matrix, transpose, where)
+    if _site(where) != _site("host"):
+        raise ValueError("round_trip: where=%r applies to the BFP formats, "
+                         "not to dtype %r" % (where, to))
     return to_float32(cast(x, to, src_dtype=src_dtype, fp8_config=fp8_config),
                       to)
 

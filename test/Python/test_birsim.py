@@ -110,6 +110,45 @@ def test_bfp_forms():
         birsim.bfp_pack(m, "bfp8_b", tile=(3, 32))
 
 
+def test_bfp_at_device_sites():
+    """where= gives the Tensix packer's bytes and the unpacker's values
+    (docs/Semantics.md section 5, the device's bytes), tt-metal #57410's
+    vectors; bfp_device_diff answers which elements differ."""
+    x = np.zeros((32, 32), np.float32)
+    x[0, 0], x[1, 0], x[1, 1], x[2, 0] = 1.375, 3.875, 8.0, 1.9921875
+    host = birsim.bfp_pack(x, "bfp4_b")
+    dev = birsim.bfp_pack(x, "bfp4_b", where="fp32_dest")
+    assert host[0, 64] & 15 == 0b110 and dev[0, 64] & 15 == 0b101
+    assert host[0, 72] & 15 == 2 and dev[0, 72] & 15 == 1
+    e8m6 = birsim.round_trip(x, "bfp8_b", where="fp32_dest_e8m6")
+    assert e8m6[2, 0] == 2.0 and birsim.round_trip(x, "bfp8_b")[2, 0] < 2.0
+    assert (birsim.round_trip(x, "bfp4_b", where="fp32_dest")
+            == birsim.bfp_unpack(dev, "bfp4_b", where="fp32_dest")[0]).all()
+    mask, count = birsim.bfp_device_diff(x, "bfp4_b", "fp32_dest")
+    assert mask.dtype == np.bool_ and mask.shape == x.shape
+    want = (birsim.round_trip(x, "bfp4_b", where="fp32_dest")
+            != birsim.round_trip(x, "bfp4_b"))
+    assert (mask == want).all() and count == int(want.sum()) > 0
+    # The 16-bit Dests take their own types; the matrix forms too.
+    h = np.random.default_rng(1).normal(0, 3, (64, 32)).astype(np.float16)
+    p = birsim.bfp_pack_matrix(h, "bfp8_b", where="fp16_dest")
+    back = birsim.bfp_unpack_matrix(p, "bfp8_b", h.shape, where="fp16_dest")
+    assert back.shape == h.shape and np.isfinite(back).all()
+    # What the device cannot do: the runtime's status and text.
+    with pytest.raises(birsim.BirsimError, match="no \"a\" format path"):
+        birsim.bfp_pack(x, "bfp8_a", where="fp32_dest")
+    with pytest.raises(birsim.BirsimError, match="no bfp2 output"):
+        birsim.bfp_pack(x, "bfp2_b", where="fp32_dest_e8m6")
+    with pytest.raises(birsim.BirsimError, match="bfloat16 at bf16_dest"):
+        birsim.bfp_pack(x, "bfp8_b", where="bf16_dest")
+    with pytest.raises(birsim.BirsimError, match="name a device site"):
+        birsim.bfp_device_diff(x, "bfp8_b", "host")
+    with pytest.raises(ValueError, match="where"):
+        birsim.bfp_pack(x, "bfp8_b", where="dest")
+    with pytest.raises(ValueError, match="applies to the BFP formats"):
+        birsim.round_trip(x, "bfloat16", where="fp32_dest")
+
+
 def test_fidelity_counts_nest_and_restore():
     a = np.full(100, 0x77, np.uint8)
     with birsim.fidelity() as outer:
