@@ -104,57 +104,6 @@ uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block) {
   return uint8_t(shared);
 }
 
-uint32_t bfpDeviceInput(const BfpFormatInfo &f, uint32_t bits) {
-  uint32_t sign = bits & 0x80000000u;
-  int e = (bits >> 23) & 0xFF;
-  if (e == 0)
-    return 0; // zeros and denormals flush to +0
-  if (!(f.exponent == BfpExponent::Fp16)) // truncated to bf16; NaN becomes Inf
-    return e == 0xFF ? sign | 0x7F800000u : bits & 0xFFFF0000u;
-  // Truncated to E5M7, the exponent saturated (NaN and Inf included);
-  // values at or below 2^-15 flush to +0.
-  int e5 = e == 0xFF ? kBfpMaxE5 + 1 : e - kBfpFp16Rebias;
-  uint32_t mantissa = bits & 0x7F0000u;
-  if (e5 > kBfpMaxE5)
-    e5 = kBfpMaxE5, mantissa = 0x7F0000u;
-  if (e5 < 0 || (e5 == 0 && mantissa == 0))
-    return 0;
-  return sign | uint32_t(e5 + kBfpFp16Rebias) << 23 | mantissa;
-}
-
-uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
-                        uint32_t deviceShared) {
-  int e = (deviceBits >> 23) & 0xFF;
-  if (e == 0)
-    return 0;
-  if ((f.exponent == BfpExponent::Fp16))
-    e -= kBfpFp16Rebias;
-  uint64_t significand = (deviceBits & 0x7FFFFF) | 0x800000u;
-  // One rounding to BFP8's 7 magnitude bits, ties away from zero, then the
-  // narrower formats truncate that datum.
-  unsigned d = unsigned(std::max(0, int(deviceShared) - e));
-  uint64_t magnitude =
-      d > 40 ? 0 : (significand + (uint64_t(1) << (16 + d))) >> (17 + d);
-  magnitude = std::min<uint64_t>(magnitude, 127) >> (7 - f.magnitudeBits);
-  uint32_t sign = magnitude ? (deviceBits >> 31) << f.magnitudeBits : 0;
-  return uint8_t(sign | magnitude);
-}
-
-uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
-                          uint32_t hostShared, const uint8_t *hostDatums) {
-  uint32_t device[kBfpBlockValues];
-  for (unsigned j = 0; j < kBfpBlockValues; ++j)
-    device[j] = bfpDeviceInput(f, block[j]);
-  uint8_t deviceShared = bfpSharedExponent(f, device);
-  uint32_t differs = 0;
-  for (unsigned j = 0; j < kBfpBlockValues; ++j)
-    differs |= uint32_t(bfpDecode(f, bfpDeviceEncode(f, device[j], deviceShared),
-                                  deviceShared) !=
-                        bfpDecode(f, hostDatums[j], hostShared))
-               << j;
-  return differs;
-}
-
 //===-- The Tensix packer and unpacker (§5, the device's bytes [ttsim]) ---===//
 
 const BfpSiteInfo *lookupBfpSite(int site) {
@@ -232,6 +181,25 @@ uint32_t bfpDeviceDecode(unsigned magnitudeBits, uint8_t datum,
   mag = uint8_t(mag << lz);
   auto exponent = uint8_t(shared - lz); // modulo 256
   return (sign << 31) | uint32_t(exponent) << 23 | uint32_t(mag & 0x7E) << 16;
+}
+
+uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
+                          uint32_t hostShared, const uint8_t *hostDatums) {
+  if (f.exponent != BfpExponent::Fp32) // no device path to the "a" formats
+    return 0;
+  uint16_t values[kBfpBlockValues];
+  for (unsigned j = 0; j < kBfpBlockValues; ++j)
+    values[j] = bfpDeviceValue(BfpSite::fp32_dest, block[j]);
+  uint8_t datums[kBfpBlockValues];
+  uint8_t shared = bfpDeviceBlock(values, f.magnitudeBits, datums);
+  uint32_t differs = 0;
+  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+    uint32_t host = bfpDecode(f, hostDatums[j], hostShared);
+    uint32_t device = bfpDeviceDecode(f.magnitudeBits, datums[j], shared);
+    bool equal = host == device || (isNaNF32(host) && isNaNF32(device));
+    differs |= uint32_t(!equal) << j;
+  }
+  return differs;
 }
 
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};

@@ -325,15 +325,11 @@ Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out);
 
-/// The Wormhole packer's model (docs/Fidelity.md, bfp_pack.device_differs):
-/// the value it packs in place of fp32 bits `bits` (bf16 or E5M7
-/// truncation, NaN to Inf, flushes), the datum it gives under its own
-/// shared exponent, and the elements of a block of 16 whose value that path
-/// gives differently from the host's `hostDatums` under `hostShared`, as a
-/// mask (bit j: element j).
-uint32_t bfpDeviceInput(const BfpFormatInfo &f, uint32_t bits);
-uint8_t bfpDeviceEncode(const BfpFormatInfo &f, uint32_t deviceBits,
-                        uint32_t deviceShared);
+/// bfp_pack.device_differs (docs/Fidelity.md): the elements of a block of
+/// 16 fp32 values whose value the Tensix packer at fp32_dest, decoded by
+/// the unpacker, gives differently from the host's `hostDatums` under
+/// `hostShared` (NaN against NaN equal), as a mask (bit j: element j); 0
+/// for the "a" formats, which have no device path.
 uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
                           uint32_t hostShared, const uint8_t *hostDatums);
 

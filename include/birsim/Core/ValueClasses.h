@@ -31,7 +31,7 @@ enum class BfpClass : uint8_t {
   flushedToZero,   ///< a finite non-zero input (denormals too) gives datum 0
   saturated,       ///< step 4: clamped at the largest magnitude
   exponentClamped, ///< step 2 ("a"): exponent raised or saturated
-  deviceDiffers,   ///< the Wormhole packer's model gives another value
+  deviceDiffers,   ///< the Tensix packer at fp32_dest gives another value
   kCount
 };
 

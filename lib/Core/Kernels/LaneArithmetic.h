@@ -300,41 +300,42 @@ typename V::I bfpBlockExponents(typename V::I bits) {
   return e;
 }
 
-/// The Wormhole packer's datums (bfpDeviceInput, bfpDeviceEncode in
-/// Bfp.cpp; docs/Fidelity.md) of fp32 lanes `bits` under the block's shared
-/// exponent `shared`, which is the host's: truncation, NaN as Inf and the
-/// flushes never change a block's largest exponent field (nor its clamp
-/// for "a"), so the two packers' values differ exactly where the datums
-/// do.
-template <class V, unsigned M, bool Fp16Exponent>
+/// The Tensix packer's datums at fp32_dest ("b" formats; §5, the device's
+/// bytes; bfpDeviceValue and bfpDeviceBlock in Bfp.cpp) of fp32 lanes
+/// `bits` under the block's shared exponent `shared`, which is the host's:
+/// the truncation to 16 bits and the flush keep every exponent field but
+/// 0's, so both packers see the same largest exponent.
+template <class V, unsigned M>
 typename V::I bfpDeviceEncodeLanes(typename V::I bits, typename V::I shared) {
   using I = typename V::I;
   I e = V::shr(bits, 23) & V::splat(0xFF);
-  I mantissa = bits & V::splat(0x7F0000); // truncated to 7 bits
-  auto special = V::eq(e, V::splat(0xFF));
-  auto flushed = V::eq(e, V::zero());
-  if constexpr (Fp16Exponent) {
-    e = V::sub(e, V::splat(kBfpFp16Rebias));
-    auto above = V::either(special, V::gt(e, V::splat(kBfpMaxE5)));
-    e = V::select(above, V::splat(kBfpMaxE5), e);
-    mantissa = V::select(above, V::splat(0x7F0000), mantissa);
-    flushed = V::either(flushed, V::either(V::gt(V::zero(), e),
-                                           V::both(V::eq(e, V::zero()),
-                                                   V::eq(mantissa, V::zero()))));
-  } else {
-    mantissa = V::keep(V::notLanes(special), mantissa); // NaN as Inf
-  }
-  I significand = mantissa | V::splat(0x800000);
+  I significand = (bits & V::splat(0x7F0000)) | V::splat(0x800000);
   // One rounding at BFP8's 7 bits, ties away: (sig + 2^(16+d)) >> (17+d),
   // a shift of 32 or more giving 0 (then so is the datum).
   I d = V::sub(shared, e);
   I half = V::shlv(V::splat(1u << 16), d);
   I magnitude = V::shrv(V::add(significand, half), V::add(d, V::splat(17)));
   magnitude = V::minUnsigned(magnitude, V::splat(127));
-  magnitude = V::keep(V::notLanes(flushed), V::shr(magnitude, int(7 - M)));
+  magnitude = V::keep(V::notLanes(V::eq(e, V::zero())),
+                      V::shr(magnitude, int(7 - M)));
   I sign =
       V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
   return sign | magnitude;
+}
+
+/// Lanes whose two datums under shared exponent 255 both decode to NaN
+/// (the leading one at the top and a non-zero fraction): equal values.
+template <class V, unsigned M>
+auto bfpBothNaNLanes(typename V::I host, typename V::I device,
+                     typename V::I shared) {
+  using I = typename V::I;
+  constexpr uint32_t top = 1u << (M - 1), fraction = top - 1;
+  auto nan = [](I datum) {
+    return V::both(V::eq(datum & V::splat(top), V::splat(top)),
+                   V::notLanes(V::eq(datum & V::splat(fraction), V::zero())));
+  };
+  return V::both(V::eq(shared, V::splat(255)),
+                 V::both(nan(host), nan(device)));
 }
 
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
@@ -387,10 +388,12 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
   I sign =
       V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
   I datum = sign | magnitude;
-  if constexpr (CountEvents)
+  if constexpr (CountEvents && !Fp16Exponent) { // "a": no device path
+    I device = bfpDeviceEncodeLanes<V, M>(bits, shared);
     V::count(tally[BfpClass::deviceDiffers],
-             V::notLanes(V::eq(datum, bfpDeviceEncodeLanes<V, M, Fp16Exponent>(
-                                          bits, shared))));
+             V::butNot(V::notLanes(V::eq(datum, device)),
+                       bfpBothNaNLanes<V, M>(datum, device, shared)));
+  }
   return datum;
 }
 

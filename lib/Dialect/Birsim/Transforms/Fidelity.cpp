@@ -248,6 +248,9 @@ private:
   /// A BFP pack of a constant tensor, either form (docs/Fidelity.md,
   /// bfp_pack): the core's tally of the op's call.
   std::optional<OpCounts> analyseBfp(BfpOpInterface op) {
+    core::BfpCall call = bfpCallOf(op);
+    if (call.site != int(core::BfpSite::host)) // the host packer's events
+      return std::nullopt;
     auto type = cast<RankedTensorType>(op.getValues().getType());
     const core::DtypeInfo *info = lookupDtypeInfo(type);
     if (!info || !type.hasStaticShape())
@@ -259,7 +262,7 @@ private:
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::bfp_pack, {}};
-    if (!core::tallyBfpPack(bfpCallOf(op), int(info->dtype), in, counts.tally)
+    if (!core::tallyBfpPack(call, int(info->dtype), in, counts.tally)
              .ok())
       return std::nullopt;
     if (anyEvent(counts.tally, counts.family))

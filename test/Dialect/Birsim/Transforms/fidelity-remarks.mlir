@@ -87,14 +87,19 @@ func.func @exact_cast() -> tensor<2xbf16> {
 
 func.func @bfp() -> (tensor<1x576xi8>, tensor<1x1088xi8>) {
   // 1e-30 is below the "a" formats' 5-bit exponent range: raised to 2^-15
-  // on the host, flushed to 0 by the device's packer.
+  // on the host; the "a" formats have no device path, so no device_differs.
   %t = arith.constant dense<1.0e-30> : tensor<1x32x32xf32>
-  // expected-remark @+1 {{bfp_pack bfp4_a: of 1024 values, 1024 exponent_clamped (first at index 0), 1024 device_differs (first at index 0)}}
+  // expected-remark @+1 {{bfp_pack bfp4_a: of 1024 values, 1024 exponent_clamped (first at index 0)}}
   %p = birsim.bfp_pack bfp4_a %t : tensor<1x32x32xf32> -> tensor<1x576xi8>
   // Denormals flush to zero in every format.
   %d = arith.constant dense<1.0e-40> : tensor<1x32x32xf32>
   // expected-remark @+1 {{bfp_pack bfp8_b: of 1024 values, 1024 flushed_to_zero (first at index 0)}}
   %q = birsim.bfp_pack bfp8_b %d : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  // 1.375 in bfp4_b: the host's datum 0b110, the packer's at fp32_dest
+  // 0b101 (docs/Semantics.md section 5, the device's bytes).
+  %r = arith.constant dense<1.375> : tensor<1x32x32xf32>
+  // expected-remark @+1 {{bfp_pack bfp4_b: of 1024 values, 1024 rounding_ties (first at index 0), 1024 device_differs (first at index 0)}}
+  %s = birsim.bfp_pack bfp4_b %r : tensor<1x32x32xf32> -> tensor<1x576xi8>
   return %p, %q : tensor<1x576xi8>, tensor<1x1088xi8>
 }
 
