@@ -37,6 +37,17 @@ if [ -z "$build" ]; then
     birsim-fuzz-bfp-unpack birsim_runtime
 fi
 work=${BIRSIM_FUZZ_WORK:-build-fuzz}
+mkdir -p "$work"
+# The dictionary's tables come from the build's runtime through Python
+# (utils/fuzz-dict.py). build-fuzz's runtime is instrumented for coverage
+# and ASan: Python loads it with ASan's runtime and a definition of the
+# coverage's stack-depth variable, which libFuzzer's main otherwise gives.
+dict_env=()
+if [ -z "${BIRSIM_FUZZ_BUILD:-}" ]; then
+  echo '__thread unsigned long __sancov_lowest_stack;' |
+    $P/bin/clang -shared -fPIC -x c - -o "$work/sancov-stack-depth.so"
+  dict_env=(LD_PRELOAD="$($P/bin/clang -print-file-name=libclang_rt.asan-x86_64.so) $(cd "$work" && pwd)/sancov-stack-depth.so")
+fi
 artifacts=${BIRSIM_FUZZ_ARTIFACTS:-test/Fuzz/regressions}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}:abort_on_error=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -48,7 +59,8 @@ for target in parse runtime bfp-unpack; do
   if [ $target = parse ]; then
     find test -name '*.mlir' -not -path '*/Fuzz/*' -exec cp {} "$corpus/" \;
     dict=$work/birsim.dict
-    /usr/bin/python3 utils/fuzz-dict.py . $build/lib/libbirsim_runtime.so > "$dict"
+    env "${dict_env[@]}" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+      utils/fuzz-dict.py . $build/lib/libbirsim_runtime.so > "$dict"
     extra=(-dict="$dict" -max_len=8192)
   else
     extra=(-max_len=16384)
