@@ -423,6 +423,64 @@ void bfpConversion() {
     }
 }
 
+/// The Tensix packer's paths (docs/Semantics.md section 5, the device's
+/// bytes), 32x32 tiles from the Dest's type, and the device diff, each
+/// against a memcpy of the float32-equivalent bytes, 2^24 values.
+void bfpDevicePaths() {
+  if (std::strcmp(birsim_active_isa(), "portable") == 0)
+    return; // the same scalar loops on every path
+  size_t n = size_t(1) << 24;
+  std::printf("\n-- BFP at the Tensix packer, %zu values, memcpy of 4 bytes "
+              "per value --\n",
+              n);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
+              "target");
+  std::vector<float> f32(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(15);
+  for (float &x : f32)
+    x = dist(rng);
+  std::vector<uint16_t> half(n); // bf16 and fp16 bits of similar values
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &f32[i], 4);
+    half[i] = uint16_t(bits >> 16);
+  }
+  std::vector<char> copyOut(n * 4), out(n * 2 + 4096);
+  std::vector<uint8_t> mask(n);
+  auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
+  char what[64];
+  for (int where = 1; birsim_bfp_site_name(where); ++where)
+    for (int format : {0, 1, 4}) {
+      int dest = where <= 2 ? 16 : where <= 4 ? 12 : 13;
+      const void *src = dest == 16 ? (const void *)f32.data() : half.data();
+      if (birsim_bfp_pack_at(where, format, dest, src, 0, 32, 32, 0,
+                             nullptr) != BIRSIM_OK)
+        continue; // a format the path does not write
+      std::snprintf(what, sizeof what, "bfp pack_at %s %s",
+                    birsim_bfp_site_name(where), birsim_bfp_format_name(format));
+      if (!wanted(what))
+        continue;
+      auto [t, copied] = bestSecondsSideBySide(
+          [&] {
+            birsim_bfp_pack_at(where, format, dest, src, n / 1024, 32, 32, 0,
+                               out.data());
+          },
+          copy);
+      row(what, t, copied, 1.2);
+    }
+  if (wanted("bfp device_diff fp32_dest bfp4_b")) {
+    uint64_t count = 0;
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_device_diff(BIRSIM_BFP_FP32_DEST, 1, 16, f32.data(),
+                                 n / 1024, 32, 32, 0, mask.data(), &count);
+        },
+        copy);
+    row("bfp device_diff fp32_dest bfp4_b", t, copied, 2.0);
+  }
+}
+
 } // namespace
 
 int main() {
@@ -432,6 +490,7 @@ int main() {
   ratios(size_t(1) << 24);
   ratios(size_t(1) << 16);
   bfpConversion();
+  bfpDevicePaths();
   if (wanted("threads"))
     threads();
   if (wanted("folding"))
