@@ -340,6 +340,27 @@ void fidelityCounters() {
   birsim_fidelity_reset();
 }
 
+/// `n` Gaussian float32 values (sigma 4), seeded.
+std::vector<float> normalF32(size_t n, unsigned seed) {
+  std::vector<float> f32(n);
+  std::normal_distribution<float> dist(0, 4);
+  std::mt19937 rng(seed);
+  for (float &x : f32)
+    x = dist(rng);
+  return f32;
+}
+
+/// Each value's top 16 bits: its bf16 truncation.
+std::vector<uint16_t> topHalves(const std::vector<float> &f32) {
+  std::vector<uint16_t> half(f32.size());
+  for (size_t i = 0; i < f32.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &f32[i], 4);
+    half[i] = uint16_t(bits >> 16);
+  }
+  return half;
+}
+
 /// tt-metal's host conversion (docs/Semantics.md section 5 [tt-metal]):
 /// every format and tile shape from float32 and bfloat16, the integer
 /// inputs, and the one-pass tilize of a 4096 x 4096 matrix, each against a
@@ -355,17 +376,8 @@ void bfpConversion() {
               n);
   std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
               "target");
-  std::vector<float> f32(n);
-  std::normal_distribution<float> dist(0, 4);
-  std::mt19937 rng(13);
-  for (float &x : f32)
-    x = dist(rng);
-  std::vector<uint16_t> bf16(n);
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &f32[i], 4);
-    bf16[i] = uint16_t(bits >> 16);
-  }
+  std::vector<float> f32 = normalF32(n, 13);
+  std::vector<uint16_t> bf16 = topHalves(f32);
   std::vector<char> ints = randomBytes(n * 4, 14), copyOut(n * 4),
                     out(n * 2 + 4096);
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
@@ -435,17 +447,8 @@ void bfpDevicePaths() {
               n);
   std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
               "target");
-  std::vector<float> f32(n);
-  std::normal_distribution<float> dist(0, 4);
-  std::mt19937 rng(15);
-  for (float &x : f32)
-    x = dist(rng);
-  std::vector<uint16_t> half(n); // bf16 and fp16 bits of similar values
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &f32[i], 4);
-    half[i] = uint16_t(bits >> 16);
-  }
+  std::vector<float> f32 = normalF32(n, 15);
+  std::vector<uint16_t> half = topHalves(f32); // bf16 (and fp16) bits
   std::vector<char> copyOut(n * 4), out(n * 2 + 4096);
   std::vector<uint8_t> mask(n);
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };

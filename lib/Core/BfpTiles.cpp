@@ -92,42 +92,65 @@ BfpLayout bfpMatrixLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
   return layout;
 }
 
+/// Packs tiles [firstTile, firstTile + tileCount) of `layout` from `src`
+/// into `out`: `block(tile, b, datums)` encodes block b and gives its
+/// exponent byte; the datums go in block order from each byte's low bits.
+template <typename Block>
+static void packWalk(const BfpLayout &layout, const char *src, size_t firstTile,
+                     size_t tileCount, uint8_t *out, Block block) {
+  const BfpFormatInfo &f = *layout.format;
+  const BfpTileShape &shape = layout.shape;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile =
+        src + layout.origin(firstTile + t) * layout.values->bytes;
+    uint8_t *packed = out + t * layout.packedBytes;
+    std::fill(packed + shape.blocks(), packed + layout.packedBytes, 0);
+    for (unsigned b = 0; b < shape.blocks(); ++b) {
+      uint8_t datums[kBfpBlockValues];
+      packed[b] = block(tile, b, datums);
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        unsigned i = b * kBfpBlockValues + j;
+        packed[shape.exponentBytes() + i / f.datumsPerByte()] |=
+            uint8_t(datums[j] << (i % f.datumsPerByte()) * f.datumBits);
+      }
+    }
+  }
+}
+
+/// The element of value j of block b of a tile.
+static const char *elementAt(const BfpLayout &layout, const char *tile,
+                             unsigned b, unsigned j) {
+  return tile +
+         (layout.blockStart[b] + j * layout.valueStep) * layout.values->bytes;
+}
+
 /// The portable packer (§5 steps 1-5, block by block).
 static void packTiles(const BfpLayout &layout, const char *src,
                       size_t firstTile, size_t tileCount, uint8_t *out,
                       BfpTally &tally, bool countEvents) {
   const BfpFormatInfo &f = *layout.format;
-  const BfpTileShape &shape = layout.shape;
-  const DtypeInfo &input = *layout.values;
-  for (size_t t = 0; t < tileCount; ++t) {
-    const char *tile = src + layout.origin(firstTile + t) * input.bytes;
-    uint8_t *packed = out + t * layout.packedBytes;
-    std::fill(packed + shape.blocks(), packed + layout.packedBytes, 0);
-    for (unsigned b = 0; b < shape.blocks(); ++b) {
-      uint32_t block[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        block[j] = bfpInputBits(
-            input, tile + (layout.blockStart[b] + j * layout.valueStep) *
-                              input.bytes);
-      uint8_t shared = bfpSharedExponent(f, block);
-      packed[b] = shared;
-      uint8_t datums[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        unsigned i = b * kBfpBlockValues + j;
-        datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
-        packed[shape.exponentBytes() + i / f.datumsPerByte()] |=
-            uint8_t(datums[j] << (i % f.datumsPerByte()) * f.datumBits);
-      }
-      if (countEvents)
-        tally[BfpClass::deviceDiffers] += unsigned(
-            __builtin_popcount(bfpDeviceDiffers(f, block, shared, datums)));
-    }
-  }
+  packWalk(layout, src, firstTile, tileCount, out,
+           [&](const char *tile, unsigned b, uint8_t *datums) {
+             uint32_t block[kBfpBlockValues];
+             for (unsigned j = 0; j < kBfpBlockValues; ++j)
+               block[j] =
+                   bfpInputBits(*layout.values, elementAt(layout, tile, b, j));
+             uint8_t shared = bfpSharedExponent(f, block);
+             for (unsigned j = 0; j < kBfpBlockValues; ++j)
+               datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
+             if (countEvents)
+               tally[BfpClass::deviceDiffers] += unsigned(__builtin_popcount(
+                   bfpDeviceDiffers(f, block, shared, datums)));
+             return shared;
+           });
 }
 
-/// The portable unpacker (§5 decoding).
-static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
-                        size_t firstTile, size_t tileCount, char *dst) {
+/// Decodes tiles [firstTile, firstTile + tileCount) of `packed` into the
+/// fp32 values of `layout`: `decode(datum, exponent byte)` gives fp32 bits.
+template <typename Decode>
+static void unpackWalk(const BfpLayout &layout, const uint8_t *packed,
+                       size_t firstTile, size_t tileCount, char *dst,
+                       Decode decode) {
   const BfpFormatInfo &f = *layout.format;
   const BfpTileShape &shape = layout.shape;
   uint8_t datumMask = uint8_t((1u << f.datumBits) - 1);
@@ -137,14 +160,25 @@ static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
     for (unsigned b = 0; b < shape.blocks(); ++b)
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         unsigned i = b * kBfpBlockValues + j;
-        uint8_t datum = uint8_t(in[shape.exponentBytes() + i / f.datumsPerByte()] >>
-                                (i % f.datumsPerByte()) * f.datumBits) &
-                        datumMask;
-        uint32_t value = bfpDecode(f, datum, in[b]);
+        uint8_t datum =
+            uint8_t(in[shape.exponentBytes() + i / f.datumsPerByte()] >>
+                    (i % f.datumsPerByte()) * f.datumBits) &
+            datumMask;
+        uint32_t value = decode(datum, in[b]);
         std::memcpy(tile + (layout.blockStart[b] + j * layout.valueStep) * 4,
                     &value, 4);
       }
   }
+}
+
+/// The portable unpacker (§5 decoding).
+static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
+                        size_t firstTile, size_t tileCount, char *dst) {
+  const BfpFormatInfo &f = *layout.format;
+  unpackWalk(layout, packed, firstTile, tileCount, dst,
+             [&](uint8_t datum, uint8_t shared) {
+               return bfpDecode(f, datum, shared);
+             });
 }
 
 /// "BFP packing takes float32 (16), ... or uint32 (14) values": the rows
@@ -365,80 +399,33 @@ static Status prepare(const BfpCall &call, const DtypeInfo &values,
                         false);
 }
 
-static BfpCall tilesCall(int format, size_t tileCount, uint32_t tileRows,
-                         uint32_t tileCols, unsigned flags) {
-  BfpCall call;
-  call.format = format;
-  call.tileRows = tileRows;
-  call.tileCols = tileCols;
-  call.flags = flags;
-  call.tiles = tileCount;
-  return call;
-}
-
-static BfpCall matrixCall(int format, size_t rows, size_t cols,
-                          uint32_t tileRows, uint32_t tileCols,
-                          unsigned flags) {
-  BfpCall call = tilesCall(format, 0, tileRows, tileCols, flags);
-  call.form = BfpForm::Matrix;
-  call.rows = rows;
-  call.cols = cols;
-  return call;
-}
 
 /// The Tensix packer at `site` (§5, the device's bytes): each block's
 /// values through the path's per-value step, then the block rule; the
 /// host's tile layout.
-static void packTilesAt(const BfpLayout &layout, BfpSite site,
-                        const char *src, size_t firstTile, size_t tileCount,
-                        uint8_t *out) {
-  const BfpFormatInfo &f = *layout.format;
-  const BfpTileShape &shape = layout.shape;
-  const DtypeInfo &input = *layout.values;
-  for (size_t t = 0; t < tileCount; ++t) {
-    const char *tile = src + layout.origin(firstTile + t) * input.bytes;
-    uint8_t *packed = out + t * layout.packedBytes;
-    std::fill(packed + shape.blocks(), packed + layout.packedBytes, 0);
-    for (unsigned b = 0; b < shape.blocks(); ++b) {
-      uint16_t values[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        values[j] = bfpDeviceValue(
-            site, uint32_t(loadBits(tile + (layout.blockStart[b] +
-                                            j * layout.valueStep) *
-                                               input.bytes,
-                                    input.bytes)));
-      uint8_t datums[kBfpBlockValues];
-      packed[b] = bfpDeviceBlock(values, f.magnitudeBits, datums);
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        unsigned i = b * kBfpBlockValues + j;
-        packed[shape.exponentBytes() + i / f.datumsPerByte()] |=
-            uint8_t(datums[j] << (i % f.datumsPerByte()) * f.datumBits);
-      }
-    }
-  }
+static void packTilesAt(const BfpLayout &layout, BfpSite site, const char *src,
+                        size_t firstTile, size_t tileCount, uint8_t *out) {
+  unsigned magnitudeBits = layout.format->magnitudeBits,
+           bytes = layout.values->bytes;
+  packWalk(layout, src, firstTile, tileCount, out,
+           [&](const char *tile, unsigned b, uint8_t *datums) {
+             uint16_t values[kBfpBlockValues];
+             for (unsigned j = 0; j < kBfpBlockValues; ++j)
+               values[j] = bfpDeviceValue(
+                   site,
+                   uint32_t(loadBits(elementAt(layout, tile, b, j), bytes)));
+             return bfpDeviceBlock(values, magnitudeBits, datums);
+           });
 }
 
 /// The unpacker's decode (bfp8_to_bf16) of every datum.
 static void unpackTilesAt(const BfpLayout &layout, const uint8_t *packed,
                           size_t firstTile, size_t tileCount, char *dst) {
-  const BfpFormatInfo &f = *layout.format;
-  const BfpTileShape &shape = layout.shape;
-  uint8_t datumMask = uint8_t((1u << f.datumBits) - 1);
-  for (size_t t = 0; t < tileCount; ++t) {
-    const uint8_t *in = packed + t * layout.packedBytes;
-    char *tile = dst + layout.origin(firstTile + t) * 4;
-    for (unsigned b = 0; b < shape.blocks(); ++b)
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        unsigned i = b * kBfpBlockValues + j;
-        uint8_t datum =
-            uint8_t(in[shape.exponentBytes() + i / f.datumsPerByte()] >>
-                    (i % f.datumsPerByte()) * f.datumBits) &
-            datumMask;
-        uint32_t value = bfpDeviceDecode(f.magnitudeBits, datum, in[b]);
-        std::memcpy(tile + (layout.blockStart[b] + j * layout.valueStep) * 4,
-                    &value, 4);
-      }
-  }
+  unsigned magnitudeBits = layout.format->magnitudeBits;
+  unpackWalk(layout, packed, firstTile, tileCount, dst,
+             [&](uint8_t datum, uint8_t shared) {
+               return bfpDeviceDecode(magnitudeBits, datum, shared);
+             });
 }
 
 Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
@@ -560,28 +547,32 @@ Status bfpLayoutOf(const BfpCall &call, int srcDtype, BfpLayout &layout,
 Status bfpPack(int format, int srcDtype, const void *src, size_t tileCount,
                uint32_t tileRows, uint32_t tileCols, unsigned flags, void *out,
                FidelityCounts *counts) {
-  return bfpPack(tilesCall(format, tileCount, tileRows, tileCols, flags),
+  return bfpPack(bfpTilesCall(int(BfpSite::host), format, tileCount,
+                              tileRows, tileCols, flags),
                  srcDtype, src, out, counts);
 }
 
 Status bfpUnpack(int format, const void *packed, size_t tileCount,
                  uint32_t tileRows, uint32_t tileCols, unsigned flags,
                  void *out) {
-  return bfpUnpack(tilesCall(format, tileCount, tileRows, tileCols, flags),
+  return bfpUnpack(bfpTilesCall(int(BfpSite::host), format, tileCount,
+                                tileRows, tileCols, flags),
                    packed, out);
 }
 
 Status bfpPackMatrix(int format, int srcDtype, const void *src, size_t rows,
                      size_t cols, uint32_t tileRows, uint32_t tileCols,
                      unsigned flags, void *out, FidelityCounts *counts) {
-  return bfpPack(matrixCall(format, rows, cols, tileRows, tileCols, flags),
+  return bfpPack(bfpMatrixCall(int(BfpSite::host), format, rows, cols,
+                               tileRows, tileCols, flags),
                  srcDtype, src, out, counts);
 }
 
 Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out) {
-  return bfpUnpack(matrixCall(format, rows, cols, tileRows, tileCols, flags),
+  return bfpUnpack(bfpMatrixCall(int(BfpSite::host), format, rows, cols,
+                                 tileRows, tileCols, flags),
                    packed, out);
 }
 

@@ -344,32 +344,6 @@ size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
   return f && shape ? shape->packedBytes(*f) : 0;
 }
 
-} // extern "C"
-
-static BfpCall tilesCall(int where, int format, size_t tileCount,
-                         uint32_t tileRows, uint32_t tileCols,
-                         unsigned flags) {
-  BfpCall call;
-  call.site = where;
-  call.format = format;
-  call.tileRows = tileRows;
-  call.tileCols = tileCols;
-  call.flags = flags;
-  call.tiles = tileCount;
-  return call;
-}
-
-static BfpCall matrixCall(int where, int format, size_t rows, size_t cols,
-                          uint32_t tileRows, uint32_t tileCols,
-                          unsigned flags) {
-  BfpCall call = tilesCall(where, format, 0, tileRows, tileCols, flags);
-  call.form = BfpForm::Matrix;
-  call.rows = rows;
-  call.cols = cols;
-  return call;
-}
-
-extern "C" {
 
 const char *birsim_bfp_site_name(int where) {
   const BfpSiteInfo *site = lookupBfpSite(where);
@@ -380,7 +354,7 @@ int birsim_bfp_pack_at(int where, int format, int src_dtype, const void *src,
                        size_t tile_count, uint32_t tile_rows,
                        uint32_t tile_cols, unsigned flags, void *out) {
   return counted([&](FidelityCounts *counts) {
-    return bfpPack(tilesCall(where, format, tile_count, tile_rows, tile_cols,
+    return bfpPack(bfpTilesCall(where, format, tile_count, tile_rows, tile_cols,
                              flags),
                    src_dtype, src, out, counts);
   });
@@ -392,7 +366,7 @@ int birsim_bfp_pack_matrix_at(int where, int format, int src_dtype,
                               unsigned flags, void *out) {
   return counted([&](FidelityCounts *counts) {
     return bfpPack(
-        matrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
+        bfpMatrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
         src_dtype, src, out, counts);
   });
 }
@@ -401,7 +375,7 @@ int birsim_bfp_unpack_at(int where, int format, const void *packed,
                          size_t tile_count, uint32_t tile_rows,
                          uint32_t tile_cols, unsigned flags, float *out) {
   return report(bfpUnpack(
-      tilesCall(where, format, tile_count, tile_rows, tile_cols, flags), packed,
+      bfpTilesCall(where, format, tile_count, tile_rows, tile_cols, flags), packed,
       out));
 }
 
@@ -410,7 +384,7 @@ int birsim_bfp_unpack_matrix_at(int where, int format, const void *packed,
                                 uint32_t tile_cols, unsigned flags,
                                 float *out) {
   return report(bfpUnpack(
-      matrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
+      bfpMatrixCall(where, format, rows, cols, tile_rows, tile_cols, flags),
       packed, out));
 }
 
@@ -419,7 +393,7 @@ int birsim_bfp_device_diff(int where, int format, int src_dtype,
                            uint32_t tile_rows, uint32_t tile_cols,
                            unsigned flags, uint8_t *mask, uint64_t *count) {
   return report(bfpDeviceDiff(
-      tilesCall(where, format, tile_count, tile_rows, tile_cols, flags),
+      bfpTilesCall(where, format, tile_count, tile_rows, tile_cols, flags),
       src_dtype, src, mask, count));
 }
 

@@ -223,6 +223,29 @@ struct BfpCall {
   uint64_t tiles = 0;          ///< tile forms
   uint64_t rows = 0, cols = 0; ///< matrix forms
 };
+/// A tile form's call: `tiles` tiles of tileRows x tileCols.
+inline BfpCall bfpTilesCall(int site, int format, uint64_t tiles,
+                            uint64_t tileRows, uint64_t tileCols,
+                            unsigned flags) {
+  BfpCall call;
+  call.site = site;
+  call.format = format;
+  call.tileRows = tileRows;
+  call.tileCols = tileCols;
+  call.flags = flags;
+  call.tiles = tiles;
+  return call;
+}
+/// A matrix form's call: a rows x cols matrix in tileRows x tileCols tiles.
+inline BfpCall bfpMatrixCall(int site, int format, uint64_t rows,
+                             uint64_t cols, uint64_t tileRows,
+                             uint64_t tileCols, unsigned flags) {
+  BfpCall call = bfpTilesCall(site, format, 0, tileRows, tileCols, flags);
+  call.form = BfpForm::Matrix;
+  call.rows = rows;
+  call.cols = cols;
+  return call;
+}
 /// The matrix of a row-major array of rank >= 2: {rows, cols} with the
 /// leading dimensions folded into rows (§5 matrix forms).
 struct BfpMatrixExtent {
