@@ -183,13 +183,14 @@ uint32_t bfpDeviceDecode(unsigned magnitudeBits, uint8_t datum,
   return (sign << 31) | uint32_t(exponent) << 23 | uint32_t(mag & 0x7E) << 16;
 }
 
-uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
-                          uint32_t hostShared, const uint8_t *hostDatums) {
+uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *destBits,
+                          uint32_t hostShared, const uint8_t *hostDatums,
+                          BfpSite site) {
   if (f.exponent != BfpExponent::Fp32) // no device path to the "a" formats
     return 0;
   uint16_t values[kBfpBlockValues];
   for (unsigned j = 0; j < kBfpBlockValues; ++j)
-    values[j] = bfpDeviceValue(BfpSite::fp32_dest, block[j]);
+    values[j] = bfpDeviceValue(site, destBits[j]);
   uint8_t datums[kBfpBlockValues];
   uint8_t shared = bfpDeviceBlock(values, f.magnitudeBits, datums);
   uint32_t differs = 0;

@@ -204,22 +204,18 @@ Status bfpCheckInput(int srcDtype) {
 }
 
 /// "the tile forms take the flags faces (1) only": BfpFlags.def's rows.
+static std::string flagChoicesOf(BfpForm form) {
+  std::string t = std::string("the ") +
+                  (form == BfpForm::Tiles ? "tile" : "matrix") +
+                  " forms take the flags";
+  for (const BfpFlagInfo &f : kBfpFlags)
+    if (f.form == form)
+      t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
+  return t + " only";
+}
 static const char *flagChoices(BfpForm form) {
-  static const std::string text[2] = {
-      [] {
-        std::string t = "the tile forms take the flags";
-        for (const BfpFlagInfo &f : kBfpFlags)
-          if (f.form == BfpForm::Tiles)
-            t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
-        return t + " only";
-      }(),
-      [] {
-        std::string t = "the matrix forms take the flags";
-        for (const BfpFlagInfo &f : kBfpFlags)
-          if (f.form == BfpForm::Matrix)
-            t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
-        return t + " only";
-      }()};
+  static const std::string text[2] = {flagChoicesOf(BfpForm::Tiles),
+                                      flagChoicesOf(BfpForm::Matrix)};
   return text[int(form)].c_str();
 }
 
@@ -232,7 +228,7 @@ BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank) {
   return {rows, uint64_t(dims[rank - 1])};
 }
 
-/// "BFP sites: host (0), fp32_dest (1), ..." (BfpSites.def).
+/// "not a BFP site: expected host (0), fp32_dest (1), ..." (BfpSites.def).
 static const char *siteChoices() {
   static const std::string text = [] {
     std::string t = "not a BFP site: expected";
@@ -399,7 +395,6 @@ static Status prepare(const BfpCall &call, const DtypeInfo &values,
                         false);
 }
 
-
 /// The Tensix packer at `site` (§5, the device's bytes): each block's
 /// values through the path's per-value step, then the block rule; the
 /// host's tile layout.
@@ -467,11 +462,6 @@ Status bfpUnpack(const BfpCall &call, const void *packed, void *out) {
   return Status::success();
 }
 
-/// NaN against NaN is equal; otherwise the bits.
-static bool sameF32(uint32_t a, uint32_t b) {
-  return a == b || (isNaNF32(a) && isNaNF32(b));
-}
-
 Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
                      uint8_t *mask, uint64_t *count) {
   const BfpSiteInfo *site = lookupBfpSite(call.site);
@@ -502,30 +492,26 @@ Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
     for (size_t t = begin; t < end; ++t) {
       size_t origin = layout.origin(t);
       for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
-        uint32_t host[kBfpBlockValues];
-        uint16_t device[kBfpBlockValues];
+        uint32_t host[kBfpBlockValues], dest[kBfpBlockValues];
         size_t index[kBfpBlockValues];
         for (unsigned j = 0; j < kBfpBlockValues; ++j) {
           index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
-          auto bits = uint32_t(loadBits(
+          dest[j] = uint32_t(loadBits(
               static_cast<const char *>(src) + index[j] * input.bytes,
               input.bytes));
-          host[j] = readAsF32(input, bits); // exact for the Dest types
-          device[j] = bfpDeviceValue(BfpSite(call.site), bits);
+          host[j] = readAsF32(input, dest[j]); // exact for the Dest types
         }
         uint8_t hostShared = bfpSharedExponent(f, host);
-        uint8_t datums[kBfpBlockValues];
-        uint8_t deviceShared = bfpDeviceBlock(device, f.magnitudeBits, datums);
+        uint8_t hostDatums[kBfpBlockValues];
         BfpTally ignored;
-        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-          bool differs = !sameF32(
-              bfpDecode(f, bfpEncode(f, host[j], hostShared, ignored),
-                        hostShared),
-              bfpDeviceDecode(f.magnitudeBits, datums[j], deviceShared));
-          local += differs;
-          if (mask)
-            mask[index[j]] = uint8_t(differs);
-        }
+        for (unsigned j = 0; j < kBfpBlockValues; ++j)
+          hostDatums[j] = bfpEncode(f, host[j], hostShared, ignored);
+        uint32_t differs = bfpDeviceDiffers(f, dest, hostShared, hostDatums,
+                                            BfpSite(call.site));
+        local += unsigned(__builtin_popcount(differs));
+        if (mask)
+          for (unsigned j = 0; j < kBfpBlockValues; ++j)
+            mask[index[j]] = uint8_t(differs >> j & 1);
       }
     }
     differing.fetch_add(local, std::memory_order_relaxed);

@@ -348,13 +348,15 @@ Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
                        size_t cols, uint32_t tileRows, uint32_t tileCols,
                        unsigned flags, void *out);
 
-/// bfp_pack.device_differs (docs/Fidelity.md): the elements of a block of
-/// 16 fp32 values whose value the Tensix packer at fp32_dest, decoded by
-/// the unpacker, gives differently from the host's `hostDatums` under
-/// `hostShared` (NaN against NaN equal), as a mask (bit j: element j); 0
-/// for the "a" formats, which have no device path.
-uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *block,
-                          uint32_t hostShared, const uint8_t *hostDatums);
+/// The elements of a block of 16 whose value the Tensix packer at `site`,
+/// decoded by the unpacker, gives differently from the host's `hostDatums`
+/// under `hostShared` (NaN against NaN equal), as a mask (bit j: element
+/// j); `destBits` are the block's Dest values (fp32 bits at the fp32 Dests,
+/// which are also the host's input). 0 for the "a" formats, which have no
+/// device path. At fp32_dest: bfp_pack.device_differs (docs/Fidelity.md).
+uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *destBits,
+                          uint32_t hostShared, const uint8_t *hostDatums,
+                          BfpSite site = BfpSite::fp32_dest);
 
 /// Which elements a pack at a device site gives another value than the
 /// host's: mask[i] = 1 where the device's tiles, decoded as the unpacker
