@@ -271,7 +271,7 @@ Status bfpCheckPackAt(const BfpCall &call, int srcDtype) {
   return Status::success();
 }
 
-Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
+Status bfpCheckSite(const BfpCall &call) {
   if (!lookupBfpFormat(call.format))
     return Status::error(ErrorCode::invalidFormat, call.format);
   const BfpSiteInfo *site = lookupBfpSite(call.site);
@@ -283,6 +283,12 @@ Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
     return Status::error(ErrorCode::invalidArgument, call.format, 0,
                          "the Tensix packer and unpacker have no \"a\" "
                          "format path (ttsim refuses exponent-A BFP)");
+  return Status::success();
+}
+
+Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
+  if (Status s = bfpCheckSite(call))
+    return s;
   const BfpTileShape *shape = lookupBfpTileShape(call.tileRows, call.tileCols);
   if (!shape)
     return Status::error(ErrorCode::invalidTileShape, int64_t(call.tileRows),

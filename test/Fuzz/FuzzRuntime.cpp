@@ -168,41 +168,55 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       check(seen1 == seen0 && up1 == up0);
     break;
   }
-  case 7: { // the shaped BFP forms: any shape, input, flags; tiles or matrix
+  case 7: { // the shaped BFP forms at any site: tiles or matrix, the diff
+    int where = int(in.take(1) % 8) - 1;   // -1..6: invalid ones included
     int format = int(in.take(1) % 8) - 1;
     int input = int(in.take(1) % 22) - 1;
     uint32_t tileRows = uint32_t(in.take(1) % 34), tileCols = uint32_t(in.take(1) % 34);
     unsigned flags = unsigned(in.take(1) % 5);
-    unsigned form = unsigned(in.take(1) % 4); // pack, unpack, pack/unpack matrix
+    unsigned form = unsigned(in.take(1) % 5); // pack, unpack, matrices, diff
     size_t tiles = size_t(in.take(1) % 4);
     size_t rows = tiles * std::max<uint32_t>(tileRows, 1) + (in.take(1) % 3 == 0);
     size_t cols = tileCols * size_t(in.take(1) % 3);
-    size_t values = form < 2 ? tiles * tileRows * tileCols : rows * cols;
+    size_t values = form < 2 || form == 4 ? tiles * tileRows * tileCols
+                                          : rows * cols;
     std::vector<uint8_t> input0 = in.bytes(values * 4 + 16);
     std::vector<uint8_t> out0 = in.bytes(values * 4 + 1024);
     std::vector<uint8_t> out1 = out0, out2 = out0;
     auto *f1 = reinterpret_cast<float *>(out1.data());
+    BfpCall tilesCall =
+        bfpTilesCall(where, format, tiles, tileRows, tileCols, flags);
+    BfpCall matrixCall =
+        bfpMatrixCall(where, format, rows, cols, tileRows, tileCols, flags);
+    uint64_t count1 = 7, count2 = 7;
     int status =
-        form == 0 ? birsim_bfp_pack(format, input, input0.data(), tiles, tileRows,
-                                    tileCols, flags, out1.data())
-        : form == 1 ? birsim_bfp_unpack(format, input0.data(), tiles, tileRows,
-                                        tileCols, flags, f1)
-        : form == 2 ? birsim_bfp_pack_matrix(format, input, input0.data(), rows,
-                                             cols, tileRows, tileCols, flags,
-                                             out1.data())
-                    : birsim_bfp_unpack_matrix(format, input0.data(), rows, cols,
-                                               tileRows, tileCols, flags, f1);
+        form == 0 ? birsim_bfp_pack_at(where, format, input, input0.data(),
+                                       tiles, tileRows, tileCols, flags,
+                                       out1.data())
+        : form == 1 ? birsim_bfp_unpack_at(where, format, input0.data(), tiles,
+                                           tileRows, tileCols, flags, f1)
+        : form == 2 ? birsim_bfp_pack_matrix_at(where, format, input,
+                                                input0.data(), rows, cols,
+                                                tileRows, tileCols, flags,
+                                                out1.data())
+        : form == 3 ? birsim_bfp_unpack_matrix_at(where, format, input0.data(),
+                                                  rows, cols, tileRows,
+                                                  tileCols, flags, f1)
+                    : birsim_bfp_device_diff(where, format, input,
+                                             input0.data(), tiles, tileRows,
+                                             tileCols, flags, out1.data(),
+                                             &count1);
     Status reference =
-        form == 0 ? bfpPack(format, input, input0.data(), tiles, tileRows,
-                            tileCols, flags, out2.data(), refCounts)
-        : form == 1 ? bfpUnpack(format, input0.data(), tiles, tileRows, tileCols,
-                                flags, out2.data())
-        : form == 2 ? bfpPackMatrix(format, input, input0.data(), rows, cols,
-                                    tileRows, tileCols, flags, out2.data(),
-                                    refCounts)
-                    : bfpUnpackMatrix(format, input0.data(), rows, cols, tileRows,
-                                      tileCols, flags, out2.data());
+        form == 0 ? bfpPack(tilesCall, input, input0.data(), out2.data(),
+                            where == 0 ? refCounts : nullptr)
+        : form == 1 ? bfpUnpack(tilesCall, input0.data(), out2.data())
+        : form == 2 ? bfpPack(matrixCall, input, input0.data(), out2.data(),
+                              where == 0 ? refCounts : nullptr)
+        : form == 3 ? bfpUnpack(matrixCall, input0.data(), out2.data())
+                    : bfpDeviceDiff(tilesCall, input, input0.data(),
+                                    out2.data(), &count2);
     compare(status, reference, out1, out2, out0);
+    check(count1 == count2);
     break;
   }
   case 6: { // the table queries: the core's rows, nothing past them

@@ -257,6 +257,9 @@ BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank);
 /// at tile heights 16 and 32 only, a size the address space holds. On
 /// success, the call's tile count. Buffers are the caller's to check.
 Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount = nullptr);
+/// bfpCheckCall's first rules: a format row, a site row, and at a device
+/// site a "b" format.
+Status bfpCheckSite(const BfpCall &call);
 /// The input element types of packing (kBfpInputDtypes).
 Status bfpCheckInput(int srcDtype);
 /// What a pack at `call.site` takes: the host, kBfpInputDtypes; a device

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Convert.h"
+#include "Kernels/Kernels.h"
 
 #include "gtest/gtest.h"
 
@@ -425,6 +426,72 @@ TEST(BfpDevice, Issue57410Vectors) {
     EXPECT_EQ(out[64 + 8] & 15, host ? 2 : 1);
     EXPECT_EQ(out[2], site == BfpSite::fp32_dest_e8m6 ? 128 : 127);
   }
+}
+
+// No byte outside an output is written: every site, format, a tile and a
+// matrix shape, packs, unpacks and the diff's mask between guard bytes, on
+// the portable path and the best vector path.
+TEST(BfpDevice, GuardBytesAroundEveryOutput) {
+  constexpr size_t kGuard = 64;
+  constexpr uint8_t kFill = 0xA5;
+  auto guarded = [&](size_t n) {
+    return std::vector<uint8_t>(n + 2 * kGuard, kFill);
+  };
+  auto guardsIntact = [](const std::vector<uint8_t> &v) {
+    return std::all_of(v.begin(), v.begin() + kGuard,
+                       [](uint8_t b) { return b == kFill; }) &&
+           std::all_of(v.end() - kGuard, v.end(),
+                       [](uint8_t b) { return b == kFill; });
+  };
+  std::mt19937 rng(33);
+  Isa saved = activeIsa();
+  for (Isa isa : {Isa::portable, bestIsa()}) {
+    selectIsa(isa);
+    for (BfpSite site : kDeviceSites) {
+      const DtypeInfo &dest = dtypeInfo(Dtype(lookupBfpSite(int(site))->dest));
+      for (const BfpFormatInfo &f : kBfpFormatTable) {
+        if (!writes(site, f))
+          continue;
+        for (const BfpTileShape &shape :
+             {BfpTileShape{32, 32}, BfpTileShape{1, 16}}) {
+          size_t tiles = 3, n = tiles * shape.values();
+          std::vector<uint8_t> src(n * dest.bytes);
+          for (size_t i = 0; i < n; ++i) {
+            uint32_t v = randomDest(rng, dest.bytes);
+            std::memcpy(&src[i * dest.bytes], &v, dest.bytes);
+          }
+          for (bool matrix : {false, true}) {
+            BfpCall call =
+                matrix ? bfpMatrixCall(int(site), int(f.format),
+                                       tiles * shape.rows, shape.cols,
+                                       shape.rows, shape.cols, 0)
+                       : bfpTilesCall(int(site), int(f.format), tiles,
+                                      shape.rows, shape.cols, 0);
+            std::vector<uint8_t> packed = guarded(tiles * shape.packedBytes(f));
+            ASSERT_TRUE(bfpPack(call, int(dest.dtype), src.data(),
+                                packed.data() + kGuard)
+                            .ok());
+            EXPECT_TRUE(guardsIntact(packed)) << lookupBfpSite(int(site))->name;
+            std::vector<uint8_t> values = guarded(n * 4);
+            ASSERT_TRUE(
+                bfpUnpack(call, packed.data() + kGuard, values.data() + kGuard)
+                    .ok());
+            EXPECT_TRUE(guardsIntact(values)) << f.name;
+          }
+          std::vector<uint8_t> mask = guarded(n);
+          uint64_t count = 0;
+          ASSERT_TRUE(bfpDeviceDiff(bfpTilesCall(int(site), int(f.format),
+                                                 tiles, shape.rows, shape.cols,
+                                                 0),
+                                    int(dest.dtype), src.data(),
+                                    mask.data() + kGuard, &count)
+                          .ok());
+          EXPECT_TRUE(guardsIntact(mask));
+        }
+      }
+    }
+  }
+  selectIsa(saved);
 }
 
 //===-- Errors: a status, the rule, nothing written -----------------------===//

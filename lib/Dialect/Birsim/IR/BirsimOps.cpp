@@ -155,9 +155,7 @@ LogicalResult birsim::verifyBfpOp(Operation *operation) {
   core::BfpCall call = bfpCallOf(op);
   if (op.isPack() && call.site != int(BfpSite::host)) {
     const core::DtypeInfo *info = lookupDtypeInfo(values.getElementType());
-    core::BfpCall format = call;
-    format.tileRows = format.tileCols = 32; // the site's rules only
-    if (core::Status s = core::bfpCheckCall(format))
+    if (core::Status s = core::bfpCheckSite(call))
       return op->emitOpError() << core::bfpRuleText(s) << ": "
                                << stringifyBfpFormat(op.getFormat()) << " at "
                                << stringifyBfpSite(BfpSite(call.site))
