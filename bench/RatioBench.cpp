@@ -472,15 +472,40 @@ void bfpDevicePaths() {
           copy);
       row(what, t, copied, 1.2);
     }
-  if (wanted("bfp device_diff fp32_dest bfp4_b")) {
+  for (int where = 1; birsim_bfp_site_name(where); ++where)
+    for (int format : {0, 1, 4}) {
+      if (birsim_bfp_pack_at(where, format, where <= 2 ? 16 : 12, f32.data(),
+                             0, 32, 32, 0, nullptr) != BIRSIM_OK)
+        continue;
+      std::snprintf(what, sizeof what, "bfp unpack_at %s %s",
+                    birsim_bfp_site_name(where), birsim_bfp_format_name(format));
+      if (!wanted(what))
+        continue;
+      std::vector<float> values(n);
+      auto [t, copied] = bestSecondsSideBySide(
+          [&] {
+            birsim_bfp_unpack_at(where, format, out.data(), n / 1024, 32, 32,
+                                 0, values.data());
+          },
+          copy);
+      row(what, t, copied, 1.2);
+    }
+  for (int where = 1; birsim_bfp_site_name(where); ++where) {
+    int dest = where <= 2 ? 16 : where <= 4 ? 12 : 13;
+    int format = where == 5 ? 0 : 1; // fp16 Dest: bfp8_b only
+    const void *src = dest == 16 ? (const void *)f32.data() : half.data();
+    std::snprintf(what, sizeof what, "bfp device_diff %s %s",
+                  birsim_bfp_site_name(where), birsim_bfp_format_name(format));
+    if (!wanted(what))
+      continue;
     uint64_t count = 0;
     auto [t, copied] = bestSecondsSideBySide(
         [&] {
-          birsim_bfp_device_diff(BIRSIM_BFP_FP32_DEST, 1, 16, f32.data(),
-                                 n / 1024, 32, 32, 0, mask.data(), &count);
+          birsim_bfp_device_diff(where, format, dest, src, n / 1024, 32, 32, 0,
+                                 mask.data(), &count);
         },
         copy);
-    row("bfp device_diff fp32_dest bfp4_b", t, copied, 2.0);
+    row(what, t, copied, 2.0);
   }
 }
 

@@ -338,69 +338,6 @@ static Status checkBuffersOf(const BfpCall &call, const void *packed,
                     size_t(call.tileRows) * call.tileCols * valueBytes);
 }
 
-/// Packs the tiles of `layout` (threaded, vector path where there is one).
-static void runPack(const BfpLayout &layout, const void *src,
-                    size_t tileCount, void *out, FidelityCounts *counts) {
-  const VectorKernels *vector = activeKernels();
-  // Each chunk tallies its own ties: the sums do not depend on threads.
-  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    BfpTally tally;
-    auto *in = static_cast<const char *>(src);
-    auto *bytes = static_cast<uint8_t *>(out) + begin * layout.packedBytes;
-    if (vector)
-      vector->bfpPack(layout, in, begin, end - begin, bytes, tally,
-                      counts != nullptr);
-    else
-      packTiles(layout, in, begin, end - begin, bytes, tally,
-                counts != nullptr);
-    bfpAddTies(tally);
-    if (counts) {
-      FidelityCounts chunk;
-      chunk.elements[int(FidelityFamily::bfp_pack)] =
-          (end - begin) * layout.shape.values();
-      for (int c = 0; c < BfpTally::kClasses; ++c)
-        if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
-            e != kNoFidelityEvent)
-          chunk.count[int(e)] = tally.cells[c];
-      counts->addLocked(chunk);
-    }
-  });
-}
-
-static void runUnpack(const BfpLayout &layout, const void *packed,
-                      size_t tileCount, void *dst) {
-  const VectorKernels *vector = activeKernels();
-  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    auto *in = static_cast<const uint8_t *>(packed) + begin * layout.packedBytes;
-    if (vector)
-      vector->bfpUnpack(layout, in, begin, end - begin, dst);
-    else
-      unpackTiles(layout, in, begin, end - begin, static_cast<char *>(dst));
-  });
-}
-
-/// The walk of a checked call.
-static BfpLayout layoutOf(const BfpCall &call, const DtypeInfo &values) {
-  const BfpFormatInfo &f = *lookupBfpFormat(call.format);
-  const BfpTileShape &shape = *lookupBfpTileShape(call.tileRows, call.tileCols);
-  return call.form == BfpForm::Tiles
-             ? bfpTilesLayout(f, shape, values, call.flags & kBfpFaces)
-             : bfpMatrixLayout(f, shape, values, size_t(call.cols),
-                               call.flags & kBfpTranspose);
-}
-
-/// The checks of a call on buffers and its walk.
-static Status prepare(const BfpCall &call, const DtypeInfo &values,
-                      const void *packed, const void *data, BfpLayout &layout,
-                      uint64_t &tiles) {
-  if (Status s = checkBuffersOf(call, packed, data, values.bytes, tiles))
-    return s;
-  layout = layoutOf(call, values);
-  return checkNoOverlap(packed, size_t(tiles) * layout.packedBytes, data,
-                        size_t(tiles) * layout.shape.values() * values.bytes,
-                        false);
-}
-
 /// The Tensix packer at `site` (§5, the device's bytes): each block's
 /// values through the path's per-value step, then the block rule; the
 /// host's tile layout.
@@ -429,6 +366,75 @@ static void unpackTilesAt(const BfpLayout &layout, const uint8_t *packed,
              });
 }
 
+/// Packs the tiles of `layout` at `site` (threaded, vector path where
+/// there is one); `counts` at the host only.
+static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
+                    size_t tileCount, void *out, FidelityCounts *counts) {
+  const VectorKernels *vector = activeKernels();
+  // Each chunk tallies its own ties: the sums do not depend on threads.
+  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    BfpTally tally;
+    auto *in = static_cast<const char *>(src);
+    auto *bytes = static_cast<uint8_t *>(out) + begin * layout.packedBytes;
+    if (vector)
+      vector->bfpPack(layout, site, in, begin, end - begin, bytes, tally,
+                      counts != nullptr);
+    else if (site == BfpSite::host)
+      packTiles(layout, in, begin, end - begin, bytes, tally,
+                counts != nullptr);
+    else
+      packTilesAt(layout, site, in, begin, end - begin, bytes);
+    bfpAddTies(tally);
+    if (counts) {
+      FidelityCounts chunk;
+      chunk.elements[int(FidelityFamily::bfp_pack)] =
+          (end - begin) * layout.shape.values();
+      for (int c = 0; c < BfpTally::kClasses; ++c)
+        if (FidelityEvent e = bfpPackEventOf(BfpClass(c));
+            e != kNoFidelityEvent)
+          chunk.count[int(e)] = tally.cells[c];
+      counts->addLocked(chunk);
+    }
+  });
+}
+
+static void runUnpack(const BfpLayout &layout, BfpSite site,
+                      const void *packed, size_t tileCount, void *dst) {
+  const VectorKernels *vector = activeKernels();
+  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    auto *in = static_cast<const uint8_t *>(packed) + begin * layout.packedBytes;
+    auto *out = static_cast<char *>(dst);
+    if (vector)
+      vector->bfpUnpack(layout, site, in, begin, end - begin, dst);
+    else if (site == BfpSite::host)
+      unpackTiles(layout, in, begin, end - begin, out);
+    else
+      unpackTilesAt(layout, in, begin, end - begin, out);
+  });
+}
+
+/// The walk of a checked call.
+static BfpLayout layoutOf(const BfpCall &call, const DtypeInfo &values) {
+  const BfpFormatInfo &f = *lookupBfpFormat(call.format);
+  const BfpTileShape &shape = *lookupBfpTileShape(call.tileRows, call.tileCols);
+  return call.form == BfpForm::Tiles
+             ? bfpTilesLayout(f, shape, values, call.flags & kBfpFaces)
+             : bfpMatrixLayout(f, shape, values, size_t(call.cols),
+                               call.flags & kBfpTranspose);
+}
+
+/// The checks of a call on buffers and its walk.
+static Status prepare(const BfpCall &call, const DtypeInfo &values,
+                      const void *packed, const void *data, BfpLayout &layout,
+                      uint64_t &tiles) {
+  if (Status s = checkBuffersOf(call, packed, data, values.bytes, tiles))
+    return s;
+  layout = layoutOf(call, values);
+  return checkNoOverlap(packed, size_t(tiles) * layout.packedBytes, data,
+                        size_t(tiles) * layout.shape.values() * values.bytes,
+                        false);
+}
+
 Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
                FidelityCounts *counts) {
   if (Status s = bfpCheckPackAt(call, srcDtype))
@@ -437,15 +443,8 @@ Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
   uint64_t tiles;
   if (Status s = prepare(call, *lookupDtype(srcDtype), out, src, layout, tiles))
     return s;
-  if (call.site == int(BfpSite::host)) {
-    runPack(layout, src, size_t(tiles), out, counts);
-    return Status::success();
-  }
-  parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
-    packTilesAt(layout, BfpSite(call.site), static_cast<const char *>(src),
-                begin, end - begin,
-                static_cast<uint8_t *>(out) + begin * layout.packedBytes);
-  });
+  runPack(layout, BfpSite(call.site), src, size_t(tiles), out,
+          call.site == int(BfpSite::host) ? counts : nullptr);
   return Status::success();
 }
 
@@ -455,17 +454,43 @@ Status bfpUnpack(const BfpCall &call, const void *packed, void *out) {
   if (Status s = prepare(call, dtypeInfo(Dtype::float32), packed, out, layout,
                          tiles))
     return s;
-  if (call.site == int(BfpSite::host)) {
-    runUnpack(layout, packed, size_t(tiles), out);
-    return Status::success();
-  }
-  parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
-    unpackTilesAt(layout,
-                  static_cast<const uint8_t *>(packed) +
-                      begin * layout.packedBytes,
-                  begin, end - begin, static_cast<char *>(out));
-  });
+  runUnpack(layout, BfpSite(call.site), packed, size_t(tiles), out);
   return Status::success();
+}
+
+/// The portable device diff of tiles [firstTile, firstTile + tileCount):
+/// per block, the host's datums of the Dest's values widened exactly, then
+/// bfpDeviceDiffers; mask[i] where not null; the number differing.
+static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
+                                const char *src, size_t firstTile,
+                                size_t tileCount, uint8_t *mask) {
+  const BfpFormatInfo &f = *layout.format;
+  const DtypeInfo &input = *layout.values;
+  uint64_t differing = 0;
+  for (size_t t = firstTile; t < firstTile + tileCount; ++t) {
+    size_t origin = layout.origin(t);
+    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
+      uint32_t host[kBfpBlockValues], dest[kBfpBlockValues];
+      size_t index[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
+        dest[j] = uint32_t(loadBits(src + index[j] * input.bytes, input.bytes));
+        host[j] = readAsF32(input, dest[j]); // exact for the Dest types
+      }
+      uint8_t hostShared = bfpSharedExponent(f, host);
+      uint8_t hostDatums[kBfpBlockValues];
+      BfpTally ignored;
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        hostDatums[j] = bfpEncode(f, host[j], hostShared, ignored);
+      uint32_t differs =
+          bfpDeviceDiffers(f, dest, hostShared, hostDatums, site);
+      differing += unsigned(__builtin_popcount(differs));
+      if (mask)
+        for (unsigned j = 0; j < kBfpBlockValues; ++j)
+          mask[index[j]] = uint8_t(differs >> j & 1);
+    }
+  }
+  return differing;
 }
 
 Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
@@ -491,36 +516,16 @@ Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
     if (Status s =
             checkNoOverlap(mask, values, src, values * input.bytes, false))
       return s;
-  const BfpFormatInfo &f = *layout.format;
+  const VectorKernels *vector = activeKernels();
   std::atomic<uint64_t> differing{0};
   parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
-    uint64_t local = 0;
-    for (size_t t = begin; t < end; ++t) {
-      size_t origin = layout.origin(t);
-      for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
-        uint32_t host[kBfpBlockValues], dest[kBfpBlockValues];
-        size_t index[kBfpBlockValues];
-        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-          index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
-          dest[j] = uint32_t(loadBits(
-              static_cast<const char *>(src) + index[j] * input.bytes,
-              input.bytes));
-          host[j] = readAsF32(input, dest[j]); // exact for the Dest types
-        }
-        uint8_t hostShared = bfpSharedExponent(f, host);
-        uint8_t hostDatums[kBfpBlockValues];
-        BfpTally ignored;
-        for (unsigned j = 0; j < kBfpBlockValues; ++j)
-          hostDatums[j] = bfpEncode(f, host[j], hostShared, ignored);
-        uint32_t differs = bfpDeviceDiffers(f, dest, hostShared, hostDatums,
-                                            BfpSite(call.site));
-        local += unsigned(__builtin_popcount(differs));
-        if (mask)
-          for (unsigned j = 0; j < kBfpBlockValues; ++j)
-            mask[index[j]] = uint8_t(differs >> j & 1);
-      }
-    }
-    differing.fetch_add(local, std::memory_order_relaxed);
+    auto *in = static_cast<const char *>(src);
+    differing.fetch_add(
+        vector ? vector->bfpDeviceDiff(layout, BfpSite(call.site), in, begin,
+                                       end - begin, mask)
+               : deviceDiffTiles(layout, BfpSite(call.site), in, begin,
+                                 end - begin, mask),
+        std::memory_order_relaxed);
   });
   *count = differing.load();
   return Status::success();

@@ -259,14 +259,17 @@ struct Avx2 : X86Vocabulary {
       return {load<4>(Part{}, p), load<4>(Part{}, p + 32)};
     }
   }
-  /// The shared exponents of 4 blocks at once, in every lane of one vector
-  /// each (`splats`), and as 4 bytes (the return value).
-  template <bool Fp16Exponent>
+  template <class Fn, class... Blocks>
+  static BfpBlock mapBlock(Fn &&fn, const Blocks &...blocks) {
+    return {fn(blocks.lo...), fn(blocks.hi...)};
+  }
+  /// The shared exponents of 4 blocks at once from their lanes' exponents,
+  /// in every lane of one vector each (`splats`), and as 4 bytes (the
+  /// return value).
   static uint32_t bfpShared4(const BfpBlock *v, __m256i *splats) {
     __m256i e[4];
     for (int k = 0; k < 4; ++k)
-      e[k] = _mm256_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v[k].lo),
-                              bfpBlockExponents<L32, Fp16Exponent>(v[k].hi));
+      e[k] = _mm256_max_epi32(v[k].lo, v[k].hi);
     // Halves: [a.lo b.lo] max [a.hi b.hi], then within each half.
     auto pairs = [](__m256i a, __m256i b) {
       __m256i m = _mm256_max_epi32(_mm256_permute2x128_si256(a, b, 0x20),
@@ -286,26 +289,20 @@ struct Avx2 : X86Vocabulary {
            (uint32_t(_mm256_extract_epi8(bytes, 4)) << 16) |
            (uint32_t(_mm256_extract_epi8(bytes, 20)) << 24);
   }
-  template <bool Fp16Exponent> static int bfpShared(const BfpBlock &v) {
-    return horizontalMax(
-        _mm256_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v.lo),
-                         bfpBlockExponents<L32, Fp16Exponent>(v.hi)));
+  static int bfpShared(const BfpBlock &e) {
+    return horizontalMax(_mm256_max_epi32(e.lo, e.hi));
   }
   static __m256i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
-  template <bool CountEvents, unsigned M, bool Fp16Exponent, class T>
-  static BfpDatums bfpEncode(const BfpBlock &v, __m256i s, T &tally) {
-    auto encode = [&](__m256i bits) {
-      return bfpEncodeLanes<L32, CountEvents, M, Fp16Exponent>(bits, s, tally);
-    };
-    return toBytes(encode(v.lo), encode(v.hi));
+  static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
+    return toBytes(lanes.lo, lanes.hi);
   }
-  static void storeBfpDecoded(char *p, const BfpFormatInfo &f,
-                              BfpDatums bytes, int shared) {
-    store<4>(p, Part{},
-             bfpDecodeLanes<L32>(f, _mm256_cvtepu8_epi32(bytes), shared));
-    store<4>(p + 32, Part{},
-             bfpDecodeLanes<L32>(
-                 f, _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8)), shared));
+  static BfpBlock widenBfpDatums(BfpDatums bytes) {
+    return {_mm256_cvtepu8_epi32(bytes),
+            _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8))};
+  }
+  static void storeBfpBlock(char *p, const BfpBlock &v) {
+    store<4>(p, Part{}, v.lo);
+    store<4>(p + 32, Part{}, v.hi);
   }
 };
 

@@ -248,14 +248,14 @@ struct Avx512 : X86Vocabulary {
       return _mm512_loadu_si512(p);
     }
   }
-  /// The shared exponents of 4 blocks at once, in every lane of one vector
-  /// each (`splats`), and as 4 bytes (the return value): one joint
-  /// reduction instead of 4 horizontal ones.
-  template <bool Fp16Exponent>
-  static uint32_t bfpShared4(const BfpBlock *v, __m512i *splats) {
-    __m512i e[4];
-    for (int k = 0; k < 4; ++k)
-      e[k] = bfpBlockExponents<L32, Fp16Exponent>(v[k]);
+  template <class Fn, class... Blocks>
+  static BfpBlock mapBlock(Fn &&fn, const Blocks &...blocks) {
+    return fn(blocks...);
+  }
+  /// The shared exponents of 4 blocks at once from their lanes' exponents,
+  /// in every lane of one vector each (`splats`), and as 4 bytes (the
+  /// return value): one joint reduction instead of 4 horizontal ones.
+  static uint32_t bfpShared4(const BfpBlock *e, __m512i *splats) {
     // 128-bit quarters: [a0 a1 b0 b1] max [a2 a3 b2 b3], then the four
     // blocks' halves side by side, then within each quarter.
     auto pairs = [](__m512i a, __m512i b) {
@@ -277,20 +277,15 @@ struct Avx512 : X86Vocabulary {
         bytes, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                              -1, -1, -1))));
   }
-  template <bool Fp16Exponent> static int bfpShared(BfpBlock v) {
-    return _mm512_reduce_max_epi32(bfpBlockExponents<L32, Fp16Exponent>(v));
-  }
+  static int bfpShared(BfpBlock e) { return _mm512_reduce_max_epi32(e); }
   static __m512i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
-  template <bool CountEvents, unsigned M, bool Fp16Exponent, class T>
-  static BfpDatums bfpEncode(BfpBlock v, __m512i shared, T &tally) {
-    return _mm512_cvtepi32_epi8(
-        bfpEncodeLanes<L32, CountEvents, M, Fp16Exponent>(v, shared, tally));
+  static BfpDatums bfpDatumsOf(BfpBlock lanes) {
+    return _mm512_cvtepi32_epi8(lanes);
   }
-  static void storeBfpDecoded(char *p, const BfpFormatInfo &f,
-                              BfpDatums bytes, int shared) {
-    _mm512_storeu_si512(
-        p, bfpDecodeLanes<L32>(f, _mm512_cvtepu8_epi32(bytes), shared));
+  static BfpBlock widenBfpDatums(BfpDatums bytes) {
+    return _mm512_cvtepu8_epi32(bytes);
   }
+  static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
 };
 
 constexpr VectorKernels kAvx512Kernels = kernelTableOf<Avx512>();

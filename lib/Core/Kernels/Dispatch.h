@@ -45,6 +45,18 @@ template <typename Fn> void withBfpFormat(BfpFormat format, Fn &&fn) {
   });
 }
 
+/// Calls fn(std::integral_constant<BfpSite, S>()) for BFP site `site`: one
+/// instantiation per BfpSites.def row.
+template <typename Fn> void withBfpSite(BfpSite site, Fn &&fn) {
+  withConstant<
+#define BIRSIM_BFP_SITE(Enumerator, ...) BfpSite::Enumerator,
+#include "birsim/Core/BfpSites.def"
+      BfpSite(-1)>(site, [&](auto row) {
+    if constexpr (int(row.value) >= 0)
+      fn(row);
+  });
+}
+
 } // namespace birsim::core::kernel
 
 #endif // BIRSIM_LIB_CORE_KERNELS_DISPATCH_H

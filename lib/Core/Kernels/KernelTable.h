@@ -106,27 +106,64 @@ template <class X> struct EntryPoints {
     });
   }
 
+  /// fn(the load of the layout's values as a constant; Loops.h).
+  template <typename Fn> static void withLoad(const BfpLayout &layout, Fn &&fn) {
+    withConstant<int(Dtype::float32), int(Dtype::bfloat16), kBfpAnyLoad>(
+        bfpLoadConstantOf(*layout.values), fn);
+  }
+
   /// The ranges a BFP kernel touches are its blocks' (Loops.h reports
   /// them), not one span: a matrix's tiles interleave with the next
-  /// thread's.
-  static void bfpPack(const BfpLayout &layout, const void *src,
+  /// thread's. A device site packs the "b" formats only (bfpCheckSite).
+  static void bfpPack(const BfpLayout &layout, BfpSite site, const void *src,
                       size_t firstTile, size_t tileCount, void *out,
                       BfpTally &tally, bool countEvents) {
     Guard guard(nullptr, 0, nullptr, 0);
-    withBool(countEvents, [&](auto counted) {
-      withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
-        bfpPackLoop<X, counted, m, fp16Exponent>(
-            layout, static_cast<const char *>(src), firstTile, tileCount,
-            static_cast<char *>(out), tally);
+    withBfpSite(site, [&](auto at) {
+      withBool(countEvents && at == BfpSite::host, [&](auto counted) {
+        withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
+          withLoad(layout, [&](auto load) {
+            if constexpr (at == BfpSite::host || !fp16Exponent)
+              bfpPackLoop<X, at, counted, m, fp16Exponent, load>(
+                  layout, static_cast<const char *>(src), firstTile,
+                  tileCount, static_cast<char *>(out), tally);
+          });
+        });
       });
     });
   }
 
-  static void bfpUnpack(const BfpLayout &layout, const void *packed,
-                        size_t firstTile, size_t tileCount, void *dst) {
+  static void bfpUnpack(const BfpLayout &layout, BfpSite site,
+                        const void *packed, size_t firstTile, size_t tileCount,
+                        void *dst) {
     Guard guard(nullptr, 0, nullptr, 0);
-    bfpUnpackLoop<X>(layout, static_cast<const unsigned char *>(packed),
-                     firstTile, tileCount, static_cast<char *>(dst));
+    withBfpSite(site, [&](auto at) {
+      withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
+        if constexpr (at == BfpSite::host || !fp16Exponent)
+          bfpUnpackLoop<X, at, m>(layout,
+                                  static_cast<const unsigned char *>(packed),
+                                  firstTile, tileCount,
+                                  static_cast<char *>(dst));
+      });
+    });
+  }
+
+  static uint64_t bfpDeviceDiff(const BfpLayout &layout, BfpSite site,
+                                const void *src, size_t firstTile,
+                                size_t tileCount, uint8_t *mask) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    uint64_t differing = 0;
+    withBfpSite(site, [&](auto at) {
+      withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
+        withLoad(layout, [&](auto load) {
+          if constexpr (at != BfpSite::host && !fp16Exponent)
+            differing = bfpDeviceDiffLoop<X, at, m, load>(
+                layout, static_cast<const char *>(src), firstTile, tileCount,
+                mask);
+        });
+      });
+    });
+    return differing;
   }
 };
 
@@ -141,6 +178,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.widenToF32 = E::widenToF32;
   table.bfpPack = E::bfpPack;
   table.bfpUnpack = E::bfpUnpack;
+  table.bfpDeviceDiff = E::bfpDeviceDiff;
   table.fp8AddCounted = E::fp8AddCounted;
   return table;
 }

@@ -136,15 +136,22 @@ struct VectorKernels {
                      const void *src, void *dst, size_t count);
   /// Tiles [firstTile, firstTile + tileCount) of `layout` (BfpLayout.h)
   /// from `src` (the whole call's values) into `out` (the first of those
-  /// tiles' bytes) (§5); ties tallied into `tally`, and with `countEvents`
-  /// the other events of docs/Fidelity.md too.
-  void (*bfpPack)(const BfpLayout &layout, const void *src, size_t firstTile,
-                  size_t tileCount, void *out, BfpTally &tally,
-                  bool countEvents);
-  /// The inverse: `packed` holds the first of those tiles, `dst` is the
-  /// whole call's fp32 values.
-  void (*bfpUnpack)(const BfpLayout &layout, const void *packed,
+  /// tiles' bytes) as the packer at `site` writes them (§5); at the host,
+  /// ties tallied into `tally`, and with `countEvents` the other events of
+  /// docs/Fidelity.md too.
+  void (*bfpPack)(const BfpLayout &layout, BfpSite site, const void *src,
+                  size_t firstTile, size_t tileCount, void *out,
+                  BfpTally &tally, bool countEvents);
+  /// The inverse, decoding as the host or (at a device site) the unpacker:
+  /// `packed` holds the first of those tiles, `dst` is the whole call's
+  /// fp32 values.
+  void (*bfpUnpack)(const BfpLayout &layout, BfpSite site, const void *packed,
                     size_t firstTile, size_t tileCount, void *dst);
+  /// The device diff of those tiles at device site `site` (bfpDeviceDiff):
+  /// mask[i] for the call's element i where not null; the number differing.
+  uint64_t (*bfpDeviceDiff)(const BfpLayout &layout, BfpSite site,
+                            const void *src, size_t firstTile,
+                            size_t tileCount, uint8_t *mask);
   /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
   /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,

@@ -323,6 +323,85 @@ typename V::I bfpDeviceEncodeLanes(typename V::I bits, typename V::I shared) {
   return sign | magnitude;
 }
 
+/// The 16-bit value the Tensix packer at `Site` hands its block rule
+/// (bfpDeviceValue in Bfp.cpp), in the low half of each lane, from `bits`:
+/// an fp32 Dest's bits, or a 16-bit Dest's element in the top half. The
+/// flush after the last step is left to bfpDeviceBlockLanes, which reads a
+/// value below the smallest normal (exponent 0) as 0.
+template <class V, BfpSite Site>
+typename V::I bfpDeviceValueLanes(typename V::I bits) {
+  using I = typename V::I;
+  I v = V::shr(bits, 16);
+  if constexpr (Site == BfpSite::fp32_dest)
+    return v;
+  if constexpr (Site == BfpSite::fp16_dest) {
+    // E5M6 (the clamp above 0x7FF7 to 0x7FF0 is the rounding of 0x7FF7),
+    // rebiased; below fp16's normals 0. A zero's sign is left: the block
+    // rule drops it.
+    I magnitude = V::minUnsigned(v & V::splat(0x7FFF), V::splat(0x7FF7));
+    magnitude = V::add(magnitude, V::splat(8)) & V::splat(0x7FF0);
+    I rebiased = V::add(V::shr(magnitude, 3), V::splat(kBfpFp16Rebias << 7));
+    return V::keep(V::gt(magnitude, V::splat(0x3FF)), rebiased) |
+           (v & V::splat(0x8000));
+  }
+  // NaN (bf16 Dest: above Inf's code) to signed Inf: its exponent field is
+  // already all ones, so clearing the mantissa is enough.
+  I magnitude = v & V::splat(0x7FFF);
+  auto nan = Site == BfpSite::fp32_dest_e8m6
+                 ? V::gt(bits & V::splat(0x7FFFFFFFu), V::splat(0x7F800000u))
+                 : V::gt(magnitude, V::splat(0x7F80));
+  v = V::select(nan, v & V::splat(0xFF80), v);
+  if constexpr (Site == BfpSite::bf16_dest_e8m6) // flush before rounding
+    v = V::keep(V::gt(magnitude, V::splat(0x7F)), v);
+  if constexpr (Site == BfpSite::fp32_dest_e8m6 ||
+                Site == BfpSite::bf16_dest_e8m6) // E8M6, ties away
+    v = V::add(v, V::splat(1)) & V::splat(~1u);
+  return v;
+}
+
+/// The exponent of each 16-bit device value (bfpDeviceValueLanes).
+template <class V> typename V::I bfpDeviceExponents(typename V::I v) {
+  return V::shr(v, 7) & V::splat(0xFF);
+}
+
+/// The Tensix packer's block rule (bfpDeviceBlock in Bfp.cpp) on 16-bit
+/// device values `v` under the block's largest exponent `shared`: aligned
+/// with one rounding half away from zero, (m >> d + 1) >> 1 being
+/// (m + 2^d) >> (d + 1) and a shift of 32 or more giving 0; 128 saturating
+/// to 127, truncated to M bits, signed when non-zero. Exponent 0 is 0.
+template <class V, unsigned M>
+typename V::I bfpDeviceBlockLanes(typename V::I v, typename V::I shared) {
+  using I = typename V::I;
+  auto normal = V::notLanes(V::eq(v & V::splat(0x7F80), V::zero()));
+  I m = V::keep(normal, (v | V::splat(0x80)) & V::splat(0xFF));
+  I aligned = V::shr(
+      V::add(V::shrv(m, V::sub(shared, bfpDeviceExponents<V>(v))), V::splat(1)),
+      1);
+  I magnitude = V::shr(V::minUnsigned(aligned, V::splat(127)), int(7 - M));
+  I sign = V::shr(v, 15 - M) & V::splat(1u << M);
+  return V::select(V::eq(magnitude, V::zero()), magnitude, magnitude | sign);
+}
+
+/// The unpacker's decode (bfpDeviceDecode in Bfp.cpp) of M-bit-magnitude
+/// datums under `shared`: widened to the bfp8 form, the exponent modulo
+/// 256, a sign-only datum -Inf.
+template <class V, unsigned M>
+typename V::I bfpDeviceDecodeLanes(typename V::I datum, typename V::I shared) {
+  using I = typename V::I;
+  I x = V::shl(datum, int(7 - M));
+  I sign = V::shl(V::shr(x, 7), 31);
+  I magnitude = V::shl(x, 1) & V::splat(0xFE);
+  // The exact float of the magnitude gives its leading one and fraction.
+  I asF32 = V::toFloat(magnitude);
+  I leadingZeros = V::sub(V::splat(127 + 7), V::shr(asF32, 23));
+  I exponent = V::sub(shared, leadingZeros) & V::splat(0xFF);
+  I value = sign | V::shl(exponent, 23) | (asF32 & V::splat(0x7FFFFF));
+  auto signOnly = V::eq(magnitude, V::zero());
+  return V::select(signOnly, V::keep(V::notLanes(V::eq(sign, V::zero())),
+                                     V::splat(0xFF800000u)),
+                   value);
+}
+
 /// Lanes whose two datums under shared exponent 255 both decode to NaN
 /// (the leading one at the top and a non-zero fraction): equal values.
 template <class V, unsigned M>
@@ -400,7 +479,7 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).
 template <class V>
 typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
-                             int shared) {
+                             typename V::I shared) {
   using I = typename V::I;
   unsigned m = f.magnitudeBits;
   I sign = V::shl(V::shr(datum, m) & V::splat(1), 31);
@@ -412,9 +491,9 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
   I leadingZeros = V::sub(V::splat(m - 1), lead);
   I exponent =
       (f.exponent == BfpExponent::Fp16)
-          ? V::add(V::sub(V::splat(uint32_t(shared & 31)), leadingZeros),
+          ? V::add(V::sub(shared & V::splat(31), leadingZeros),
                    V::splat(kBfpFp16Rebias))
-          : V::sub(V::splat(uint32_t(shared)), leadingZeros) & V::splat(0xFF);
+          : V::sub(shared, leadingZeros) & V::splat(0xFF);
   I value = sign | V::shl(exponent, 23) | fraction;
   return V::select(V::eq(magnitude, V::zero()), sign, value);
 }

@@ -32,13 +32,14 @@
 //                           per-lane event counts (LaneArithmetic.h's
 //                           V::count), moved into 64-bit totals at least
 //                           every kTallySteps steps.
-//   X::loadBfpBlock(dtype, p) -> a block's 16 values as fp32 bits, from
-//                           an input element type of §5;
-//   X::bfpShared<Fp16>(block), X::bfpSplat(shared) -> X::BfpShared,
-//   X::bfpShared4<Fp16>(blocks, splats) -> 4 exponent bytes (4 blocks),
-//   X::bfpEncode<Count, M, Fp16>(block, splat, tally) -> X::BfpDatums,
-//   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p),
-//   X::storeBfpDecoded(p, format, datums, shared)   one 16-value block.
+//   X::BfpBlock, X::loadBfpBlock(dtype, p)   a block's 16 values as fp32
+//                           bits, from an input element type of §5;
+//   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
+//   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
+//   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
+//   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
+//   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
+//   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p).
 //   X::prefetch(p...), X::Guard     prefetching; a kernel's MXCSR guard (the
 //                           default floating-point environment, §2).
 //   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
@@ -316,14 +317,30 @@ __attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
 
 //===-- BFP tiles (§5): whole blocks, so no tails -------------------------===//
 
+/// How a block's elements load (X::loadBfpBlock): float32 as it is, a
+/// 16-bit element (bfloat16, or a float16 Dest's) raw in each lane's top
+/// half as bfloat16's, the integers converted. The loops take the load as
+/// a constant (kBfpAnyLoad: chosen per block) so that the common ones have
+/// no per-block branch.
+constexpr int kBfpAnyLoad = -1;
+inline Dtype bfpLoadOf(const DtypeInfo &values) {
+  return values.dtype == Dtype::float16 ? Dtype::bfloat16 : values.dtype;
+}
+inline int bfpLoadConstantOf(const DtypeInfo &values) {
+  Dtype load = bfpLoadOf(values);
+  return load == Dtype::float32 || load == Dtype::bfloat16 ? int(load)
+                                                           : kBfpAnyLoad;
+}
+
 /// The fp32 bits of block b's 16 values at `values` (BfpLayout): loaded as
 /// they lie, or gathered first where they are a matrix's column.
-template <class X>
+template <class X, int Load>
 auto loadBfpValues(const BfpLayout &layout, const char *values) {
   const DtypeInfo &input = *layout.values;
+  Dtype load = Load == kBfpAnyLoad ? bfpLoadOf(input) : Dtype(Load);
   if (layout.valueStep == 1) {
     X::reportRead(values, kBfpBlockValues * input.bytes);
-    return X::loadBfpBlock(input.dtype, values);
+    return X::loadBfpBlock(load, values);
   }
   alignas(64) char gathered[kBfpBlockValues * 4];
   size_t step = layout.valueStep * input.bytes;
@@ -331,16 +348,63 @@ auto loadBfpValues(const BfpLayout &layout, const char *values) {
     X::reportRead(values + j * step, input.bytes);
     std::memcpy(gathered + j * input.bytes, values + j * step, input.bytes);
   }
-  return X::loadBfpBlock(input.dtype, gathered);
+  return X::loadBfpBlock(load, gathered);
 }
 
-/// The format's mantissa width and exponent kind are template arguments:
-/// every constant is then an immediate.
-template <class X, bool CountEvents, unsigned M, bool Fp16Exponent>
+/// What a packer at `Site` does to a block (§5): the host's steps 1-5
+/// (tallying into `tally`), or the Tensix packer's per-value step and
+/// block rule (the device's bytes). The format's mantissa width and
+/// exponent kind are template arguments: every constant is an immediate.
+template <class X, BfpSite Site, bool CountEvents, unsigned M,
+          bool Fp16Exponent>
+struct BfpPackerLanes {
+  using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
+  static constexpr bool kHost = Site == BfpSite::host;
+
+  /// The values the block rule takes.
+  static Block values(const Block &raw) {
+    if constexpr (kHost)
+      return raw;
+    else
+      return X::mapBlock(
+          [](auto v) { return bfpDeviceValueLanes<V, Site>(v); }, raw);
+  }
+  /// The exponent each value contributes.
+  static Block exponents(const Block &values) {
+    return X::mapBlock(
+        [](auto v) {
+          if constexpr (kHost)
+            return bfpBlockExponents<V, Fp16Exponent>(v);
+          else
+            return bfpDeviceExponents<V>(v);
+        },
+        values);
+  }
+  /// The datums under the block's shared exponent (in every lane).
+  template <class Tally>
+  static typename X::BfpDatums datums(const Block &values,
+                                      typename X::BfpShared shared,
+                                      Tally &tally) {
+    return X::bfpDatumsOf(X::mapBlock(
+        [&](auto v) {
+          if constexpr (kHost)
+            return bfpEncodeLanes<V, CountEvents, M, Fp16Exponent>(v, shared,
+                                                                   tally);
+          else
+            return bfpDeviceBlockLanes<V, M>(v, shared);
+        },
+        values));
+  }
+};
+
+template <class X, BfpSite Site, bool CountEvents, unsigned M,
+          bool Fp16Exponent, int Load>
 __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
                                            const char *src, size_t firstTile,
                                            size_t tileCount, char *out,
                                            BfpTally &tally) {
+  using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
   const unsigned inputBytes = layout.values->bytes;
@@ -356,31 +420,29 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     unsigned b = 0;
     // Four blocks at a time share one reduction of their exponents.
     for (; b + 4 <= blocks; b += 4) {
-      typename X::BfpBlock block[4];
+      typename X::BfpBlock block[4], exponents[4];
       for (unsigned k = 0; k < 4; ++k) {
         const char *values = tile + layout.blockStart[b + k] * inputBytes;
         X::prefetch(values); // face order: every line of the next tile too
-        block[k] = loadBfpValues<X>(layout, values);
+        block[k] = P::values(loadBfpValues<X, Load>(layout, values));
+        exponents[k] = P::exponents(block[k]);
       }
       typename X::BfpShared shared[4];
-      uint32_t exponents = X::template bfpShared4<Fp16Exponent>(block, shared);
-      std::memcpy(packed + b, &exponents, 4);
+      uint32_t bytes = X::bfpShared4(exponents, shared);
+      std::memcpy(packed + b, &bytes, 4);
       for (unsigned k = 0; k < 4; ++k)
-        X::storeBfpDatums(
-            M + 1, packed + exponentBytes + (b + k) * blockDatumBytes,
-            X::template bfpEncode<CountEvents, M, Fp16Exponent>(
-                block[k], shared[k], lanes));
+        X::storeBfpDatums(M + 1,
+                          packed + exponentBytes + (b + k) * blockDatumBytes,
+                          P::datums(block[k], shared[k], lanes));
     }
     for (; b < blocks; ++b) {
       const char *values = tile + layout.blockStart[b] * inputBytes;
       X::prefetch(values);
-      auto block = loadBfpValues<X>(layout, values);
-      int shared = X::template bfpShared<Fp16Exponent>(block);
+      auto block = P::values(loadBfpValues<X, Load>(layout, values));
+      int shared = X::bfpShared(P::exponents(block));
       packed[b] = char(shared);
-      X::storeBfpDatums(
-          M + 1, packed + exponentBytes + b * blockDatumBytes,
-          X::template bfpEncode<CountEvents, M, Fp16Exponent>(
-              block, X::bfpSplat(shared), lanes));
+      X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
+                        P::datums(block, X::bfpSplat(shared), lanes));
     }
     std::memset(packed + blocks, 0, exponentBytes - blocks);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
@@ -389,7 +451,24 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     tally.cells[c] += local.cells[c];
 }
 
-template <class X>
+/// Decodes datums as the host (§5 decoding) or, at a device site, as the
+/// unpacker (the device's bytes).
+template <class X, BfpSite Site, unsigned M>
+typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
+                                     typename X::BfpDatums datums,
+                                     typename X::BfpShared shared) {
+  using V = typename X::template Lanes<32>;
+  return X::mapBlock(
+      [&](auto d) {
+        if constexpr (Site == BfpSite::host)
+          return bfpDecodeLanes<V>(f, d, shared);
+        else
+          return bfpDeviceDecodeLanes<V, M>(d, shared);
+      },
+      X::widenBfpDatums(datums));
+}
+
+template <class X, BfpSite Site, unsigned M>
 __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              const unsigned char *packed,
                                              size_t firstTile,
@@ -397,7 +476,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
   const BfpFormatInfo &f = *layout.format;
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
-  const unsigned blockDatumBytes = kBfpBlockValues * f.datumBits / 8;
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   for (size_t t = 0; t < tileCount; ++t) {
     const unsigned char *in = packed + t * layout.packedBytes;
     char *tile = dst + layout.origin(firstTile + t) * 4;
@@ -405,22 +484,86 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
     X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
     for (unsigned b = 0; b < blocks; ++b) {
       char *values = tile + layout.blockStart[b] * 4;
-      auto datums =
-          X::loadBfpDatums(f.datumBits, in + exponentBytes + b * blockDatumBytes);
+      auto decoded = bfpDecodedBlock<X, Site, M>(
+          f, X::loadBfpDatums(M + 1, in + exponentBytes + b * blockDatumBytes),
+          X::bfpSplat(in[b]));
       if (layout.valueStep == 1) {
         X::reportWrite(values, 4 * kBfpBlockValues);
-        X::storeBfpDecoded(values, f, datums, in[b]);
+        X::storeBfpBlock(values, decoded);
         continue;
       }
-      alignas(64) char decoded[4 * kBfpBlockValues];
-      X::storeBfpDecoded(decoded, f, datums, in[b]);
+      alignas(64) char lined[4 * kBfpBlockValues];
+      X::storeBfpBlock(lined, decoded);
       size_t step = 4 * layout.valueStep;
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         X::reportWrite(values + j * step, 4);
-        std::memcpy(values + j * step, decoded + 4 * j, 4);
+        std::memcpy(values + j * step, lined + 4 * j, 4);
       }
     }
   }
+}
+
+/// The device diff (§5, the device's bytes) of tiles [firstTile, firstTile
+/// + tileCount): per element, whether the host's round trip of the Dest's
+/// values (widened exactly) and the device's differ, NaN against NaN
+/// equal; mask[i] (when not null) for element i of the call, the number
+/// returned.
+template <class X, BfpSite Site, unsigned M, int Load>
+__attribute__((noinline)) uint64_t
+bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
+                  size_t tileCount, uint8_t *mask) {
+  using V = typename X::template Lanes<32>;
+  using Host = BfpPackerLanes<X, BfpSite::host, false, M, false>;
+  using Device = BfpPackerLanes<X, Site, false, M, false>;
+  const BfpFormatInfo &f = *layout.format;
+  const unsigned inputBytes = layout.values->bytes;
+  WidenLanes<V> widenFp16(*dtypeInfo(Dtype::float16).format);
+  typename X::template Tally<BfpClass> lanes{}, ignored{};
+  BfpTally local, unused;
+  for (size_t t = 0; t < tileCount; ++t) {
+    size_t origin = layout.origin(firstTile + t);
+    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
+      size_t first = origin + layout.blockStart[b];
+      X::prefetch(src + first * inputBytes);
+      auto raw = loadBfpValues<X, Load>(layout, src + first * inputBytes);
+      auto host = raw;
+      if constexpr (Site == BfpSite::fp16_dest)
+        host = X::mapBlock([&](auto v) { return widenFp16(V::shr(v, 16)); },
+                           raw);
+      auto hostShared = X::bfpSplat(X::bfpShared(Host::exponents(host)));
+      auto hostValues = bfpDecodedBlock<X, BfpSite::host, M>(
+          f, Host::datums(host, hostShared, ignored), hostShared);
+      auto device = Device::values(raw);
+      auto deviceShared = X::bfpSplat(X::bfpShared(Device::exponents(device)));
+      auto deviceValues = bfpDecodedBlock<X, Site, M>(
+          f, Device::datums(device, deviceShared, ignored), deviceShared);
+      auto differs = X::mapBlock(
+          [&](auto h, auto d) {
+            auto m = V::butNot(V::notLanes(V::eq(h, d)),
+                               V::both(V::isNaN(h), V::isNaN(d)));
+            V::count(lanes[BfpClass::deviceDiffers], m);
+            return V::keep(m, V::splat(1));
+          },
+          hostValues, deviceValues);
+      if (!mask)
+        continue;
+      auto bytes = X::bfpDatumsOf(differs);
+      if (layout.valueStep == 1) {
+        X::reportWrite(mask + first, kBfpBlockValues);
+        X::storeBfpDatums(8, reinterpret_cast<char *>(mask + first), bytes);
+        continue;
+      }
+      alignas(16) uint8_t lined[kBfpBlockValues];
+      X::storeBfpDatums(8, reinterpret_cast<char *>(lined), bytes);
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        X::reportWrite(mask + first + j * layout.valueStep, 1);
+        mask[first + j * layout.valueStep] = lined[j];
+      }
+    }
+    X::moveCounts(lanes, local);
+    X::moveCounts(ignored, unused);
+  }
+  return local[BfpClass::deviceDiffers];
 }
 
 } // namespace birsim::core::kernel

@@ -9,6 +9,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Convert.h"
 #include "Kernels/Kernels.h"
+#include "Paths.h"
 
 #include "gtest/gtest.h"
 
@@ -227,6 +228,9 @@ std::vector<uint8_t> plainPack(BfpSite site, const BfpFormatInfo &f,
 // Seeded random 32x32 tiles through every site and "b" format: the bytes
 // of the plain pack, the unpacker's values of the plain decode.
 TEST(BfpDevice, RandomTilesAgainstThePlainPacker) {
+  birsim::test::PathGuard guard;
+  for (Isa isa : birsim::test::everyPath()) {
+  selectIsa(isa);
   std::mt19937 rng(30);
   for (BfpSite site : kDeviceSites) {
     const BfpSiteInfo &info = *lookupBfpSite(int(site));
@@ -259,10 +263,12 @@ TEST(BfpDevice, RandomTilesAgainstThePlainPacker) {
                             uint8_t((1u << f.datumBits) - 1);
             unsigned face = b / 16, row = b % 16;
             ASSERT_EQ(back[((face / 2) * 16 + row) * 32 + (face % 2) * 16 + j],
-                      plain::decode(f.magnitudeBits, datum, got[b]));
+                      plain::decode(f.magnitudeBits, datum, got[b]))
+                << isaName(isa);
           }
       }
     }
+  }
   }
 }
 
@@ -350,6 +356,9 @@ TEST(BfpDevice, ShapesLayoutsAndMatricesPlaceAsTheHost) {
 // The mask and count are the per-element comparison of the host's and the
 // device's round trips (NaN against NaN equal), in input order.
 TEST(BfpDevice, DiffIsThePerElementComparison) {
+  birsim::test::PathGuard guard;
+  for (Isa isa : birsim::test::everyPath()) {
+  selectIsa(isa);
   std::mt19937 rng(32);
   for (BfpSite site : kDeviceSites) {
     const DtypeInfo &dest = dtypeInfo(Dtype(lookupBfpSite(int(site))->dest));
@@ -401,12 +410,85 @@ TEST(BfpDevice, DiffIsThePerElementComparison) {
       EXPECT_EQ(again, want);
     }
   }
+  }
+}
+
+// Every vector path gives the portable path's bytes, values, mask and
+// count: every device site and format it writes, every tile shape, both
+// tile layouts and both matrix forms, and random packed bytes decoded.
+TEST(BfpDevice, EveryPathAsThePortable) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(34);
+  for (BfpSite site : kDeviceSites) {
+    const DtypeInfo &dest = dtypeInfo(Dtype(lookupBfpSite(int(site))->dest));
+    for (const BfpFormatInfo &f : kBfpFormatTable) {
+      if (!writes(site, f))
+        continue;
+      for (const BfpTileShape &shape : kBfpTileShapes)
+        for (int form = 0; form < 4; ++form) {
+          bool matrix = form >= 2, flag = form % 2;
+          if (matrix && flag && shape.rows < 16)
+            continue;
+          size_t rows = shape.rows * 2, cols = shape.cols * 3, n = rows * cols;
+          BfpCall call =
+              matrix ? bfpMatrixCall(int(site), int(f.format), rows, cols,
+                                     shape.rows, shape.cols,
+                                     flag ? kBfpTranspose : 0)
+                     : bfpTilesCall(int(site), int(f.format), 6, shape.rows,
+                                    shape.cols, flag ? kBfpFaces : 0);
+          std::vector<uint8_t> src(n * dest.bytes);
+          for (size_t i = 0; i < n; ++i) {
+            uint32_t v = randomDest(rng, dest.bytes);
+            std::memcpy(&src[i * dest.bytes], &v, dest.bytes);
+          }
+          std::vector<uint8_t> bytes(6 * shape.packedBytes(f));
+          for (uint8_t &b : bytes)
+            b = uint8_t(rng());
+          struct Result {
+            std::vector<uint8_t> packed, mask;
+            std::vector<uint32_t> values;
+            uint64_t count = 0;
+          };
+          auto run = [&](Isa isa) {
+            selectIsa(isa);
+            Result r;
+            r.packed.resize(bytes.size());
+            r.values.resize(n);
+            r.mask.resize(n, 7);
+            EXPECT_TRUE(
+                bfpPack(call, int(dest.dtype), src.data(), r.packed.data())
+                    .ok());
+            EXPECT_TRUE(bfpUnpack(call, bytes.data(), r.values.data()).ok());
+            EXPECT_TRUE(bfpDeviceDiff(call, int(dest.dtype), src.data(),
+                                      r.mask.data(), &r.count)
+                            .ok());
+            return r;
+          };
+          Result want = run(Isa::portable);
+          for (Isa isa : birsim::test::everyPath()) {
+            Result got = run(isa);
+            std::string what = std::string(isaName(isa)) + " " +
+                               lookupBfpSite(int(site))->name + " " + f.name +
+                               " " + std::to_string(shape.rows) + "x" +
+                               std::to_string(shape.cols) + " form " +
+                               std::to_string(form);
+            ASSERT_EQ(got.packed, want.packed) << what;
+            ASSERT_EQ(got.values, want.values) << what;
+            ASSERT_EQ(got.mask, want.mask) << what;
+            ASSERT_EQ(got.count, want.count) << what;
+          }
+        }
+    }
+  }
 }
 
 // tt-metal #57410: 1.375 in bfp4_b is 0b110 on the host and 0b101 on the
 // device; 3.875 in a block with 8.0 is 2 against 1; on the E8M6 path
 // 1.9921875 carries to 2.0 (a new shared exponent).
 TEST(BfpDevice, Issue57410Vectors) {
+  birsim::test::PathGuard guard;
+  for (Isa isa : birsim::test::everyPath()) {
+  selectIsa(isa);
   std::vector<float> tile(1024, 0.0f);
   tile[0] = 1.375f;
   tile[32] = 3.875f;
@@ -424,7 +506,9 @@ TEST(BfpDevice, Issue57410Vectors) {
     bool host = site == BfpSite::host;
     EXPECT_EQ(out[64] & 15, host ? 0b110 : 0b101);
     EXPECT_EQ(out[64 + 8] & 15, host ? 2 : 1);
-    EXPECT_EQ(out[2], site == BfpSite::fp32_dest_e8m6 ? 128 : 127);
+    EXPECT_EQ(out[2], site == BfpSite::fp32_dest_e8m6 ? 128 : 127)
+        << isaName(isa);
+  }
   }
 }
 
