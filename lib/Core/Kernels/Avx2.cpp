@@ -304,6 +304,16 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
+  /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
+  /// but a signalling NaN comes back quieted).
+  static BfpBlock halvesToF32(const BfpBlock &raw) {
+    auto widen = [](__m256i v) {
+      v = _mm256_srli_epi32(v, 16);
+      return asInt(_mm256_cvtph_ps(_mm_packus_epi32(
+          _mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1))));
+    };
+    return {widen(raw.lo), widen(raw.hi)};
+  }
 };
 
 constexpr VectorKernels kAvx2Kernels = kernelTableOf<Avx2>();

@@ -286,6 +286,12 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
+  /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
+  /// but a signalling NaN comes back quieted).
+  static BfpBlock halvesToF32(BfpBlock raw) {
+    return asInt(
+        _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_srli_epi32(raw, 16))));
+  }
 };
 
 constexpr VectorKernels kAvx512Kernels = kernelTableOf<Avx512>();

@@ -381,12 +381,12 @@ struct BfpPackerLanes {
         },
         values);
   }
-  /// The datums under the block's shared exponent (in every lane).
+  /// The datums under the block's shared exponent (in every lane), one
+  /// per lane.
   template <class Tally>
-  static typename X::BfpDatums datums(const Block &values,
-                                      typename X::BfpShared shared,
-                                      Tally &tally) {
-    return X::bfpDatumsOf(X::mapBlock(
+  static Block datumLanes(const Block &values, typename X::BfpShared shared,
+                          Tally &tally) {
+    return X::mapBlock(
         [&](auto v) {
           if constexpr (kHost)
             return bfpEncodeLanes<V, CountEvents, M, Fp16Exponent>(v, shared,
@@ -394,7 +394,14 @@ struct BfpPackerLanes {
           else
             return bfpDeviceBlockLanes<V, M>(v, shared);
         },
-        values));
+        values);
+  }
+  /// The same as 16 bytes.
+  template <class Tally>
+  static typename X::BfpDatums datums(const Block &values,
+                                      typename X::BfpShared shared,
+                                      Tally &tally) {
+    return X::bfpDatumsOf(datumLanes(values, shared, tally));
   }
 };
 
@@ -455,7 +462,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
 /// unpacker (the device's bytes).
 template <class X, BfpSite Site, unsigned M>
 typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
-                                     typename X::BfpDatums datums,
+                                     const typename X::BfpBlock &datums,
                                      typename X::BfpShared shared) {
   using V = typename X::template Lanes<32>;
   return X::mapBlock(
@@ -465,7 +472,7 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
         else
           return bfpDeviceDecodeLanes<V, M>(d, shared);
       },
-      X::widenBfpDatums(datums));
+      datums);
 }
 
 template <class X, BfpSite Site, unsigned M>
@@ -485,7 +492,9 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
     for (unsigned b = 0; b < blocks; ++b) {
       char *values = tile + layout.blockStart[b] * 4;
       auto decoded = bfpDecodedBlock<X, Site, M>(
-          f, X::loadBfpDatums(M + 1, in + exponentBytes + b * blockDatumBytes),
+          f,
+          X::widenBfpDatums(X::loadBfpDatums(
+              M + 1, in + exponentBytes + b * blockDatumBytes)),
           X::bfpSplat(in[b]));
       if (layout.valueStep == 1) {
         X::reportWrite(values, 4 * kBfpBlockValues);
@@ -513,38 +522,68 @@ __attribute__((noinline)) uint64_t
 bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
                   size_t tileCount, uint8_t *mask) {
   using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
   using Host = BfpPackerLanes<X, BfpSite::host, false, M, false>;
   using Device = BfpPackerLanes<X, Site, false, M, false>;
+  // Without a rounding or a rebias before it, the device's block rule sees
+  // the host's exponent fields (a NaN's Inf keeps its all-ones field).
+  constexpr bool kHostShared =
+      Site == BfpSite::fp32_dest || Site == BfpSite::bf16_dest;
   const BfpFormatInfo &f = *layout.format;
   const unsigned inputBytes = layout.values->bytes;
-  WidenLanes<V> widenFp16(*dtypeInfo(Dtype::float16).format);
-  typename X::template Tally<BfpClass> lanes{}, ignored{};
-  BfpTally local, unused;
+  typename X::template Tally<BfpClass> lanes{};
+  BfpTally local;
   for (size_t t = 0; t < tileCount; ++t) {
     size_t origin = layout.origin(firstTile + t);
     for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
       size_t first = origin + layout.blockStart[b];
       X::prefetch(src + first * inputBytes);
-      auto raw = loadBfpValues<X, Load>(layout, src + first * inputBytes);
-      auto host = raw;
+      Block raw = loadBfpValues<X, Load>(layout, src + first * inputBytes);
+      // A quieted signalling NaN changes no mask bit: a NaN lane's host
+      // value is Inf or NaN whatever its payload (the block's shared
+      // exponent is then 255), the fp16 path's always finite, and the
+      // other lanes' host datums do not read it.
+      Block host = raw;
       if constexpr (Site == BfpSite::fp16_dest)
-        host = X::mapBlock([&](auto v) { return widenFp16(V::shr(v, 16)); },
-                           raw);
-      auto hostShared = X::bfpSplat(X::bfpShared(Host::exponents(host)));
-      auto hostValues = bfpDecodedBlock<X, BfpSite::host, M>(
-          f, Host::datums(host, hostShared, ignored), hostShared);
-      auto device = Device::values(raw);
-      auto deviceShared = X::bfpSplat(X::bfpShared(Device::exponents(device)));
-      auto deviceValues = bfpDecodedBlock<X, Site, M>(
-          f, Device::datums(device, deviceShared, ignored), deviceShared);
-      auto differs = X::mapBlock(
-          [&](auto h, auto d) {
-            auto m = V::butNot(V::notLanes(V::eq(h, d)),
-                               V::both(V::isNaN(h), V::isNaN(d)));
-            V::count(lanes[BfpClass::deviceDiffers], m);
-            return V::keep(m, V::splat(1));
-          },
-          hostValues, deviceValues);
+        host = X::halvesToF32(raw);
+      Block device = Device::values(raw);
+      int hostShared = X::bfpShared(Host::exponents(host));
+      int deviceShared =
+          kHostShared ? hostShared : X::bfpShared(Device::exponents(device));
+      auto hostSplat = X::bfpSplat(hostShared);
+      auto deviceSplat = kHostShared ? hostSplat : X::bfpSplat(deviceShared);
+      typename X::template Tally<BfpClass> ignored{}; // the host's ties
+      Block hostDatums = Host::datumLanes(host, hostSplat, ignored);
+      Block deviceDatums = Device::datumLanes(device, deviceSplat, ignored);
+      auto differing = [&](auto h, auto d, auto equal) {
+        auto m = V::notLanes(V::either(V::eq(h, d), equal));
+        V::count(lanes[BfpClass::deviceDiffers], m);
+        return V::keep(m, V::splat(1));
+      };
+      // Under one shared exponent the two decodes are one injective map
+      // (neither packer writes a sign-only datum): equal values are equal
+      // datums, or NaNs (shared exponent 255). Else the decoded values are
+      // compared.
+      Block differs;
+      if (hostShared == deviceShared && hostShared != 255)
+        differs = X::mapBlock(
+            [&](auto h, auto d) {
+              return differing(h, d, V::eq(V::zero(), V::splat(1)));
+            },
+            hostDatums, deviceDatums);
+      else if (hostShared == deviceShared)
+        differs = X::mapBlock(
+            [&](auto h, auto d) {
+              return differing(h, d, bfpBothNaNLanes<V, M>(h, d, hostSplat));
+            },
+            hostDatums, deviceDatums);
+      else
+        differs = X::mapBlock(
+            [&](auto h, auto d) {
+              return differing(h, d, V::both(V::isNaN(h), V::isNaN(d)));
+            },
+            bfpDecodedBlock<X, BfpSite::host, M>(f, hostDatums, hostSplat),
+            bfpDecodedBlock<X, Site, M>(f, deviceDatums, deviceSplat));
       if (!mask)
         continue;
       auto bytes = X::bfpDatumsOf(differs);
@@ -561,7 +600,6 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       }
     }
     X::moveCounts(lanes, local);
-    X::moveCounts(ignored, unused);
   }
   return local[BfpClass::deviceDiffers];
 }

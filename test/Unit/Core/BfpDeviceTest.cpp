@@ -439,6 +439,10 @@ TEST(BfpDevice, EveryPathAsThePortable) {
           std::vector<uint8_t> src(n * dest.bytes);
           for (size_t i = 0; i < n; ++i) {
             uint32_t v = randomDest(rng, dest.bytes);
+            // fp16 signalling NaNs, which VCVTPH2PS quiets on the host side
+            // of the vector diff.
+            if (dest.dtype == Dtype::float16 && i % 7 == 0)
+              v = 0x7C01 | (rng() & 0x81FF);
             std::memcpy(&src[i * dest.bytes], &v, dest.bytes);
           }
           std::vector<uint8_t> bytes(6 * shape.packedBytes(f));
