@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 
 namespace birsim::core {
 
@@ -201,6 +202,36 @@ uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *destBits,
     differs |= uint32_t(!equal) << j;
   }
   return differs;
+}
+
+bool bfpCountsDeviceAt(const BfpFormatInfo &f, BfpSite site, int srcDtype) {
+  const BfpSiteInfo *info = lookupBfpSite(int(site));
+  return info && info->onDevice() && f.exponent == BfpExponent::Fp32 &&
+         f.magnitudeBits >= info->minMagnitudeBits &&
+         (info->dest == BfpSiteDest::float32 || int(info->dest) == srcDtype);
+}
+
+static std::atomic<int> gCountedSite{int(BfpSite::fp32_dest)};
+
+BfpSite bfpCountedSite() {
+  return BfpSite(gCountedSite.load(std::memory_order_relaxed));
+}
+
+Status setBfpCountedSite(int site) {
+  const BfpSiteInfo *info = lookupBfpSite(site);
+  if (!info || !info->onDevice()) {
+    static const std::string text = [] {
+      std::string t = "device_differs compares the host with a device site:";
+      for (const BfpSiteInfo &row : kBfpSiteTable)
+        if (row.onDevice())
+          t += std::string(t.back() == ':' ? " " : ", ") + row.name + " (" +
+               std::to_string(int(row.site)) + ")";
+      return t;
+    }();
+    return Status::error(ErrorCode::invalidArgument, site, 0, text.c_str());
+  }
+  gCountedSite.store(site, std::memory_order_relaxed);
+  return Status::success();
 }
 
 static std::atomic<uint64_t> gTiesSeen{0}, gTiesRoundedUp{0};

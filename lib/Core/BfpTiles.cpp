@@ -138,9 +138,6 @@ static void packTiles(const BfpLayout &layout, const char *src,
              uint8_t shared = bfpSharedExponent(f, block);
              for (unsigned j = 0; j < kBfpBlockValues; ++j)
                datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
-             if (countEvents)
-               tally[BfpClass::deviceDiffers] += unsigned(__builtin_popcount(
-                   bfpDeviceDiffers(f, block, shared, datums)));
              return shared;
            });
 }
@@ -366,11 +363,50 @@ static void unpackTilesAt(const BfpLayout &layout, const uint8_t *packed,
              });
 }
 
+/// The portable device diff of tiles [firstTile, firstTile + tileCount):
+/// per block, the host's datums of the Dest's values widened exactly, then
+/// bfpDeviceDiffers; mask[i] where not null; the number differing.
+static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
+                                const char *src, size_t firstTile,
+                                size_t tileCount, uint8_t *mask) {
+  const BfpFormatInfo &f = *layout.format;
+  const DtypeInfo &input = *layout.values;
+  bool fp32Dest = lookupBfpSite(int(site))->dest == BfpSiteDest::float32;
+  uint64_t differing = 0;
+  for (size_t t = firstTile; t < firstTile + tileCount; ++t) {
+    size_t origin = layout.origin(t);
+    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
+      uint32_t host[kBfpBlockValues], dest[kBfpBlockValues];
+      size_t index[kBfpBlockValues];
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
+        const char *element = src + index[j] * input.bytes;
+        host[j] = bfpInputBits(input, element); // 16-bit floats exactly
+        dest[j] = fp32Dest ? host[j] : uint32_t(loadBits(element, input.bytes));
+      }
+      uint8_t hostShared = bfpSharedExponent(f, host);
+      uint8_t hostDatums[kBfpBlockValues];
+      BfpTally ignored;
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        hostDatums[j] = bfpEncode(f, host[j], hostShared, ignored);
+      uint32_t differs =
+          bfpDeviceDiffers(f, dest, hostShared, hostDatums, site);
+      differing += unsigned(__builtin_popcount(differs));
+      if (mask)
+        for (unsigned j = 0; j < kBfpBlockValues; ++j)
+          mask[index[j]] = uint8_t(differs >> j & 1);
+    }
+  }
+  return differing;
+}
+
 /// Packs the tiles of `layout` at `site` (threaded, vector path where
-/// there is one); `counts` at the host only.
+/// there is one); `counts` at the host only, device_differs at
+/// bfpCountedSite() by the device diff.
 static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
                     size_t tileCount, void *out, FidelityCounts *counts) {
   const VectorKernels *vector = activeKernels();
+  BfpSite countedSite = bfpCountedSite();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
     BfpTally tally;
@@ -385,6 +421,13 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
     else
       packTilesAt(layout, site, in, begin, end - begin, bytes);
     bfpAddTies(tally);
+    if (counts && bfpCountsDeviceAt(*layout.format, countedSite,
+                                    int(layout.values->dtype)))
+      tally[BfpClass::deviceDiffers] =
+          vector ? vector->bfpDeviceDiff(layout, countedSite, in, begin,
+                                         end - begin, nullptr)
+                 : deviceDiffTiles(layout, countedSite, in, begin,
+                                   end - begin, nullptr);
     if (counts) {
       FidelityCounts chunk;
       chunk.elements[int(FidelityFamily::bfp_pack)] =
@@ -456,41 +499,6 @@ Status bfpUnpack(const BfpCall &call, const void *packed, void *out) {
     return s;
   runUnpack(layout, BfpSite(call.site), packed, size_t(tiles), out);
   return Status::success();
-}
-
-/// The portable device diff of tiles [firstTile, firstTile + tileCount):
-/// per block, the host's datums of the Dest's values widened exactly, then
-/// bfpDeviceDiffers; mask[i] where not null; the number differing.
-static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
-                                const char *src, size_t firstTile,
-                                size_t tileCount, uint8_t *mask) {
-  const BfpFormatInfo &f = *layout.format;
-  const DtypeInfo &input = *layout.values;
-  uint64_t differing = 0;
-  for (size_t t = firstTile; t < firstTile + tileCount; ++t) {
-    size_t origin = layout.origin(t);
-    for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
-      uint32_t host[kBfpBlockValues], dest[kBfpBlockValues];
-      size_t index[kBfpBlockValues];
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
-        dest[j] = uint32_t(loadBits(src + index[j] * input.bytes, input.bytes));
-        host[j] = readAsF32(input, dest[j]); // exact for the Dest types
-      }
-      uint8_t hostShared = bfpSharedExponent(f, host);
-      uint8_t hostDatums[kBfpBlockValues];
-      BfpTally ignored;
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        hostDatums[j] = bfpEncode(f, host[j], hostShared, ignored);
-      uint32_t differs =
-          bfpDeviceDiffers(f, dest, hostShared, hostDatums, site);
-      differing += unsigned(__builtin_popcount(differs));
-      if (mask)
-        for (unsigned j = 0; j < kBfpBlockValues; ++j)
-          mask[index[j]] = uint8_t(differs >> j & 1);
-    }
-  }
-  return differing;
 }
 
 Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
@@ -577,9 +585,13 @@ Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
 
 /// Tallies tiles [begin, end) of `layout` (BfpLayout.h) read from `src`.
 static void tallyBfpLayout(const BfpLayout &layout, const void *src,
-                           size_t begin, size_t end, FidelityTally &tally) {
+                           size_t begin, size_t end, FidelityTally &tally,
+                           BfpSite countedSite) {
   const BfpFormatInfo &f = *layout.format;
   const DtypeInfo &input = *layout.values;
+  bool counted = bfpCountsDeviceAt(f, countedSite, int(input.dtype));
+  bool fp32Dest =
+      lookupBfpSite(int(countedSite))->dest == BfpSiteDest::float32;
   auto *in = static_cast<const char *>(src);
   tally.elements[int(FidelityFamily::bfp_pack)] +=
       (end - begin) * layout.shape.values();
@@ -596,7 +608,11 @@ static void tallyBfpLayout(const BfpLayout &layout, const void *src,
       unsigned events[kBfpBlockValues] = {};
       for (unsigned j = 0; j < kBfpBlockValues; ++j)
         datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
-      uint32_t differs = bfpDeviceDiffers(f, block, shared, datums);
+      uint32_t dest[kBfpBlockValues]; // a 16-bit Dest's own bits
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        dest[j] = fp32Dest ? block[j] : block[j] >> 16;
+      uint32_t differs =
+          counted ? bfpDeviceDiffers(f, dest, shared, datums, countedSite) : 0;
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         if (bfpFlushedToZero(f, block[j], datums[j]))
           events[j] |= bfpClassBit(BfpClass::flushedToZero);
@@ -611,12 +627,12 @@ static void tallyBfpLayout(const BfpLayout &layout, const void *src,
 }
 
 Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
-                    FidelityTally &tally) {
+                    FidelityTally &tally, BfpSite countedSite) {
   BfpLayout layout;
   uint64_t tiles;
   if (Status s = bfpLayoutOf(call, srcDtype, layout, tiles))
     return s;
-  tallyBfpLayout(layout, src, 0, size_t(tiles), tally);
+  tallyBfpLayout(layout, src, 0, size_t(tiles), tally, countedSite);
   return Status::success();
 }
 

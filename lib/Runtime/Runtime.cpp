@@ -165,6 +165,12 @@ int(birsim_fidelity_counters)(struct birsim_fidelity_counts *out) {
   return birsim_fidelity_counters_sized(out, kFidelityCountsV1);
 }
 
+int birsim_fidelity_set_device_site(int where) {
+  return report(setBfpCountedSite(where));
+}
+
+int birsim_fidelity_device_site(void) { return int(bfpCountedSite()); }
+
 void birsim_fidelity_reset(void) {
   FidelityCounters &c = fidelityCounters();
   std::lock_guard<std::mutex> lock(c.mutex);

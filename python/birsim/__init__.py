@@ -773,18 +773,27 @@ class FidelityCounts:
 
 
 @contextlib.contextmanager
-def fidelity() -> Iterator[FidelityCounts]:
+def fidelity(*, where: Union[str, int] = "fp32_dest"
+             ) -> Iterator[FidelityCounts]:
     """Counts what the simulator's numerics do to values inside the block:
     enables the run-time counters, yields a FidelityCounts whose counts are
     the difference since entry (nested contexts work), and restores the
     previous enable state. The counters are process-wide: calls from other
     threads inside the block count too.
 
+    `where` is the device site bfp_pack's device_differs compares host
+    packs with ("fp32_dest", "fp32_dest_e8m6", "bf16_dest",
+    "bf16_dest_e8m6"; docs/Fidelity.md), restored on exit.
+
     >>> with birsim.fidelity() as f:
     ...     _ = birsim.cast(np.float32([1000.0]), "float8e4")
     >>> f["cast"]["saturated"]
     1
     """
+    site = _site(where)
+    previous_site = _lib.birsim_fidelity_device_site()
+    if _lib.birsim_fidelity_set_device_site(site):
+        raise ValueError("fidelity: where=%r: %s" % (where, _rt.error()))
     previous = _lib.birsim_fidelity_enabled()
     _lib.birsim_fidelity_enable(1)
     counts = FidelityCounts()
@@ -793,3 +802,4 @@ def fidelity() -> Iterator[FidelityCounts]:
     finally:
         counts._end = _counter_values()
         _lib.birsim_fidelity_enable(previous)
+        _lib.birsim_fidelity_set_device_site(previous_site)

@@ -288,6 +288,31 @@ def test_tt_metal_57410_host_datums():
     assert f.counts["bfp_pack"]["device_differs"] == 1
 
 
+def test_fidelity_device_site_is_the_device_diff_there():
+    # 1.9921875 with 8.0 in bfp4_b: at fp32_dest_e8m6 it carries to 2.0.
+    rng = np.random.default_rng(30)
+    x = rng.normal(0, 4, (64, 32)).astype(np.float32)
+    x[0, 0] = 1.9921875
+    for where in ("fp32_dest", "fp32_dest_e8m6"):
+        with birsim.fidelity(where=where) as f:
+            birsim.bfp_pack(x, "bfp4_b")
+        mask, count = birsim.bfp_device_diff(x, "bfp4_b", where=where)
+        assert f["bfp_pack"]["device_differs"] == count > 0
+    e8m6 = birsim.bfp_device_diff(x, "bfp4_b", where="fp32_dest_e8m6")[1]
+    assert e8m6 != birsim.bfp_device_diff(x, "bfp4_b", where="fp32_dest")[1]
+    # The setting is restored, and a site that is not a device's refused.
+    with birsim.fidelity() as f:
+        birsim.bfp_pack(x, "bfp4_b")
+    assert f["bfp_pack"]["device_differs"] == \
+        birsim.bfp_device_diff(x, "bfp4_b", where="fp32_dest")[1]
+    with pytest.raises(ValueError, match="device site"):
+        with birsim.fidelity(where="host"):
+            pass
+    with pytest.raises(ValueError):
+        with birsim.fidelity(where="gpu"):
+            pass
+
+
 def test_every_function_equals_the_c_abi_on_random_arrays():
     """The NumPy layer adds nothing: each call equals the C call on the same
     bytes (the byte-level forms of birsim._runtime)."""

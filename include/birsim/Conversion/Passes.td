@@ -23,7 +23,11 @@ def ConvertBirsimToLLVMPass : Pass<"convert-birsim-to-llvm", "::mlir::ModuleOp">
            "Precede each counted call (the Counted rows of "
            "RuntimeFunctions.def) with birsim_fidelity_site(\"<op location>\"): the program counts "
            "what the simulator's numerics do to values and prints one line "
-           "per call site at exit (docs/Fidelity.md)">
+           "per call site at exit (docs/Fidelity.md)">,
+    Option<"fidelityDeviceSite", "fidelity-device-site", "std::string",
+           "\"fp32_dest\"",
+           "With fidelity-counters, the device site (a BFP `at` value) "
+           "bfp_pack.device_differs compares host packs with">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

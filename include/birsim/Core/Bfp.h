@@ -370,11 +370,23 @@ uint32_t bfpDeviceDiffers(const BfpFormatInfo &f, const uint32_t *destBits,
 Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
                      uint8_t *mask, uint64_t *count);
 
-/// Tallies what bfpPack (Bfp.h) packs for the same call; indices are flat
-/// indices of the input elements. A call bfpPack rejects gives its error
-/// and tallies nothing.
+/// Whether bfp_pack.device_differs counts a host pack of `f` from
+/// `srcDtype` values at device site `site` (docs/Fidelity.md): a "b"
+/// format the site writes, from values its Dest holds by type (a float32
+/// Dest every BFP input, as the host reads it; a 16-bit Dest its own type).
+bool bfpCountsDeviceAt(const BfpFormatInfo &f, BfpSite site, int srcDtype);
+/// The device site bfp_pack.device_differs compares the host with in the
+/// runtime's counters: fp32_dest unless set. Setting a site that is not a
+/// device site is an error naming the choices.
+BfpSite bfpCountedSite();
+Status setBfpCountedSite(int site);
+
+/// Tallies what bfpPack (Bfp.h) packs for the same call, device_differs at
+/// `countedSite`; indices are flat indices of the input elements. A call
+/// bfpPack rejects gives its error and tallies nothing.
 Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
-                    FidelityTally &tally);
+                    FidelityTally &tally,
+                    BfpSite countedSite = BfpSite::fp32_dest);
 
 /// Process-wide tie counters (thread-safe, §5).
 void bfpAddTies(const BfpTally &ties);

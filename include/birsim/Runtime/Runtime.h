@@ -308,6 +308,16 @@ birsim_fidelity_counters_sized(struct birsim_fidelity_counts *out,
 BIRSIM_RT_API int birsim_fidelity_counters(struct birsim_fidelity_counts *out);
 #define birsim_fidelity_counters(out)                                          \
   birsim_fidelity_counters_sized((out), sizeof *(out))
+/* bfp_pack.device_differs compares each counted host pack with the Tensix
+ * packer at `where`, a device site (default BIRSIM_BFP_FP32_DEST): the
+ * number of elements birsim_bfp_device_diff(where, ...) would count on the
+ * same values, for a "b" format the site writes from values its Dest holds
+ * by type (a float32 Dest: every input, read as float32; a 16-bit Dest:
+ * its own type); other packs count 0 there (docs/Fidelity.md). Process-
+ * wide. 0, or BIRSIM_EINVAL for a site that is not a device site. */
+BIRSIM_RT_API int birsim_fidelity_set_device_site(int where);
+/* The site set by birsim_fidelity_set_device_site. */
+BIRSIM_RT_API int birsim_fidelity_device_site(void);
 /* Zeroes the counters and forgets the call sites. */
 BIRSIM_RT_API void birsim_fidelity_reset(void);
 /* Emitted by `birsim-to-llvm{fidelity-counters=true}` before each counted

@@ -212,35 +212,35 @@ static RuntimeFn fillValueCall(CastOp op, CastOp::Adaptor a,
 /// A side-effecting op on buffers becomes one runtime call.
 template <typename OpTy>
 struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
-  BufferOpLowering(const LLVMTypeConverter &converter, bool fidelityCounters)
+  BufferOpLowering(const LLVMTypeConverter &converter, FidelityLowering fidelity)
       : ConvertOpToLLVMPattern<OpTy>(converter),
-        fidelityCounters(fidelityCounters) {}
+        fidelity(fidelity) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelityCounters);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelity);
     if (failed(call.emit(fillCall(op, adaptor, call))))
       return failure();
     rewriter.eraseOp(op);
     return success();
   }
-  bool fidelityCounters;
+  FidelityLowering fidelity;
 };
 
 /// A value-level op on a scalar or vector becomes one runtime call on stack
 /// slots and a load of the result. Tensor forms must be bufferized first.
 template <typename OpTy>
 struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
-  ValueOpLowering(const LLVMTypeConverter &converter, bool fidelityCounters)
+  ValueOpLowering(const LLVMTypeConverter &converter, FidelityLowering fidelity)
       : ConvertOpToLLVMPattern<OpTy>(converter),
-        fidelityCounters(fidelityCounters) {}
+        fidelity(fidelity) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if (isa<TensorType>(op.getType()) || !resultType)
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
-    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelityCounters);
+    RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelity);
     Value result;
     if (failed(call.emit(fillValueCall(op, adaptor, *this->getTypeConverter(),
                                        call, result))))
@@ -248,7 +248,7 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, resultType, result);
     return success();
   }
-  bool fidelityCounters;
+  FidelityLowering fidelity;
 };
 
 /// An op lowers to a runtime call on buffers where a fillCall overload
@@ -276,13 +276,13 @@ struct HasValueCall<
 template <typename... Ops>
 void addRuntimeCallPatterns(const LLVMTypeConverter &converter,
                             RewritePatternSet &patterns,
-                            bool fidelityCounters) {
+                            FidelityLowering fidelity) {
   auto add = [&](auto op) {
     using Op = decltype(op);
     if constexpr (HasBufferCall<Op>::value)
-      patterns.add<BufferOpLowering<Op>>(converter, fidelityCounters);
+      patterns.add<BufferOpLowering<Op>>(converter, fidelity);
     else if constexpr (HasValueCall<Op>::value)
-      patterns.add<ValueOpLowering<Op>>(converter, fidelityCounters);
+      patterns.add<ValueOpLowering<Op>>(converter, fidelity);
   };
   (add(Ops(nullptr)), ...);
 }
@@ -358,8 +358,16 @@ struct ConvertBirsimToLLVMPass
     target.addIllegalDialect<BirsimDialect>();
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    populateBirsimToLLVMConversionPatterns(converter, patterns,
-                                           fidelityCounters);
+    std::optional<BfpSite> deviceSite = symbolizeBfpSite(fidelityDeviceSite);
+    if (!deviceSite || *deviceSite == BfpSite::host) {
+      getOperation()->emitError("fidelity-device-site '")
+          << fidelityDeviceSite
+          << "' is not a device site: device_differs compares the host "
+             "with one (a BFP `at` value other than host)";
+      return signalPassFailure();
+    }
+    populateBirsimToLLVMConversionPatterns(
+        converter, patterns, {fidelityCounters, int(*deviceSite)});
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();
@@ -370,7 +378,7 @@ struct ConvertBirsimToLLVMPass
 
 void birsim::populateBirsimToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
-    bool fidelityCounters) {
+    FidelityLowering fidelity) {
   // The dialect's own element types are their raw bits (the dtype table's
   // widths, docs/Semantics.md section 1).
   converter.addConversion([](Type type) -> std::optional<Type> {
@@ -383,7 +391,7 @@ void birsim::populateBirsimToLLVMConversionPatterns(
   addRuntimeCallPatterns<
 #define GET_OP_LIST
 #include "birsim/Dialect/Birsim/IR/BirsimOps.cpp.inc"
-      >(converter, patterns, fidelityCounters);
+      >(converter, patterns, fidelity);
 }
 
 void birsim::registerConvertBirsimToLLVMInterface(DialectRegistry &registry) {

@@ -39,6 +39,7 @@ void birsim::buildBirsimToLLVMPipeline(
   // birsim ops become runtime calls, then everything else goes to LLVM.
   ConvertBirsimToLLVMPassOptions lowering;
   lowering.fidelityCounters = options.fidelityCounters;
+  lowering.fidelityDeviceSite = options.fidelityDeviceSite;
   pm.addPass(createConvertBirsimToLLVMPass(lowering));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

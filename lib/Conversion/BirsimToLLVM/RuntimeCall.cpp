@@ -153,13 +153,16 @@ static bool isCounted(RuntimeFn fn) {
 }
 
 /// `status = fn(args...)`, then `birsim_check_status(status, op name)`;
-/// with fidelity counters, `birsim_fidelity_site(op location)` first.
+/// with fidelity counters, `birsim_fidelity_site(op location)` and
+/// `birsim_fidelity_set_device_site(site)` first.
 LogicalResult RuntimeCall::emit(RuntimeFn fn) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (fidelityCounters && isCounted(fn)) {
+  if (fidelity.counters && isCounted(fn)) {
     FailureOr<LLVM::LLVMFuncOp> site = declareRuntimeFunction(
         rewriter, op, module, RuntimeFn::birsim_fidelity_site);
-    if (failed(site))
+    FailureOr<LLVM::LLVMFuncOp> deviceSite = declareRuntimeFunction(
+        rewriter, op, module, RuntimeFn::birsim_fidelity_set_device_site);
+    if (failed(site) || failed(deviceSite))
       return failure();
     std::string location;
     llvm::raw_string_ostream os(location);
@@ -170,6 +173,11 @@ LogicalResult RuntimeCall::emit(RuntimeFn fn) {
                            llvm::utohexstr(llvm::xxh3_64bits(location)),
                        location));
     call(*site, RuntimeFn::birsim_fidelity_site);
+    // The call's own `where` (a BFP op's site) stays its own.
+    Value where = values[unsigned(ArgRole::Where)];
+    setI32(ArgRole::Where, fidelity.deviceSite); // checked by the pass
+    call(*deviceSite, RuntimeFn::birsim_fidelity_set_device_site);
+    set(ArgRole::Where, where);
   }
   FailureOr<LLVM::LLVMFuncOp> callee =
       declareRuntimeFunction(rewriter, op, module, fn);

@@ -8,6 +8,7 @@
 #ifndef BIRSIM_LIB_CONVERSION_BIRSIMTOLLVM_RUNTIMECALL_H
 #define BIRSIM_LIB_CONVERSION_BIRSIMTOLLVM_RUNTIMECALL_H
 
+#include "birsim/Conversion/BirsimToLLVM/BirsimToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -45,9 +46,9 @@ class RuntimeCall {
 public:
   RuntimeCall(mlir::ConversionPatternRewriter &rewriter,
               const mlir::LLVMTypeConverter &converter, mlir::Operation *op,
-              bool fidelityCounters)
+              FidelityLowering fidelity)
       : rewriter(rewriter), converter(converter), op(op), loc(op->getLoc()),
-        fidelityCounters(fidelityCounters) {}
+        fidelity(fidelity) {}
 
   void set(ArgRole role, mlir::Value value) { values[unsigned(role)] = value; }
   void setI32(ArgRole role, int64_t value) { set(role, constant(32, value)); }
@@ -65,7 +66,8 @@ public:
   mlir::Value constant(unsigned width, int64_t value);
 
   /// `status = fn(args...)`, then `birsim_check_status(status, op name)`;
-  /// with fidelity counters, `birsim_fidelity_site(op location)` first.
+  /// with fidelity counters, `birsim_fidelity_site(op location)` and
+  /// `birsim_fidelity_set_device_site(site)` first.
   mlir::LogicalResult emit(RuntimeFn fn);
 
 private:
@@ -78,7 +80,7 @@ private:
   const mlir::LLVMTypeConverter &converter;
   mlir::Operation *op;
   mlir::Location loc;
-  bool fidelityCounters;
+  FidelityLowering fidelity;
   mlir::Value values[kNumArgRoles];
 };
 

@@ -300,29 +300,6 @@ typename V::I bfpBlockExponents(typename V::I bits) {
   return e;
 }
 
-/// The Tensix packer's datums at fp32_dest ("b" formats; §5, the device's
-/// bytes; bfpDeviceValue and bfpDeviceBlock in Bfp.cpp) of fp32 lanes
-/// `bits` under the block's shared exponent `shared`, which is the host's:
-/// the truncation to 16 bits and the flush keep every exponent field but
-/// 0's, so both packers see the same largest exponent.
-template <class V, unsigned M>
-typename V::I bfpDeviceEncodeLanes(typename V::I bits, typename V::I shared) {
-  using I = typename V::I;
-  I e = V::shr(bits, 23) & V::splat(0xFF);
-  I significand = (bits & V::splat(0x7F0000)) | V::splat(0x800000);
-  // One rounding at BFP8's 7 bits, ties away: (sig + 2^(16+d)) >> (17+d),
-  // a shift of 32 or more giving 0 (then so is the datum).
-  I d = V::sub(shared, e);
-  I half = V::shlv(V::splat(1u << 16), d);
-  I magnitude = V::shrv(V::add(significand, half), V::add(d, V::splat(17)));
-  magnitude = V::minUnsigned(magnitude, V::splat(127));
-  magnitude = V::keep(V::notLanes(V::eq(e, V::zero())),
-                      V::shr(magnitude, int(7 - M)));
-  I sign =
-      V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
-  return sign | magnitude;
-}
-
 /// The 16-bit value the Tensix packer at `Site` hands its block rule
 /// (bfpDeviceValue in Bfp.cpp), in the low half of each lane, from `bits`:
 /// an fp32 Dest's bits, or a 16-bit Dest's element in the top half. The
@@ -466,14 +443,7 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
   // The sign bit above the magnitude, dropped when the magnitude is 0.
   I sign =
       V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
-  I datum = sign | magnitude;
-  if constexpr (CountEvents && !Fp16Exponent) { // "a": no device path
-    I device = bfpDeviceEncodeLanes<V, M>(bits, shared);
-    V::count(tally[BfpClass::deviceDiffers],
-             V::butNot(V::notLanes(V::eq(datum, device)),
-                       bfpBothNaNLanes<V, M>(datum, device, shared)));
-  }
-  return datum;
+  return sign | magnitude;
 }
 
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).

@@ -509,6 +509,103 @@ TEST(Fidelity, DeviceDiffersIsTheDeviceDiffAtFp32Dest) {
   EXPECT_EQ(tally.count[int(FidelityEvent::bfp_pack_device_differs)], 1024u);
 }
 
+// At every device site (birsim_fidelity_set_device_site, the fidelity
+// pass's device-site): the count is the device diff's at that site for the
+// packs it counts (a "b" format the site writes, from values its Dest holds
+// by type), 0 for the others; the tally's first index is the mask's first.
+TEST(Fidelity, DeviceDiffersAtEveryCountedSite) {
+  std::mt19937 rng(30);
+  std::vector<uint32_t> f32(3 * 1024);
+  for (uint32_t &v : f32) {
+    uint32_t r = rng();
+    v = rng() % 4 ? (r & 0x807FFFFFu) | (uint32_t(124 + rng() % 6) << 23)
+                  : r | 0x00FF0000u; // E8M6 carries
+  }
+  std::vector<uint16_t> bf16(f32.size());
+  std::vector<int32_t> i32(f32.size());
+  for (size_t i = 0; i < f32.size(); ++i) {
+    bf16[i] = uint16_t(f32[i] >> 16);
+    i32[i] = int32_t(rng() % 4096) - 2048;
+  }
+  struct Input {
+    Dtype dtype;
+    const void *values;
+  } inputs[] = {{Dtype::float32, f32.data()},
+                {Dtype::bfloat16, bf16.data()},
+                {Dtype::int32, i32.data()}};
+  BfpSite saved = bfpCountedSite();
+  Isa savedIsa = activeIsa();
+  for (Isa isa : {Isa::portable, bestIsa()}) {
+    selectIsa(isa);
+    for (const BfpSiteInfo &site : kBfpSiteTable) {
+      if (!site.onDevice())
+        continue;
+      ASSERT_TRUE(setBfpCountedSite(int(site.site)).ok());
+      for (const BfpFormatInfo &f : kBfpFormatTable)
+        for (const Input &input : inputs) {
+          BfpCall call = f32Tiles(int(f.format), 3);
+          FidelityTally tally;
+          ASSERT_TRUE(tallyBfpPack(call, int(input.dtype), input.values,
+                                   tally, site.site)
+                          .ok());
+          FidelityCounts bulk;
+          std::vector<uint8_t> out(3 * f.tileBytes);
+          ASSERT_TRUE(bfpPack(call, int(input.dtype), input.values,
+                              out.data(), &bulk)
+                          .ok());
+          uint64_t want = 0;
+          int64_t first = -1;
+          bool counted = bfpCountsDeviceAt(f, site.site, int(input.dtype));
+          EXPECT_EQ(counted,
+                    f.exponent == BfpExponent::Fp32 &&
+                        f.magnitudeBits >= site.minMagnitudeBits &&
+                        (site.dest == BfpSiteDest::float32 ||
+                         int(site.dest) == int(input.dtype)));
+          if (counted) {
+            BfpCall device = call;
+            device.site = int(site.site);
+            // A float32 Dest holds the values as the host reads them.
+            std::vector<uint32_t> held(f32.size());
+            for (size_t i = 0; i < held.size(); ++i)
+              held[i] = input.dtype == Dtype::bfloat16
+                            ? uint32_t(bf16[i]) << 16
+                        : input.dtype == Dtype::int32
+                            ? __builtin_bit_cast(uint32_t, float(i32[i]))
+                            : f32[i];
+            bool fp32Dest = site.dest == BfpSiteDest::float32;
+            std::vector<uint8_t> mask(held.size());
+            ASSERT_TRUE(bfpDeviceDiff(device,
+                                      fp32Dest ? int(Dtype::float32)
+                                               : int(input.dtype),
+                                      fp32Dest ? (const void *)held.data()
+                                               : input.values,
+                                      mask.data(), &want)
+                            .ok());
+            auto it = std::find(mask.begin(), mask.end(), 1);
+            first = it == mask.end() ? -1 : int64_t(it - mask.begin());
+            if (f.magnitudeBits < 7)
+              EXPECT_GT(want, 0u) << site.name << " " << f.name;
+          }
+          int key = int(FidelityEvent::bfp_pack_device_differs);
+          std::string what = std::string(isaName(isa)) + " " + site.name +
+                             " " + f.name + " " +
+                             dtypeInfo(input.dtype).name;
+          EXPECT_EQ(tally.count[key], want) << what;
+          EXPECT_EQ(bulk.count[key], want) << what;
+          EXPECT_EQ(tally.first[key], first) << what;
+        }
+    }
+  }
+  EXPECT_FALSE(setBfpCountedSite(int(BfpSite::host)).ok());
+  EXPECT_FALSE(setBfpCountedSite(kNumBfpSites).ok());
+  EXPECT_EQ(std::string(setBfpCountedSite(0).detail),
+            "device_differs compares the host with a device site: fp32_dest "
+            "(1), fp32_dest_e8m6 (2), bf16_dest (3), bf16_dest_e8m6 (4), "
+            "fp16_dest (5)");
+  ASSERT_TRUE(setBfpCountedSite(int(saved)).ok());
+  selectIsa(savedIsa);
+}
+
 TEST(Fidelity, BulkCountsEqualTalliesOnEveryPath) {
   oracle::F32Generator gen(99);
   std::vector<uint32_t> f32(3 * 1024 + 5);

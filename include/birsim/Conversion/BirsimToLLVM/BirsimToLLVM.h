@@ -13,13 +13,20 @@ class RewritePatternSet;
 
 namespace birsim {
 
+/// What the lowered code counts (docs/Fidelity.md). With `counters`, each
+/// counted call is preceded by `birsim_fidelity_site("<op location>")` and
+/// `birsim_fidelity_set_device_site(deviceSite)`, the device site
+/// bfp_pack.device_differs compares with (a BfpSites.def number).
+struct FidelityLowering {
+  bool counters = false;
+  int deviceSite = 1; // fp32_dest
+};
+
 /// Adds the birsim type conversions (float32r and the packed dtypes become
-/// same-width integers) and the op-to-runtime-call patterns. With
-/// `fidelityCounters`, each counted call is preceded by
-/// `birsim_fidelity_site("<op location>")` (docs/Fidelity.md).
+/// same-width integers) and the op-to-runtime-call patterns.
 void populateBirsimToLLVMConversionPatterns(mlir::LLVMTypeConverter &converter,
                                             mlir::RewritePatternSet &patterns,
-                                            bool fidelityCounters = false);
+                                            FidelityLowering fidelity = {});
 
 /// Makes upstream `--convert-to-llvm` lower birsim ops.
 void registerConvertBirsimToLLVMInterface(mlir::DialectRegistry &registry);
@@ -38,6 +45,11 @@ struct BirsimToLLVMPipelineOptions
                      "values and print one line per call site at exit "
                      "(docs/Fidelity.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> fidelityDeviceSite{
+      *this, "fidelity-device-site",
+      llvm::cl::desc("The device site bfp_pack.device_differs compares host "
+                     "packs with (docs/Fidelity.md)"),
+      llvm::cl::init("fp32_dest")};
 };
 
 /// func + birsim on tensors all the way to the LLVM dialect: fold,

@@ -120,6 +120,15 @@ struct BirsimFidelityPass
   using BirsimFidelityPassBase::BirsimFidelityPassBase;
 
   void runOnOperation() override {
+    std::optional<BfpSite> site = symbolizeBfpSite(deviceSite);
+    if (!site || *site == BfpSite::host) {
+      getOperation().emitError("birsim-fidelity: device-site '")
+          << deviceSite
+          << "' is not a device site: device_differs compares the host with "
+             "one (a BFP `at` value other than host)";
+      return signalPassFailure();
+    }
+    countedSite = core::BfpSite(*site);
     std::vector<OpCounts> analysed;
     UpstreamCasts upstream;
     getOperation().walk([&](Operation *op) {
@@ -262,7 +271,8 @@ private:
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::bfp_pack, {}};
-    if (!core::tallyBfpPack(call, int(info->dtype), in, counts.tally)
+    if (!core::tallyBfpPack(call, int(info->dtype), in, counts.tally,
+                            countedSite)
              .ok())
       return std::nullopt;
     if (anyEvent(counts.tally, counts.family))
@@ -274,6 +284,8 @@ private:
   }
   std::optional<OpCounts> analyse(BfpPackOp op) { return analyseBfp(op); }
   std::optional<OpCounts> analyse(BfpPackMatrixOp op) { return analyseBfp(op); }
+
+  core::BfpSite countedSite = core::BfpSite::fp32_dest;
 
   /// The buffer forms of an fp8 add execute only at run time.
   void remarkBufferForm(Operation *op) {

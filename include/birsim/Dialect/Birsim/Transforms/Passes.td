@@ -19,7 +19,8 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
       `overflow_to_nan`, `nan_suppressed`, `inexact`, `underflow_to_zero`;
     - `birsim.bfp_pack` and `birsim.bfp_pack_matrix`: `flushed_to_zero`,
       `rounding_ties`, `saturated`, `exponent_clamped`, `device_differs`
-      (the keys of include/birsim/Core/Fidelity.def).
+      (the keys of include/birsim/Core/Fidelity.def; `device_differs`
+      against the Tensix packer at `device-site`, `fp32_dest` by default).
 
     Each op with a non-zero count gets a remark naming the counts and the
     first flat (row-major) index of each; every fp8 add it cannot count
@@ -39,7 +40,11 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
   let dependentDialects = ["::birsim::BirsimDialect"];
   let options = [
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write the JSON report to this file ('-' for stderr)">
+           "Write the JSON report to this file ('-' for stderr)">,
+    Option<"deviceSite", "device-site", "std::string",
+           /*default=*/"\"fp32_dest\"",
+           "The device site (a BFP `at` value) device_differs compares the "
+           "host packs with (docs/Fidelity.md)">
   ];
 }
 
