@@ -304,6 +304,8 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
+  /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
+  static constexpr bool kBfpHalfLanes = false;
   /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
   /// but a signalling NaN comes back quieted).
   static BfpBlock halvesToF32(const BfpBlock &raw) {

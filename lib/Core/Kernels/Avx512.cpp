@@ -69,9 +69,21 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
       return _mm512_mask_blend_epi32(m, otherwise, whenSet);
   }
   static I keep(M m, I v) { return select(m, v, I{}); }
-  /// Per lane; a count of 32 or more gives 0.
-  static I shrv(I v, I n) { return _mm512_srlv_epi32(v, n); }
-  static I shlv(I v, I n) { return _mm512_sllv_epi32(v, n); }
+  /// Per lane (32 or 16 bits); a count of the width or more gives 0.
+  static I shrv(I v, I n) {
+    static_assert(Bits == 32 || Bits == 16);
+    if constexpr (Bits == 16)
+      return _mm512_srlv_epi16(v, n);
+    else
+      return _mm512_srlv_epi32(v, n);
+  }
+  static I shlv(I v, I n) {
+    static_assert(Bits == 32 || Bits == 16);
+    if constexpr (Bits == 16)
+      return _mm512_sllv_epi16(v, n);
+    else
+      return _mm512_sllv_epi32(v, n);
+  }
   /// MINPS/MAXPS: the second operand unless the first orders before/after.
   static I minF(I a, I b) {
     return asInt(_mm512_min_ps(asFloat(a), asFloat(b)));
@@ -286,6 +298,45 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
+  /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
+  /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.
+  static constexpr bool kBfpHalfLanes = true;
+  using BfpHalves = __m512i;
+  static BfpHalves loadBfpHalves(const char *first, const char *second) {
+    return _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)first)),
+        _mm256_loadu_si256((const __m256i *)second), 1);
+  }
+  /// The shared exponents of 4 blocks (two BfpHalves of exponents), in
+  /// every lane of each block's half (`splats`), and as 4 bytes.
+  static uint32_t bfpShared4Halves(const BfpHalves *e, BfpHalves *splats) {
+    // Quarter k of `m`: block k's 8 partial maxima, then within quarters.
+    __m512i m = _mm512_max_epu16(
+        _mm512_shuffle_i32x4(e[0], e[1], _MM_SHUFFLE(2, 0, 2, 0)),
+        _mm512_shuffle_i32x4(e[0], e[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    m = _mm512_max_epu16(m, _mm512_shuffle_epi32(m, _MM_PERM_BADC));
+    m = _mm512_max_epu16(m, _mm512_shuffle_epi32(m, _MM_PERM_CDAB));
+    m = _mm512_max_epu16(m, _mm512_srli_epi32(m, 16)); // lane 8k: block k
+    auto lanesOf = [](int a, int b) {
+      return _mm512_inserti64x4(_mm512_set1_epi16(short(a)),
+                                _mm256_set1_epi16(short(b)), 1);
+    };
+    splats[0] = _mm512_permutexvar_epi16(lanesOf(0, 8), m);
+    splats[1] = _mm512_permutexvar_epi16(lanesOf(16, 24), m);
+    __m512i firsts = _mm512_permutexvar_epi16(
+        _mm512_setr_epi32(0x00080000, 0x00180010, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                          0, 0, 0, 0, 0),
+        m);
+    return uint32_t(_mm_cvtsi128_si32(
+        _mm256_castsi256_si128(_mm512_cvtepi16_epi8(firsts))));
+  }
+  /// Stores the datums of two blocks (16-bit lanes, each below 2^8).
+  static void storeBfpHalfDatums(unsigned datumBits, char *first,
+                                 char *second, BfpHalves lanes) {
+    __m256i bytes = _mm512_cvtepi16_epi8(lanes);
+    storeBfpDatums(datumBits, first, _mm256_castsi256_si128(bytes));
+    storeBfpDatums(datumBits, second, _mm256_extracti128_si256(bytes, 1));
+  }
   /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
   /// but a signalling NaN comes back quieted).
   static BfpBlock halvesToF32(BfpBlock raw) {

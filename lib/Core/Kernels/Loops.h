@@ -39,7 +39,12 @@
 //   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
-//   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p).
+//   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
+//   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
+//                           vector in 16-bit lanes (X::Lanes<16> with
+//                           variable shifts): X::BfpHalves,
+//                           X::loadBfpHalves(p, q), X::bfpShared4Halves,
+//                           X::storeBfpHalfDatums(datumBits, p, q, lanes).
 //   X::prefetch(p...), X::Guard     prefetching; a kernel's MXCSR guard (the
 //                           default floating-point environment, §2).
 //   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
@@ -412,6 +417,11 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
                                            size_t tileCount, char *out,
                                            BfpTally &tally) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
+  using H = typename X::template Lanes<16>;
+  constexpr bool kHalfLanes =
+      X::kBfpHalfLanes && (Site == BfpSite::bf16_dest ||
+                           Site == BfpSite::bf16_dest_e8m6 ||
+                           Site == BfpSite::fp16_dest);
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
   const unsigned inputBytes = layout.values->bytes;
@@ -425,7 +435,33 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     char *packed = out + t * layout.packedBytes;
     X::reportWrite(packed, layout.packedBytes);
     unsigned b = 0;
-    // Four blocks at a time share one reduction of their exponents.
+    // Four blocks at a time share one reduction of their exponents; a
+    // 16-bit Dest's values lying in rows, two blocks a vector where the
+    // path has 16-bit lanes for it.
+    if constexpr (kHalfLanes) {
+      if (layout.valueStep == 1)
+        for (; b + 4 <= blocks; b += 4) {
+          typename X::BfpHalves values[2], exponents[2], shared[2];
+          for (unsigned k = 0; k < 2; ++k) {
+            const char *first = tile + layout.blockStart[b + 2 * k] * 2,
+                       *second = tile + layout.blockStart[b + 2 * k + 1] * 2;
+            X::prefetch(first);
+            X::reportRead(first, 32);
+            X::reportRead(second, 32);
+            values[k] =
+                bfpDevice16ValueLanes<H, Site>(X::loadBfpHalves(first, second));
+            exponents[k] = bfpDeviceExponents<H>(values[k]);
+          }
+          uint32_t bytes = X::bfpShared4Halves(exponents, shared);
+          std::memcpy(packed + b, &bytes, 4);
+          for (unsigned k = 0; k < 2; ++k) {
+            char *datums = packed + exponentBytes + (b + 2 * k) * blockDatumBytes;
+            X::storeBfpHalfDatums(
+                M + 1, datums, datums + blockDatumBytes,
+                bfpDeviceBlockLanes<H, M>(values[k], shared[k]));
+          }
+        }
+    }
     for (; b + 4 <= blocks; b += 4) {
       typename X::BfpBlock block[4], exponents[4];
       for (unsigned k = 0; k < 4; ++k) {
