@@ -5,6 +5,7 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
+#include "birsim/Core/TtFp8.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,9 @@ static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
 #define BIRSIM_BFP_SITE(Enumerator, Number, Dest, Min, CMacro)                 \
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpSites.def"
+#define BIRSIM_TT_FP8_POLICY(Enumerator, Number, CMacro)                       \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#include "birsim/Core/TtFp8Policies.def"
 static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
                   BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
               "Runtime.h's status codes differ from the core's");
@@ -354,6 +358,23 @@ size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
 const char *birsim_bfp_site_name(int where) {
   const BfpSiteInfo *site = lookupBfpSite(where);
   return site ? site->name : nullptr;
+}
+
+const char *birsim_tt_fp8_policy_name(int policy) {
+  const TtFp8PolicyInfo *row = lookupTtFp8Policy(policy);
+  return row ? row->name : nullptr;
+}
+
+int birsim_tt_fp8_encode(int policy, const float *src, size_t count,
+                         uint8_t *dst) {
+  return counted([&](FidelityCounts *counts) {
+    return ttFp8EncodeBulk(policy, src, count, dst, counts);
+  });
+}
+
+int birsim_tt_fp8_decode(int policy, const uint8_t *src, size_t count,
+                         float *dst) {
+  return report(ttFp8DecodeBulk(policy, src, count, dst));
 }
 
 int birsim_bfp_pack_at(int where, int format, int src_dtype, const void *src,

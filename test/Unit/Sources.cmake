@@ -6,7 +6,8 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/CastTest.cpp
   Core/FidelityTest.cpp
   Core/FloatTest.cpp
-  Core/ReduceTest.cpp)
+  Core/ReduceTest.cpp
+  Core/TtFp8Test.cpp)
 set(BIRSIM_SIMD_TEST_SOURCES
   Core/SimdTest.cpp
   Core/BfpLayoutTest.cpp)

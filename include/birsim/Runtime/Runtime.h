@@ -252,6 +252,22 @@ BIRSIM_RT_API void birsim_bfp_tie_counters(uint64_t *ties_seen,
                                            uint64_t *ties_rounded_up);
 BIRSIM_RT_API void birsim_bfp_tie_counters_reset(void);
 
+/* tt-metal's FP8 E4M3 conversions as named policies of one cast
+ * (include/birsim/Core/TtFp8Policies.def; docs/Semantics.md section 6). */
+#define BIRSIM_TT_FP8_HOST 0       /* tt-metal float8.cpp (@42a4235) */
+#define BIRSIM_TT_FP8_OCP_E4M3FN 1 /* torch.float8_e4m3fn */
+#define BIRSIM_TT_FP8_BLACKHOLE                                                \
+  2 /* the Blackhole packer's Lf8 from fp32 Dest (ttsim 0x11A), its         \
+       unpacker's decode */
+/* The policies by number: "ttmetal_host", ...; NULL past the last. */
+BIRSIM_RT_API const char *birsim_tt_fp8_policy_name(int policy);
+/* `count` float32 values to E4M3 codes, and codes to float32 values, under
+ * `policy`: 0, or a status with the message (nothing written). */
+BIRSIM_RT_API int birsim_tt_fp8_encode(int policy, const float *src,
+                                       size_t count, uint8_t *dst);
+BIRSIM_RT_API int birsim_tt_fp8_decode(int policy, const uint8_t *src,
+                                       size_t count, float *dst);
+
 /* Threads used by large bulk calls (results never depend on it): n > 0
  * threads, or 0 for the default (BIRSIM_NUM_THREADS, else the hardware's
  * concurrency). Returns the previous setting (0 = default). The vector path
@@ -266,7 +282,8 @@ BIRSIM_RT_API const char *birsim_version(void);
  * to the values of the bulk calls (birsim_accumulate,
  * birsim_accumulate_into, birsim_scatter_accumulate,
  * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
- * birsim_bfp_pack, birsim_bfp_pack_matrix, and birsim_bfp_pack_at and
+ * birsim_bfp_pack, birsim_bfp_pack_matrix, birsim_tt_fp8_encode, and
+ * birsim_bfp_pack_at and
  * birsim_bfp_pack_matrix_at at BIRSIM_BFP_HOST; a pack at a device site
  * counts nothing) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt
@@ -286,6 +303,10 @@ struct birsim_fidelity_counts {
         exponent_clamped;
     uint64_t device_differs; /* since 0.2: see birsim_fidelity_counters */
   } bfp_pack;
+  struct { /* since 0.3: birsim_tt_fp8_encode */
+    uint64_t elements, host_ocp_differ, host_blackhole_differ,
+        ocp_blackhole_differ;
+  } tt_fp8;
 };
 /* Fidelity.def's rows: the families (the struct's members) and the event
  * keys (their fields) by number, NULL past the last; a key's family number

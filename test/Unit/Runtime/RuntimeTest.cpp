@@ -224,10 +224,10 @@ int firstUnknownFormat() {
 
 // Fidelity.def's rows by number, the version and the active path.
 TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
-  const char *families[] = {"reduce", "cast", "bfp_pack"};
-  for (int f = 0; f < 3; ++f)
+  const char *families[] = {"reduce", "cast", "bfp_pack", "tt_fp8"};
+  for (int f = 0; f < 4; ++f)
     EXPECT_STREQ(birsim_fidelity_family_name(f), families[f]);
-  EXPECT_EQ(birsim_fidelity_family_name(3), nullptr);
+  EXPECT_EQ(birsim_fidelity_family_name(4), nullptr);
   EXPECT_EQ(birsim_fidelity_family_name(-1), nullptr);
   std::vector<std::string> keys;
   int family = -1;
@@ -240,7 +240,9 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
       "cast.nan_suppressed",             "cast.inexact",
       "cast.underflow_to_zero",          "bfp_pack.flushed_to_zero",
       "bfp_pack.rounding_ties",          "bfp_pack.saturated",
-      "bfp_pack.exponent_clamped",       "bfp_pack.device_differs"};
+      "bfp_pack.exponent_clamped",       "bfp_pack.device_differs",
+      "tt_fp8.host_ocp_differ",          "tt_fp8.host_blackhole_differ",
+      "tt_fp8.ocp_blackhole_differ"};
   EXPECT_EQ(keys, want);
   EXPECT_EQ(birsim_fidelity_event_key(-1, &family), nullptr);
   std::string version = birsim_version();
