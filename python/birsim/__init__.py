@@ -27,7 +27,8 @@ __all__ = [
     "bfp_unpack_matrix", "cast",
     "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
     "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
-    "to_float32", "ulp_distance",
+    "to_float32", "tt_fp8_decode", "tt_fp8_encode", "tt_fp8_policies",
+    "ulp_distance",
 ]
 
 _rt = _runtime.Runtime(_runtime.find_library(__file__))
@@ -50,6 +51,8 @@ _FP8_FLAGS = _rt.fp8_config_flags()
 _FIDELITY_FIELDS = _rt.fidelity_layout()
 _BFP_FLAGS = _rt.bfp_flags()
 _BFP_SITES = _rt.names("bfp_site")
+#: tt-metal's FP8 E4M3 conversions (docs/Semantics.md section 6), by number.
+tt_fp8_policies: Tuple[str, ...] = tuple(_rt.names("tt_fp8_policy"))
 
 
 def _bfp_flags(**chosen: bool) -> int:
@@ -647,6 +650,47 @@ def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
                          "not to dtype %r" % (where, to))
     return to_float32(cast(x, to, src_dtype=src_dtype, fp8_config=fp8_config),
                       to)
+
+
+def tt_fp8_encode(x: ArrayLike, policy: Union[str, int] = "ttmetal_host"
+                  ) -> Any:
+    """x's values (as float32) to FP8 E4M3 codes under one of tt-metal's
+    conversions (docs/Semantics.md section 6): "ttmetal_host" (tt-metal's
+    host float8_e4m3, largest 240), "ocp_e4m3fn" (torch.float8_e4m3fn,
+    ttnn's golden, largest 448) or "blackhole_packer" (the Blackhole
+    packer's Lf8 from an fp32 Dest). Returns uint8 codes of x's shape, in
+    x's kind.
+
+    >>> birsim.tt_fp8_encode(np.float32([1.0, 300.0]), "ttmetal_host").tolist()
+    [56, 119]
+    """
+    number = _name_number(policy, tt_fp8_policies, "tt_fp8_encode: policy")
+    _, _, kind, _ = _input(x, None, "tt_fp8_encode: x")
+    values = _float32(x, None, "tt_fp8_encode: x")
+    codes = np.empty(values.shape, np.uint8)
+    _check(_lib.birsim_tt_fp8_encode(number, values.ctypes.data, values.size,
+                                      codes.ctypes.data))
+    return kind.give(codes, _ROW["uint8"])
+
+
+def tt_fp8_decode(codes: ArrayLike, policy: Union[str, int] = "ttmetal_host"
+                  ) -> Any:
+    """FP8 E4M3 codes (uint8) to float32 values as `policy` reads them
+    (tt_fp8_encode's policies; "blackhole_packer" decodes as the
+    Blackhole unpacker, 0x7F being 511.75).
+
+    >>> birsim.tt_fp8_decode(np.uint8([0x38, 0x7F]), "blackhole_packer").tolist()
+    [1.0, 511.75]
+    """
+    number = _name_number(policy, tt_fp8_policies, "tt_fp8_decode: policy")
+    array, row, kind, _ = _input(codes, None, "tt_fp8_decode: codes")
+    if array.dtype != np.uint8:
+        raise TypeError("tt_fp8_decode: codes must be uint8, not %s"
+                        % array.dtype)
+    values = np.empty(array.shape, np.float32)
+    _check(_lib.birsim_tt_fp8_decode(number, array.ctypes.data, array.size,
+                                      values.ctypes.data))
+    return kind.give(values, _ROW["float32"])
 
 
 def _float32(x: ArrayLike, dtype: Optional[DtypeLike], what: str) -> np.ndarray:

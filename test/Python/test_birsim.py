@@ -158,7 +158,7 @@ def test_fidelity_counts_nest_and_restore():
         assert inner.counts["reduce"]["elements"] == 10
         assert inner["reduce"]["sim_inf_device_saturates"] == 10
     assert outer.counts["reduce"]["elements"] == 110
-    assert set(outer.counts) == {"reduce", "cast", "bfp_pack"}
+    assert set(outer.counts) == {"reduce", "cast", "bfp_pack", "tt_fp8"}
     assert "device_differs" in outer.counts["bfp_pack"]
     # Off again: nothing counts outside.
     with birsim.fidelity() as later:
@@ -339,3 +339,39 @@ def test_every_function_equals_the_c_abi_on_random_arrays():
     for f in birsim.bfp_formats:
         assert birsim.bfp_pack(tiles, f.name).tobytes() == rt.bfp_pack(
             f.number, tiles.tobytes(), 3)
+
+
+def test_tt_fp8_policies_disagree_where_the_docs_say():
+    # Every fp16 value as float32, through each policy and back.
+    x = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+    codes = {p: birsim.tt_fp8_encode(x, p) for p in birsim.tt_fp8_policies}
+    back = {p: birsim.tt_fp8_decode(c, p) for p, c in codes.items()}
+    finite = np.isfinite(x)
+    # ttmetal_host saturates at 240, ocp_e4m3fn at 448 (NaN beyond 464),
+    # the Blackhole packer truncates and reads 0x7F as 511.75.
+    assert np.nanmax(np.abs(back["ttmetal_host"])) == 240
+    assert np.nanmax(np.abs(back["ocp_e4m3fn"])) == 448
+    assert np.nanmax(np.abs(back["blackhole_packer"])) == 511.75
+    big = finite & (np.abs(x) > 240) & (np.abs(x) <= 448)
+    assert (back["ttmetal_host"][big] == 240 * np.sign(x[big])).all()
+    assert (back["ocp_e4m3fn"][big] != back["ttmetal_host"][big]).any()
+    # The fidelity family counts the pairs that differ, whichever policy runs.
+    with birsim.fidelity() as f:
+        birsim.tt_fp8_encode(x, "ocp_e4m3fn")
+    a, b = back["ttmetal_host"], back["ocp_e4m3fn"]
+    differ = ~((a == b) & (np.signbit(a) == np.signbit(b))) & \
+        ~(np.isnan(a) & np.isnan(b))
+    assert f["tt_fp8"]["host_ocp_differ"] == int(differ.sum()) > 0
+    assert f["tt_fp8"]["elements"] == x.size
+    # Every code decodes; the call is the C call.
+    every = np.arange(256, dtype=np.uint8)
+    for p in birsim.tt_fp8_policies:
+        out = np.empty(256, np.float32)
+        number = birsim.tt_fp8_policies.index(p)
+        assert birsim._lib.birsim_tt_fp8_decode(
+            number, every.ctypes.data, 256, out.ctypes.data) == 0
+        np.testing.assert_array_equal(birsim.tt_fp8_decode(every, p), out)
+    with pytest.raises(ValueError, match="policy"):
+        birsim.tt_fp8_encode(x, "e4m3")
+    with pytest.raises(TypeError):
+        birsim.tt_fp8_decode(x, "ocp_e4m3fn")
