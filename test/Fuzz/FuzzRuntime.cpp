@@ -16,6 +16,7 @@
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/TtFp8.h"
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
 
@@ -89,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 8;
+  unsigned call = unsigned(in.take(1)) % 9;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -141,6 +142,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             castBuffer(dtype, src.data(), to, want.data(), count, config,
                        refCounts),
             got, want, before);
+    break;
+  }
+  case 8: { // tt-metal's FP8 policies, invalid ones included
+    int policy = int(in.take(1) % 5) - 1;
+    if (in.take(1) & 1)
+      compare(birsim_tt_fp8_decode(policy, src.data(), count,
+                                   reinterpret_cast<float *>(got.data())),
+              ttFp8DecodeBulk(policy, src.data(), count, want.data()), got,
+              want, before);
+    else
+      compare(birsim_tt_fp8_encode(
+                  policy, reinterpret_cast<const float *>(src.data()), count,
+                  got.data()),
+              ttFp8EncodeBulk(policy, src.data(), count, want.data(),
+                              refCounts),
+              got, want, before);
     break;
   }
   case 4:

@@ -108,6 +108,24 @@ static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
   return RuntimeFn::birsim_cast;
 }
 
+static RuntimeFn fillCall(TtFp8EncodeIntoOp op, TtFp8EncodeIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::Kind, int64_t(op.getPolicy()));
+  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  return RuntimeFn::birsim_tt_fp8_encode;
+}
+
+static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::Kind, int64_t(op.getPolicy()));
+  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  return RuntimeFn::birsim_tt_fp8_decode;
+}
+
 /// The BFP family's buffer forms: the core's description of the call
 /// (bfpCallOf), the tile count of a tile form from its values' leading size.
 static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,

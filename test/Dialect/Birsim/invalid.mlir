@@ -587,3 +587,28 @@ func.func @bfp_unpack_at_a_format(%t: tensor<1x1088xi8>) -> tensor<1x32x32xf32> 
   %p = birsim.bfp_unpack bfp8_a %t at bf16_dest : tensor<1x1088xi8> -> tensor<1x32x32xf32>
   return %p : tensor<1x32x32xf32>
 }
+
+// -----
+
+func.func @tt_fp8_encode_of_f16(%x: tensor<4xf16>) -> tensor<4xi8> {
+  // expected-error @+1 {{'birsim.tt_fp8_encode' op operand #0 must be ranked tensor of 32-bit float values}}
+  %c = birsim.tt_fp8_encode ttmetal_host %x : tensor<4xf16> -> tensor<4xi8>
+  return %c : tensor<4xi8>
+}
+
+// -----
+
+func.func @tt_fp8_decode_shapes(%c: tensor<4xi8>) -> tensor<5xf32> {
+  // expected-error @+1 {{'birsim.tt_fp8_decode' op failed to verify that all of {input, result} have same shape}}
+  %x = birsim.tt_fp8_decode ocp_e4m3fn %c : tensor<4xi8> -> tensor<5xf32>
+  return %x : tensor<5xf32>
+}
+
+// -----
+
+func.func @tt_fp8_unknown_policy(%x: tensor<4xf32>) -> tensor<4xi8> {
+  // expected-error @+2 {{expected ::birsim::TtFp8Policy to be one of: ttmetal_host, ocp_e4m3fn, blackhole_packer}}
+  // expected-error @+1 {{failed to parse Birsim_TtFp8PolicyAttr parameter 'value'}}
+  %c = birsim.tt_fp8_encode e4m3 %x : tensor<4xf32> -> tensor<4xi8>
+  return %c : tensor<4xi8>
+}

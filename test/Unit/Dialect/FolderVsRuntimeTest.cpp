@@ -358,6 +358,41 @@ TEST_P(FolderVsRuntime, BfpAtEverySiteFoldsToTheRuntime) {
   }
 }
 
+// tt-metal's FP8 policies (TtFp8Policies.def) fold to the runtime's codes
+// and values: random fp32 bits (every class) and every code.
+TEST_P(FolderVsRuntime, TtFp8EveryPolicyFoldsToTheRuntime) {
+  const int64_t n = 4096;
+  std::vector<char> values = randomBytes(size_t(n) * 4);
+  std::vector<char> codes(256);
+  for (int c = 0; c < 256; ++c)
+    codes[size_t(c)] = char(c);
+  auto f32Type = RankedTensorType::get({n}, builder.getF32Type());
+  auto codeType = RankedTensorType::get({n}, builder.getI8Type());
+  auto everyCode = RankedTensorType::get({256}, builder.getI8Type());
+  auto everyValue = RankedTensorType::get({256}, builder.getF32Type());
+  for (int policy = 0; birsim_tt_fp8_policy_name(policy); ++policy) {
+    auto encode = TtFp8EncodeOp::create(builder, builder.getUnknownLoc(),
+                                        codeType, TtFp8Policy(policy),
+                                        constant(f32Type, values));
+    std::vector<char> want(static_cast<size_t>(n), 0);
+    ASSERT_EQ(birsim_tt_fp8_encode(policy,
+                                   reinterpret_cast<const float *>(values.data()),
+                                   size_t(n),
+                                   reinterpret_cast<uint8_t *>(want.data())),
+              BIRSIM_OK);
+    EXPECT_EQ(fold(encode), want) << birsim_tt_fp8_policy_name(policy);
+    auto decode = TtFp8DecodeOp::create(builder, builder.getUnknownLoc(),
+                                        everyValue, TtFp8Policy(policy),
+                                        constant(everyCode, codes));
+    std::vector<char> back(256 * 4);
+    ASSERT_EQ(birsim_tt_fp8_decode(
+                  policy, reinterpret_cast<const uint8_t *>(codes.data()), 256,
+                  reinterpret_cast<float *>(back.data())),
+              BIRSIM_OK);
+    EXPECT_EQ(fold(decode), back) << birsim_tt_fp8_policy_name(policy);
+  }
+}
+
 TEST_P(FolderVsRuntime, ScalarsFoldLikeTensors) {
   // One scalar per reducing float dtype: FloatAttr operands.
   for (Type type : {Type(builder.getF32Type()), Type(builder.getBF16Type()),

@@ -2,6 +2,7 @@
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Enums.h"
 
@@ -34,7 +35,13 @@ using namespace birsim;
 #define BIRSIM_BFP_SITE(Enumerator, Number, ...)                               \
   BIRSIM_CHECK_ENUM_ROW(BfpSite, Enumerator, Number)
 #include "birsim/Core/BfpSites.def"
+#define BIRSIM_TT_FP8_POLICY(Enumerator, Number, ...)                          \
+  BIRSIM_CHECK_ENUM_ROW(TtFp8Policy, Enumerator, Number)
+#include "birsim/Core/TtFp8Policies.def"
 #undef BIRSIM_CHECK_ENUM_ROW
+static_assert(::birsim::getMaxEnumValForTtFp8Policy() + 1 ==
+                  ::birsim::core::kNumTtFp8Policies,
+              "BirsimEnums.td's TtFp8Policy has rows the core lacks");
 static_assert(::birsim::getMaxEnumValForMemoryReductionOp() + 1 ==
                   ::birsim::core::kNumMemoryReductionOps,
               "BirsimEnums.td's MemoryReductionOp has rows the core lacks");

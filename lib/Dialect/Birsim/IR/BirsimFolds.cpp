@@ -10,6 +10,7 @@
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Bfp.h"
 
 #include <tuple>
@@ -150,6 +151,43 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
            .ok())
     return {};
   return out.finish();
+}
+
+/// Folds a tt FP8 encode or decode of a constant through the core
+/// (docs/Semantics.md section 6): `inBytes` and `outBytes` per element.
+template <typename Convert>
+static OpFoldResult foldTtFp8(Type resultType, Attribute input,
+                              unsigned inBytes, unsigned outBytes,
+                              Convert convert) {
+  if (!foldableShape(resultType))
+    return {};
+  auto raw = getRawConstant(input, inBytes);
+  if (!raw)
+    return {};
+  core::SingleThreadScope singleThread;
+  size_t count = foldCount(resultType, {*raw});
+  SmallVector<char> splat;
+  FoldResult out(resultType, count * outBytes, raw->resource);
+  if (!convert(elementsOf(*raw, count, inBytes, splat), count, out.data())
+           .ok())
+    return {};
+  return out.finish();
+}
+
+OpFoldResult TtFp8EncodeOp::fold(FoldAdaptor adaptor) {
+  int policy = int(getPolicy());
+  return foldTtFp8(getType(), adaptor.getInput(), 4, 1,
+                   [&](const char *in, size_t count, char *out) {
+                     return core::ttFp8EncodeBulk(policy, in, count, out);
+                   });
+}
+
+OpFoldResult TtFp8DecodeOp::fold(FoldAdaptor adaptor) {
+  int policy = int(getPolicy());
+  return foldTtFp8(getType(), adaptor.getInput(), 1, 4,
+                   [&](const char *in, size_t count, char *out) {
+                     return core::ttFp8DecodeBulk(policy, in, count, out);
+                   });
 }
 
 /// Inputs from this size on fold on the core's threads (D32).

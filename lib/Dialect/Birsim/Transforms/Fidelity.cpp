@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/Transforms/Passes.h"
 
+#include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
@@ -283,6 +284,27 @@ private:
     return counts;
   }
   std::optional<OpCounts> analyse(BfpPackOp op) { return analyseBfp(op); }
+
+  /// A tt FP8 encode of a constant tensor (docs/Fidelity.md, tt_fp8): the
+  /// core's tally of where the policies disagree.
+  std::optional<OpCounts> analyse(TtFp8EncodeOp op) {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    size_t count = size_t(type.getNumElements());
+    SmallVector<char> storage;
+    const char *in = constantElements(op.getInput(), count, 4, storage);
+    if (!in)
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::tt_fp8, {}};
+    if (!core::tallyTtFp8(int(op.getPolicy()), in, count, counts.tally).ok())
+      return std::nullopt;
+    if (anyEvent(counts.tally, counts.family))
+      op->emitRemark() << "tt_fp8_encode " << stringifyTtFp8Policy(op.getPolicy())
+                       << ": of " << count << " values, "
+                       << describeEvents(counts.tally, counts.family);
+    return counts;
+  }
   std::optional<OpCounts> analyse(BfpPackMatrixOp op) { return analyseBfp(op); }
 
   core::BfpSite countedSite = core::BfpSite::fp32_dest;

@@ -67,6 +67,18 @@ def Birsim_BfpSite : I32EnumAttr<"BfpSite", "where a BFP conversion runs", [
 }
 def Birsim_BfpSiteAttr : EnumAttr<Birsim_Dialect, Birsim_BfpSite, "bfp_site">;
 
+// tt-metal's FP8 E4M3 conversions (include/birsim/Core/TtFp8Policies.def;
+// checked against it at compile time; docs/Semantics.md section 6).
+def Birsim_TtFp8Policy : I32EnumAttr<"TtFp8Policy",
+    "one of tt-metal's FP8 E4M3 conversions", [
+    I32EnumAttrCase<"ttmetal_host", 0>, I32EnumAttrCase<"ocp_e4m3fn", 1>,
+    I32EnumAttrCase<"blackhole_packer", 2>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TtFp8PolicyAttr : EnumAttr<Birsim_Dialect, Birsim_TtFp8Policy,
+    "tt_fp8_policy">;
+
 // FP8ConversionConfig (docs/Semantics.md section 4): bit 0 saturates, any
 // bit of byte 1 suppresses NaNs, so NaN-suppress is one flag (0xFF00).
 // Printed `fp8_config<none>`, `fp8_config<saturate | nan_suppress>`.

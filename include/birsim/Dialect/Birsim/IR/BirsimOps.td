@@ -110,6 +110,52 @@ def Birsim_CastOp : Birsim_Op<"cast",
 }
 
 //===----------------------------------------------------------------------===//
+// tt-metal's FP8 E4M3 conversions (docs/Semantics.md section 6)
+//===----------------------------------------------------------------------===//
+
+def Birsim_TtFp8EncodeOp : Birsim_Op<"tt_fp8_encode",
+    [Pure, Birsim_HasBufferForm, AllShapesMatch<["input", "result"]>]> {
+  let summary = "f32 values to FP8 E4M3 codes under one of tt-metal's rules";
+  let description = [{
+    Each value to a one-byte E4M3 code as the named policy encodes it
+    (docs/Semantics.md section 6): `ttmetal_host` (tt-metal's host
+    float8_e4m3, largest 240), `ocp_e4m3fn` (torch.float8_e4m3fn, ttnn's
+    golden, largest 448) or `blackhole_packer` (the Blackhole packer's Lf8
+    from an fp32 Dest). Constant inputs fold through the core.
+
+    ```mlir
+    %c = birsim.tt_fp8_encode ocp_e4m3fn %x : tensor<64xf32> -> tensor<64xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_TtFp8PolicyAttr:$policy,
+                       RankedTensorOf<[F32]>:$input);
+  let results = (outs Birsim_CodeTensor:$result);
+  let assemblyFormat =
+      "$policy $input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Birsim_TtFp8DecodeOp : Birsim_Op<"tt_fp8_decode",
+    [Pure, Birsim_HasBufferForm, AllShapesMatch<["input", "result"]>]> {
+  let summary = "FP8 E4M3 codes to f32 values under one of tt-metal's rules";
+  let description = [{
+    Each code's value as the named policy reads it (docs/Semantics.md
+    section 6; `blackhole_packer` decodes as the Blackhole unpacker).
+    Constant inputs fold through the core.
+
+    ```mlir
+    %x = birsim.tt_fp8_decode blackhole_packer %c : tensor<64xi8> -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_TtFp8PolicyAttr:$policy,
+                       Birsim_CodeTensor:$input);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat =
+      "$policy $input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // The BFP family (docs/Semantics.md section 5): pack and unpack, tile and
 // matrix forms, on tensors and on buffers; Birsim_BfpOpInterface.
 //===----------------------------------------------------------------------===//
@@ -361,6 +407,40 @@ def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
                         "::birsim::Fp8Config::saturate">:$fp8_config);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+}
+
+def Birsim_TtFp8EncodeIntoOp : Birsim_BufferOp<"tt_fp8_encode_into",
+    "tt_fp8_encode", [AllShapesMatch<["src", "dst"]>]> {
+  let summary = "tt-metal FP8 E4M3 encode from one buffer into another";
+  let description = bufferDescription # [{
+    Lowers to `birsim_tt_fp8_encode`.
+
+    ```mlir
+    birsim.tt_fp8_encode_into ttmetal_host %src, %dst : memref<8xf32> -> memref<8xi8>
+    ```
+  }];
+  let arguments = (ins Arg<Birsim_F32Buffer, "", [MemRead]>:$src,
+      Arg<Birsim_CodeBuffer, "", [MemWrite]>:$dst,
+      Birsim_TtFp8PolicyAttr:$policy);
+  let assemblyFormat = "$policy $src `,` $dst attr-dict `:` type($src) `->` "
+                       "type($dst)";
+}
+
+def Birsim_TtFp8DecodeIntoOp : Birsim_BufferOp<"tt_fp8_decode_into",
+    "tt_fp8_decode", [AllShapesMatch<["src", "dst"]>]> {
+  let summary = "tt-metal FP8 E4M3 decode from one buffer into another";
+  let description = bufferDescription # [{
+    Lowers to `birsim_tt_fp8_decode`.
+
+    ```mlir
+    birsim.tt_fp8_decode_into ttmetal_host %src, %dst : memref<8xi8> -> memref<8xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Birsim_CodeBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_F32Buffer, "", [MemWrite]>:$dst,
+      Birsim_TtFp8PolicyAttr:$policy);
+  let assemblyFormat = "$policy $src `,` $dst attr-dict `:` type($src) `->` "
+                       "type($dst)";
 }
 
 /// A buffer form: reads its first operand, writes its second; lowers to
