@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 namespace birsim::core {
 
@@ -200,14 +201,20 @@ Status bfpCheckInput(int srcDtype) {
   return Status::success();
 }
 
-/// "the tile forms take the flags faces (1) only": BfpFlags.def's rows.
+/// "the tile forms take the flags faces (1), page32 (8) or page64 (16)
+/// only": BfpFlags.def's rows.
 static std::string flagChoicesOf(BfpForm form) {
+  std::vector<std::string> names;
+  for (const BfpFlagInfo &f : kBfpFlags)
+    if (f.takenBy(form))
+      names.push_back(std::string(f.name) + " (" + std::to_string(f.bits) +
+                      ")");
   std::string t = std::string("the ") +
                   (form == BfpForm::Tiles ? "tile" : "matrix") +
                   " forms take the flags";
-  for (const BfpFlagInfo &f : kBfpFlags)
-    if (f.form == form)
-      t += std::string(" ") + f.name + " (" + std::to_string(f.bits) + ")";
+  for (size_t i = 0; i < names.size(); ++i)
+    t += std::string(i == 0 ? " " : i + 1 == names.size() ? " or " : ", ") +
+         names[i];
   return t + " only";
 }
 static const char *flagChoices(BfpForm form) {
@@ -293,6 +300,9 @@ Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
   if (call.flags & ~bfpFlagsOf(call.form))
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
                          flagChoices(call.form));
+  if ((call.flags & kBfpFlag_page32) && (call.flags & kBfpFlag_page64))
+    return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
+                         "one page alignment: page32 (8) or page64 (16)");
   uint64_t tiles = call.tiles;
   if (call.form == BfpForm::Matrix) {
     if (call.rows % shape->rows || call.cols % shape->cols)
@@ -456,14 +466,28 @@ static void runUnpack(const BfpLayout &layout, BfpSite site,
   });
 }
 
-/// The walk of a checked call.
+size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
+                    unsigned alignment) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  const BfpTileShape *shape = lookupBfpTileShape(tileRows, tileCols);
+  if (!f || !shape || (alignment != 0 && alignment != 32 && alignment != 64))
+    return 0;
+  size_t bytes = shape->packedBytes(*f);
+  return alignment ? (bytes + alignment - 1) / alignment * alignment : bytes;
+}
+
+/// The walk of a checked call; tiles at their page stride.
 static BfpLayout layoutOf(const BfpCall &call, const DtypeInfo &values) {
   const BfpFormatInfo &f = *lookupBfpFormat(call.format);
   const BfpTileShape &shape = *lookupBfpTileShape(call.tileRows, call.tileCols);
-  return call.form == BfpForm::Tiles
-             ? bfpTilesLayout(f, shape, values, call.flags & kBfpFaces)
-             : bfpMatrixLayout(f, shape, values, size_t(call.cols),
-                               call.flags & kBfpTranspose);
+  BfpLayout layout =
+      call.form == BfpForm::Tiles
+          ? bfpTilesLayout(f, shape, values, call.flags & kBfpFaces)
+          : bfpMatrixLayout(f, shape, values, size_t(call.cols),
+                            call.flags & kBfpTranspose);
+  layout.packedBytes = bfpPageBytes(call.format, call.tileRows, call.tileCols,
+                                    bfpPageAlignmentOf(call.flags));
+  return layout;
 }
 
 /// The checks of a call on buffers and its walk.

@@ -347,6 +347,11 @@ int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
                            kBfpTileSide, 0, tiles_out);
 }
 
+size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
+                             uint32_t tile_cols, uint32_t alignment) {
+  return bfpPageBytes(format, tile_rows, tile_cols, alignment);
+}
+
 size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
                                     uint32_t tile_cols) {
   const BfpFormatInfo *f = lookupBfpFormat(format);

@@ -420,9 +420,22 @@ def _tile(tile: Any) -> Tuple[int, int]:
     return (_whole(tile[0], "tile rows", 1), _whole(tile[1], "tile cols", 1))
 
 
-def _tile_bytes(fmt: BfpFormat, tile: Tuple[int, int]) -> int:
-    """The packer's tile size; the runtime's error for a shape it rejects."""
-    n = _lib.birsim_bfp_packed_tile_bytes(fmt.number, *tile)
+def _page(page: Any) -> int:
+    """A DRAM page alignment: 0 (none), 32 (Wormhole) or 64 (Blackhole)."""
+    if page not in (0, 32, 64) or isinstance(page, bool):
+        raise ValueError("page must be 0, 32 or 64 (the DRAM alignment), "
+                         "not %r" % (page,))
+    return int(page)
+
+
+def _page_flags(page: int) -> int:
+    return _bfp_flags(page32=page == 32, page64=page == 64)
+
+
+def _tile_bytes(fmt: BfpFormat, tile: Tuple[int, int], page: int = 0) -> int:
+    """The packer's tile stride (its bytes, rounded up to `page`); the
+    runtime's error for a shape it rejects."""
+    n = _lib.birsim_bfp_page_bytes(fmt.number, tile[0], tile[1], page)
     if n == 0:  # an empty call reports why (BIRSIM_ETILE_SHAPE)
         _check(_lib.birsim_bfp_unpack(fmt.number, None, 0, tile[0], tile[1],
                                       0, None))
@@ -443,7 +456,7 @@ def _packed(packed: ArrayLike, what: str):
 def bfp_pack(x: ArrayLike, format: Union[str, int], *,
              tile: Sequence[int] = (32, 32), faces: bool = False,
              src_dtype: Optional[DtypeLike] = None,
-             where: Union[str, int] = "host") -> Any:
+             where: Union[str, int] = "host", page: int = 0) -> Any:
     """tt-metal's pack_as_bfp_tiles (docs/Semantics.md section 5): x's
     values, whole tiles of `tile` (rows, cols), row-major inside or
     (`faces`) in face order, packed in `format` ("bfp8_b", "bfp4_b",
@@ -461,16 +474,17 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
     >>> hex(p[0, 64])
     '0x55'
     """
-    fmt, shape = _format(format), _tile(tile)
+    fmt, shape, page = _format(format), _tile(tile), _page(page)
     array, row, kind, _ = _input(x, src_dtype, "bfp_pack: x")
-    tile_bytes, values = _tile_bytes(fmt, shape), shape[0] * shape[1]
+    tile_bytes, values = _tile_bytes(fmt, shape, page), shape[0] * shape[1]
     if array.size % values:
         raise ValueError("bfp_pack: %d values are not whole %dx%d tiles"
                          % (array.size, shape[0], shape[1]))
     result = np.empty((array.size // values, tile_bytes), np.uint8)
     _check(_lib.birsim_bfp_pack_at(_site(where), fmt.number, row.number,
                                    array.ctypes.data, result.shape[0],
-                                   shape[0], shape[1], _bfp_flags(faces=faces),
+                                   shape[0], shape[1],
+                                   _bfp_flags(faces=faces) | _page_flags(page),
                                    result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
@@ -478,7 +492,7 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
 def bfp_unpack(packed: ArrayLike, format: Union[str, int],
                tile_count: Optional[int] = None, *,
                tile: Sequence[int] = (32, 32), faces: bool = False,
-               where: Union[str, int] = "host") -> Any:
+               where: Union[str, int] = "host", page: int = 0) -> Any:
     """tt-metal's unpack_bfp*_tiles_into_float_vec: `packed` (uint8, or
     bytes) holding exactly `tile_count` tiles (default: as many as it
     holds) to float32 of shape (tile_count, rows, cols); at a device site
@@ -488,9 +502,9 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
     >>> float(birsim.bfp_unpack(p, "bfp8_b").sum())
     1024.0
     """
-    fmt, shape = _format(format), _tile(tile)
+    fmt, shape, page = _format(format), _tile(tile), _page(page)
     array, kind = _packed(packed, "bfp_unpack: packed")
-    tile_bytes = _tile_bytes(fmt, shape)
+    tile_bytes = _tile_bytes(fmt, shape, page)
     count = (array.size // tile_bytes if tile_count is None else
              _whole(tile_count, "bfp_unpack: tile_count"))
     if array.size != count * tile_bytes:
@@ -499,7 +513,8 @@ def bfp_unpack(packed: ArrayLike, format: Union[str, int],
     result = np.empty((count,) + shape, np.float32)
     _check(_lib.birsim_bfp_unpack_at(_site(where), fmt.number,
                                      array.ctypes.data, count, shape[0],
-                                     shape[1], _bfp_flags(faces=faces),
+                                     shape[1],
+                                     _bfp_flags(faces=faces) | _page_flags(page),
                                      result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
@@ -521,7 +536,7 @@ def _matrix(shape: Sequence[int], tile: Tuple[int, int], what: str):
 def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
                     tile: Sequence[int] = (32, 32), transpose: bool = False,
                     src_dtype: Optional[DtypeLike] = None,
-                    where: Union[str, int] = "host") -> Any:
+                    where: Union[str, int] = "host", page: int = 0) -> Any:
     """A row-major matrix (leading dimensions folded into rows) tilized and
     packed in one pass, as ttnn's from_torch(x, bfloat8_b); `transpose`:
     ttnn's transposed tilize. Inputs as bfp_pack. Returns uint8 of shape
@@ -530,34 +545,35 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     >>> birsim.bfp_pack_matrix(np.ones((64, 32), np.float32), "bfp4_b").shape
     (2, 576)
     """
-    fmt, shape = _format(format), _tile(tile)
+    fmt, shape, page = _format(format), _tile(tile), _page(page)
     array, row, kind, _ = _input(m, src_dtype, "bfp_pack_matrix: m")
     rows, cols, tiles = _matrix(array.shape, shape, "bfp_pack_matrix")
-    result = np.empty((tiles, _tile_bytes(fmt, shape)), np.uint8)
+    result = np.empty((tiles, _tile_bytes(fmt, shape, page)), np.uint8)
     _check(_lib.birsim_bfp_pack_matrix_at(
         _site(where), fmt.number, row.number, array.ctypes.data, rows, cols,
         shape[0],
-        shape[1], _bfp_flags(transpose=transpose), result.ctypes.data))
+        shape[1], _bfp_flags(transpose=transpose) | _page_flags(page),
+        result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 
 def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
                       shape: Sequence[int], *, tile: Sequence[int] = (32, 32),
                       transpose: bool = False,
-                      where: Union[str, int] = "host") -> Any:
+                      where: Union[str, int] = "host", page: int = 0) -> Any:
     """The inverse of bfp_pack_matrix: float32 of `shape`.
 
     >>> p = birsim.bfp_pack_matrix(np.ones((64, 32), np.float32), "bfp4_b")
     >>> birsim.bfp_unpack_matrix(p, "bfp4_b", (64, 32)).shape
     (64, 32)
     """
-    fmt, tile_shape = _format(format), _tile(tile)
+    fmt, tile_shape, page = _format(format), _tile(tile), _page(page)
     if isinstance(shape, (int, np.integer)) or not hasattr(shape, "__len__"):
         raise TypeError("bfp_unpack_matrix: shape must be a sequence of "
                         "integers, not %r" % (shape,))
     array, kind = _packed(packed, "bfp_unpack_matrix: packed")
     rows, cols, tiles = _matrix(shape, tile_shape, "bfp_unpack_matrix")
-    if array.size != tiles * _tile_bytes(fmt, tile_shape):
+    if array.size != tiles * _tile_bytes(fmt, tile_shape, page):
         raise ValueError("bfp_unpack_matrix: %d bytes are not the %d %s tiles "
                          "of a %dx%d matrix" % (array.size, tiles, fmt.name,
                                                  rows, cols))
@@ -565,7 +581,8 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
     _check(_lib.birsim_bfp_unpack_matrix_at(
         _site(where), fmt.number, array.ctypes.data, rows, cols,
         tile_shape[0], tile_shape[1],
-        _bfp_flags(transpose=transpose), result.ctypes.data))
+        _bfp_flags(transpose=transpose) | _page_flags(page),
+        result.ctypes.data))
     return kind.give(result, _ROW["float32"])
 
 

@@ -137,6 +137,8 @@ uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element);
 
 /// The flags of the tile and matrix forms (BfpFlags.def's rows).
 enum class BfpForm : uint8_t { Tiles, Matrix };
+/// Which forms take a flag.
+enum class BfpFlagForms : uint8_t { Tiles, Matrix, Both };
 #define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
   constexpr unsigned kBfpFlag_##Name = Bits;
 #include "birsim/Core/BfpFlags.def"
@@ -145,19 +147,32 @@ constexpr unsigned kBfpTranspose = kBfpFlag_transpose;
 struct BfpFlagInfo {
   const char *name;
   unsigned bits;
-  BfpForm form;
+  BfpFlagForms forms;
+  constexpr bool takenBy(BfpForm form) const {
+    return forms == BfpFlagForms::Both || int(forms) == int(form);
+  }
 };
 inline constexpr BfpFlagInfo kBfpFlags[] = {
-#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro) {#Name, Bits, BfpForm::Form},
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
+  {#Name, Bits, BfpFlagForms::Form},
 #include "birsim/Core/BfpFlags.def"
 };
 /// The flag bits `form`'s entry points take.
 constexpr unsigned bfpFlagsOf(BfpForm form) {
   unsigned bits = 0;
   for (const BfpFlagInfo &flag : kBfpFlags)
-    bits |= flag.form == form ? flag.bits : 0;
+    bits |= flag.takenBy(form) ? flag.bits : 0;
   return bits;
 }
+/// The DRAM page alignment `flags` name (§5 pages): 0, 32 or 64.
+constexpr unsigned bfpPageAlignmentOf(unsigned flags) {
+  return flags & kBfpFlag_page64 ? 64 : flags & kBfpFlag_page32 ? 32 : 0;
+}
+/// A tile's stride in a DRAM page (§5 pages): its packed bytes rounded up
+/// to `alignment` (0: none, 32, 64); 0 for an unknown format or tile shape
+/// or another alignment.
+size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
+                    unsigned alignment);
 
 /// Where a pack runs (BfpSites.def; §5, the device's bytes [ttsim]).
 enum class BfpSite : int {

@@ -157,6 +157,11 @@ BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
                                (tt-metal row_major_* = false) */
 #define BIRSIM_BFP_TRANSPOSE 2u /* matrix forms only: ttnn's transposed
                                    tilize (tile heights 16 and 32) */
+/* Pack output / unpack input with each tile at its DRAM page stride,
+ * birsim_bfp_page_bytes(format, rows, cols, 32 or 64): the tile's bytes,
+ * then zeros; every form, one of the two (docs/Semantics.md section 5). */
+#define BIRSIM_BFP_PAGE32 8u  /* Wormhole's DRAM alignment */
+#define BIRSIM_BFP_PAGE64 16u /* Blackhole's */
 /* The BFP flags by number (include/birsim/Core/BfpFlags.def): the name
  * ("faces", "transpose"), its bits in *bits when bits is not NULL; NULL
  * past the last. */
@@ -178,6 +183,12 @@ BIRSIM_RT_API const char *birsim_bfp_site_name(int where);
 BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
                                                   uint32_t tile_rows,
                                                   uint32_t tile_cols);
+/* A tile's stride in a DRAM page: packed bytes rounded up to `alignment`
+ * (0: none, 32, 64); 0 for an unknown format, a rejected shape or another
+ * alignment. */
+BIRSIM_RT_API size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
+                                           uint32_t tile_cols,
+                                           uint32_t alignment);
 /* tt-metal pack_as_bfp_tiles<format, T>: tile_count tiles of src_dtype
  * values -> the packed tiles; flags: BIRSIM_BFP_FACES. */
 BIRSIM_RT_API int birsim_bfp_pack(int format, int src_dtype, const void *src,

@@ -426,6 +426,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
   const unsigned inputBytes = layout.values->bytes;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  const size_t tileBytes = exponentBytes + size_t(blocks) * blockDatumBytes;
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
   typename X::template Tally<BfpClass> lanes{};
@@ -488,6 +489,7 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
                         P::datums(block, X::bfpSplat(shared), lanes));
     }
     std::memset(packed + blocks, 0, exponentBytes - blocks);
+    std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes); // §5 pages
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
   for (int c = 0; c < BfpTally::kClasses; ++c)

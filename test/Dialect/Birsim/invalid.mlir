@@ -612,3 +612,19 @@ func.func @tt_fp8_unknown_policy(%x: tensor<4xf32>) -> tensor<4xi8> {
   %c = birsim.tt_fp8_encode e4m3 %x : tensor<4xf32> -> tensor<4xi8>
   return %c : tensor<4xi8>
 }
+
+// -----
+
+func.func @bfp_pack_page_rows(%t: tensor<2x16x32xf32>) -> tensor<2x544xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op packed bfp8_b 16x32 tiles must be tensor<Nx576xi8> (32 exponent bytes + datums per tile, padded to 64 bytes), got 'tensor<2x544xi8>'}}
+  %p = birsim.bfp_pack bfp8_b %t page64 : tensor<2x16x32xf32> -> tensor<2x544xi8>
+  return %p : tensor<2x544xi8>
+}
+
+// -----
+
+func.func @bfp_pack_two_pages(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op one page alignment: page32 (8) or page64 (16)}}
+  %p = birsim.bfp_pack bfp8_b %t page32 page64 : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}

@@ -626,3 +626,109 @@ TEST(BfpDevice, ErrorsNameTheRule) {
 }
 
 } // namespace
+
+//===-- DRAM pages (§5 pages) ---------------------------------------------===//
+
+// A tile's page stride is its bytes rounded up to the alignment (the
+// tt-formats notes' table, rows spelled out), 0 for what is not a page.
+TEST(BfpPages, StrideIsTheTileRoundedUp) {
+  struct Row {
+    uint32_t rows, cols;
+    BfpFormat format;
+    size_t bytes, page32, page64;
+  } rows[] = {{32, 32, BfpFormat::bfp8_b, 1088, 1088, 1088},
+              {16, 32, BfpFormat::bfp8_b, 544, 544, 576},
+              {16, 32, BfpFormat::bfp4_b, 288, 288, 320},
+              {16, 16, BfpFormat::bfp2_b, 80, 96, 128},
+              {1, 16, BfpFormat::bfp8_b, 32, 32, 64},
+              {1, 16, BfpFormat::bfp2_b, 20, 32, 64}};
+  for (const Row &r : rows) {
+    EXPECT_EQ(bfpPageBytes(int(r.format), r.rows, r.cols, 0), r.bytes);
+    EXPECT_EQ(bfpPageBytes(int(r.format), r.rows, r.cols, 32), r.page32);
+    EXPECT_EQ(bfpPageBytes(int(r.format), r.rows, r.cols, 64), r.page64);
+  }
+  for (const BfpFormatInfo &f : kBfpFormatTable)
+    for (const BfpTileShape &shape : kBfpTileShapes)
+      for (unsigned a : {0u, 32u, 64u}) {
+        size_t bytes = shape.packedBytes(f),
+               page = bfpPageBytes(int(f.format), shape.rows, shape.cols, a);
+        EXPECT_GE(page, bytes);
+        EXPECT_LT(page, bytes + (a ? a : 1));
+        EXPECT_EQ(page % (a ? a : 1), 0u);
+      }
+  EXPECT_EQ(bfpPageBytes(0, 32, 32, 16), 0u);
+  EXPECT_EQ(bfpPageBytes(0, 3, 32, 32), 0u);
+  EXPECT_EQ(bfpPageBytes(kNumBfpFormats, 32, 32, 32), 0u);
+}
+
+// Packing to pages writes each tile's bytes at its stride and zeros after
+// them, every format, shape, form and site, on every path; unpacking pages
+// reads the same values; both alignments at once is an error.
+TEST(BfpPages, PagesHoldTheTilesThenZeros) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(46543);
+  for (Isa isa : birsim::test::everyPath()) {
+    selectIsa(isa);
+    for (const BfpSiteInfo &site : kBfpSiteTable)
+      for (const BfpFormatInfo &f : kBfpFormatTable) {
+        if (site.onDevice() && !writes(site.site, f))
+          continue;
+        Dtype dtype = site.onDevice() ? Dtype(site.dest) : Dtype::float32;
+        const DtypeInfo &info = dtypeInfo(dtype);
+        for (const BfpTileShape &shape : kBfpTileShapes)
+          for (bool matrix : {false, true}) {
+            size_t tiles = 3, n = tiles * shape.values();
+            std::vector<uint8_t> src(n * info.bytes);
+            for (size_t i = 0; i < n; ++i) {
+              uint32_t v = randomDest(rng, info.bytes);
+              std::memcpy(&src[i * info.bytes], &v, info.bytes);
+            }
+            auto call = [&](unsigned flags) {
+              return matrix ? bfpMatrixCall(int(site.site), int(f.format),
+                                            tiles * shape.rows, shape.cols,
+                                            shape.rows, shape.cols, flags)
+                            : bfpTilesCall(int(site.site), int(f.format),
+                                           tiles, shape.rows, shape.cols,
+                                           flags);
+            };
+            size_t bytes = shape.packedBytes(f);
+            std::vector<uint8_t> plainTiles(tiles * bytes);
+            ASSERT_TRUE(bfpPack(call(0), int(dtype), src.data(),
+                                plainTiles.data())
+                            .ok());
+            std::vector<float> want(n);
+            ASSERT_TRUE(bfpUnpack(call(0), plainTiles.data(), want.data()).ok());
+            for (unsigned flag : {kBfpFlag_page32, kBfpFlag_page64}) {
+              size_t stride = bfpPageBytes(int(f.format), shape.rows,
+                                           shape.cols,
+                                           bfpPageAlignmentOf(flag));
+              std::vector<uint8_t> pages(tiles * stride, 0xA5);
+              ASSERT_TRUE(
+                  bfpPack(call(flag), int(dtype), src.data(), pages.data())
+                      .ok());
+              for (size_t t = 0; t < tiles; ++t) {
+                ASSERT_TRUE(std::equal(plainTiles.begin() + t * bytes,
+                                       plainTiles.begin() + (t + 1) * bytes,
+                                       pages.begin() + t * stride))
+                    << isaName(isa) << " " << f.name;
+                ASSERT_TRUE(std::all_of(pages.begin() + t * stride + bytes,
+                                        pages.begin() + (t + 1) * stride,
+                                        [](uint8_t b) { return b == 0; }))
+                    << isaName(isa) << " " << f.name;
+              }
+              std::vector<float> got(n);
+              ASSERT_TRUE(bfpUnpack(call(flag), pages.data(), got.data()).ok());
+              ASSERT_EQ(0, std::memcmp(got.data(), want.data(), n * 4));
+            }
+            std::vector<uint8_t> out(tiles * 2 * bytes + 64, 0xA5);
+            Status both = bfpPack(call(kBfpFlag_page32 | kBfpFlag_page64),
+                                  int(dtype), src.data(), out.data());
+            ASSERT_FALSE(both.ok());
+            EXPECT_STREQ(both.detail,
+                         "one page alignment: page32 (8) or page64 (16)");
+            EXPECT_TRUE(std::all_of(out.begin(), out.end(),
+                                    [](uint8_t b) { return b == 0xA5; }));
+          }
+      }
+  }
+}

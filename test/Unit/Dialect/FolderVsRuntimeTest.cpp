@@ -393,6 +393,37 @@ TEST_P(FolderVsRuntime, TtFp8EveryPolicyFoldsToTheRuntime) {
   }
 }
 
+// Packs to DRAM pages (page32, page64) fold to the runtime's paged bytes,
+// and unpacks of pages to its values.
+TEST_P(FolderVsRuntime, BfpPagesFoldToTheRuntime) {
+  const int64_t tiles = 2, R = 16, C = 32;
+  std::vector<char> values = randomBytes(size_t(tiles * R * C) * 4);
+  auto tileType = RankedTensorType::get({tiles, R, C}, builder.getF32Type());
+  for (bool page64 : {false, true}) {
+    unsigned flags = page64 ? BIRSIM_BFP_PAGE64 : BIRSIM_BFP_PAGE32;
+    int64_t stride = int64_t(
+        birsim_bfp_page_bytes(int(BfpFormat::bfp4_b), R, C, page64 ? 64 : 32));
+    auto byteType = RankedTensorType::get({tiles, stride}, builder.getI8Type());
+    auto pack = BfpPackOp::create(builder, builder.getUnknownLoc(), byteType,
+                                  BfpFormat::bfp4_b, constant(tileType, values),
+                                  false, nullptr, !page64, page64);
+    std::vector<char> packed(size_t(tiles * stride));
+    ASSERT_EQ(birsim_bfp_pack(int(BfpFormat::bfp4_b), 16, values.data(),
+                              tiles, R, C, flags, packed.data()),
+              BIRSIM_OK);
+    EXPECT_EQ(fold(pack), packed);
+    auto unpack = BfpUnpackOp::create(
+        builder, builder.getUnknownLoc(), tileType, BfpFormat::bfp4_b,
+        constant(byteType, packed), false, nullptr, !page64, page64);
+    std::vector<char> back(values.size());
+    ASSERT_EQ(birsim_bfp_unpack(int(BfpFormat::bfp4_b), packed.data(), tiles,
+                                R, C, flags,
+                                reinterpret_cast<float *>(back.data())),
+              BIRSIM_OK);
+    EXPECT_EQ(fold(unpack), back);
+  }
+}
+
 TEST_P(FolderVsRuntime, ScalarsFoldLikeTensors) {
   // One scalar per reducing float dtype: FloatAttr operands.
   for (Type type : {Type(builder.getF32Type()), Type(builder.getBF16Type()),

@@ -134,7 +134,11 @@ TEST(AbiTable, BfpFlagQuery) {
   EXPECT_EQ(bits, BIRSIM_BFP_FACES);
   EXPECT_STREQ(birsim_bfp_flag(1, &bits), "transpose");
   EXPECT_EQ(bits, BIRSIM_BFP_TRANSPOSE);
-  EXPECT_EQ(birsim_bfp_flag(2, &bits), nullptr);
+  EXPECT_STREQ(birsim_bfp_flag(2, &bits), "page32");
+  EXPECT_EQ(bits, BIRSIM_BFP_PAGE32);
+  EXPECT_STREQ(birsim_bfp_flag(3, &bits), "page64");
+  EXPECT_EQ(bits, BIRSIM_BFP_PAGE64);
+  EXPECT_EQ(birsim_bfp_flag(4, &bits), nullptr);
   EXPECT_EQ(birsim_bfp_flag(-1, nullptr), nullptr);
 }
 

@@ -134,14 +134,18 @@ static LogicalResult verifyPackedRows(BfpOpInterface op,
   const core::BfpFormatInfo &info = *core::lookupBfpFormat(call.format);
   const core::BfpTileShape &shape =
       *core::lookupBfpTileShape(call.tileRows, call.tileCols);
-  int64_t tileBytes = int64_t(shape.packedBytes(info));
+  unsigned page = core::bfpPageAlignmentOf(call.flags);
+  int64_t tileBytes = int64_t(
+      core::bfpPageBytes(call.format, call.tileRows, call.tileCols, page));
   if (packed.getDimSize(1) != tileBytes)
     return op->emitOpError("packed ")
            << info.name << " " << shape.rows << "x" << shape.cols
            << " tiles must be "
            << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
            << tileBytes << "xi8> (" << shape.exponentBytes()
-           << " exponent bytes + datums per tile), got " << packed;
+           << " exponent bytes + datums per tile"
+           << (page ? ", padded to " + std::to_string(page) + " bytes" : "")
+           << "), got " << packed;
   if (!ShapedType::isDynamic(tiles) && !packed.isDynamicDim(0) &&
       tiles != packed.getDimSize(0))
     return op->emitOpError("tile count differs: ")

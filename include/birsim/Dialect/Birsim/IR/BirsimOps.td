@@ -161,8 +161,9 @@ def Birsim_TtFp8DecodeOp : Birsim_Op<"tt_fp8_decode",
 //===----------------------------------------------------------------------===//
 
 /// What a form adds to the format and the operands: the tile forms take
-/// `faces`, the matrix forms `tile` and `transpose` (the flag attributes
-/// are named as BfpFlags.def names the flags), and every form `at`, where
+/// `faces`, the matrix forms `tile` and `transpose`, every form `page32`
+/// or `page64` (tiles at a DRAM page's stride; the flag attributes are
+/// named as BfpFlags.def names the flags), and every form `at`, where
 /// the conversion runs (BfpSites.def; the host when absent): a pack at a
 /// device site gives the Tensix packer's bytes, an unpack the unpacker's
 /// values.
@@ -170,9 +171,11 @@ class Birsim_BfpFamily<bit pack, bit matrix, string values, string packed> {
   dag formArgs = !con(
       !if(matrix, (ins DenseI32ArrayAttr:$tile, UnitAttr:$transpose),
           (ins UnitAttr:$faces)),
-      (ins OptionalAttr<Birsim_BfpSiteAttr>:$at));
+      (ins OptionalAttr<Birsim_BfpSiteAttr>:$at, UnitAttr:$page32,
+           UnitAttr:$page64));
   string formSyntax = !if(matrix, "`tile` $tile (`transpose` $transpose^)?",
-                          "(`faces` $faces^)?") # " (`at` $at^)?";
+                          "(`faces` $faces^)?") #
+                      " (`at` $at^)? (`page32` $page32^)? (`page64` $page64^)?";
   code familyDeclarations = [{
     ::mlir::Value getValues() { return get}] # values # [{(); }
   }] # !if(!eq(packed, "Packed"), "", [{
