@@ -375,3 +375,22 @@ def test_tt_fp8_policies_disagree_where_the_docs_say():
         birsim.tt_fp8_encode(x, "e4m3")
     with pytest.raises(TypeError):
         birsim.tt_fp8_decode(x, "ocp_e4m3fn")
+
+
+def test_bfp_pages_hold_the_tiles_then_zeros():
+    x = np.random.default_rng(46786).normal(size=(3, 16, 32)).astype(np.float32)
+    plain = birsim.bfp_pack(x, "bfp8_b", tile=(16, 32))
+    for page, stride in ((32, 544), (64, 576)):
+        paged = birsim.bfp_pack(x, "bfp8_b", tile=(16, 32), page=page)
+        assert paged.shape == (3, stride)
+        assert (paged[:, :544] == plain).all() and not paged[:, 544:].any()
+        np.testing.assert_array_equal(
+            birsim.bfp_unpack(paged, "bfp8_b", tile=(16, 32), page=page),
+            birsim.bfp_unpack(plain, "bfp8_b", tile=(16, 32)))
+        m = birsim.bfp_pack_matrix(x.reshape(48, 32), "bfp4_b", tile=(16, 32),
+                                   page=page)
+        assert m.shape == (3, 320 if page == 64 else 288)
+        assert birsim.bfp_unpack_matrix(m, "bfp4_b", (48, 32), tile=(16, 32),
+                                        page=page).shape == (48, 32)
+    with pytest.raises(ValueError, match="page"):
+        birsim.bfp_pack(x, "bfp8_b", tile=(16, 32), page=16)
