@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -126,19 +127,73 @@ static const char *elementAt(const BfpLayout &layout, const char *tile,
 }
 
 /// The portable packer (§5 steps 1-5, block by block).
+/// §5 exponent search (tt-metal PR #57298) on a "b" block: Emax - 1
+/// instead of `shared` when its squared error, summed in double in block
+/// order, is strictly smaller; then the values above Emax - 1 become its
+/// largest magnitude (sign | (Emax - 1) << 23 | 0x7FFFFF). Skipped for
+/// Emax <= W (the datum's magnitude bits) and Emax = 255 (Inf or NaN).
+static uint8_t searchExponent(const BfpFormatInfo &f, uint32_t *block,
+                              uint8_t shared) {
+  unsigned w = f.magnitudeBits;
+  if (shared <= w || shared == 255)
+    return shared;
+  uint32_t mask = (1u << w) - 1, lower = shared - 1u;
+  double scale = std::ldexp(1.0, int(shared) - 127 - int(w - 1));
+  double err0 = 0, err1 = 0;
+  BfpTally trial; // the trials' ties are not the pack's
+  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+    uint32_t v = block[j], sign = v >> 31;
+    uint8_t o = bfpEncode(f, v, shared, trial);
+    uint8_t l = ((v >> 23) & 0xFF) > lower ? uint8_t(sign << w | mask)
+                                           : bfpEncode(f, v, lower, trial);
+    float x;
+    std::memcpy(&x, &v, 4);
+    double q0 = double(o & mask) * scale, q1 = double(l & mask) * (scale * 0.5);
+    if (o >> w & 1)
+      q0 = -q0;
+    if (l >> w & 1)
+      q1 = -q1;
+    double d0 = double(x) - q0, d1 = double(x) - q1;
+    err0 += d0 * d0;
+    err1 += d1 * d1;
+  }
+  if (!(err1 < err0))
+    return shared;
+  for (unsigned j = 0; j < kBfpBlockValues; ++j)
+    if (((block[j] >> 23) & 0xFF) > lower)
+      block[j] = (block[j] & 0x80000000u) | lower << 23 | 0x7FFFFFu;
+  return uint8_t(lower);
+}
+
+/// The portable packer (§5 steps 1-5, block by block); with `search`, the
+/// exponent search, and device_differs at `countedSite` (bfpCountsDeviceAt)
+/// against the searched bytes.
 static void packTiles(const BfpLayout &layout, const char *src,
                       size_t firstTile, size_t tileCount, uint8_t *out,
-                      BfpTally &tally, bool countEvents) {
+                      BfpTally &tally, bool countEvents, bool search = false,
+                      BfpSite countedSite = BfpSite::fp32_dest) {
   const BfpFormatInfo &f = *layout.format;
+  bool device = search && countEvents &&
+                bfpCountsDeviceAt(f, countedSite, int(layout.values->dtype));
   packWalk(layout, src, firstTile, tileCount, out,
            [&](const char *tile, unsigned b, uint8_t *datums) {
-             uint32_t block[kBfpBlockValues];
+             uint32_t block[kBfpBlockValues], dest[kBfpBlockValues];
              for (unsigned j = 0; j < kBfpBlockValues; ++j)
-               block[j] =
+               dest[j] = block[j] =
                    bfpInputBits(*layout.values, elementAt(layout, tile, b, j));
              uint8_t shared = bfpSharedExponent(f, block);
+             if (search)
+               shared = searchExponent(f, block, shared);
              for (unsigned j = 0; j < kBfpBlockValues; ++j)
                datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
+             if (device) {
+               bool fp32Dest = lookupBfpSite(int(countedSite))->dest ==
+                               BfpSiteDest::float32;
+               for (unsigned j = 0; j < kBfpBlockValues && !fp32Dest; ++j)
+                 dest[j] >>= 16; // a bfloat16 Dest's own bits
+               tally[BfpClass::deviceDiffers] += unsigned(__builtin_popcount(
+                   bfpDeviceDiffers(f, dest, shared, datums, countedSite)));
+             }
              return shared;
            });
 }
@@ -258,6 +313,22 @@ static const char *destChoices() {
 }
 
 Status bfpCheckPackAt(const BfpCall &call, int srcDtype) {
+  if (call.flags & kBfpFlag_exp_search) {
+    const char *rule = nullptr;
+    if (call.site != int(BfpSite::host))
+      rule = "the exponent search is the host packer's (tt-metal PR #57298)";
+    else if (call.format != int(BfpFormat::bfp8_b) &&
+             call.format != int(BfpFormat::bfp4_b))
+      rule = "the exponent search takes bfp8_b and bfp4_b (tt-metal PR "
+             "#57298)";
+    else if (srcDtype != int(Dtype::float32) &&
+             srcDtype != int(Dtype::bfloat16))
+      rule = "the exponent search takes float32 and bfloat16 input "
+             "(tt-metal PR #57298)";
+    if (rule)
+      return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
+                           rule);
+  }
   const BfpSiteInfo *site = lookupBfpSite(call.site);
   if (!site || !site->onDevice())
     return bfpCheckInput(srcDtype);
@@ -411,11 +482,12 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
 }
 
 /// Packs the tiles of `layout` at `site` (threaded, vector path where
-/// there is one); `counts` at the host only, device_differs at
-/// bfpCountedSite() by the device diff.
+/// there is one; the exponent search, `search`, portable); `counts` at the
+/// host only, device_differs at bfpCountedSite() by the device diff.
 static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
-                    size_t tileCount, void *out, FidelityCounts *counts) {
-  const VectorKernels *vector = activeKernels();
+                    size_t tileCount, void *out, FidelityCounts *counts,
+                    bool search) {
+  const VectorKernels *vector = search ? nullptr : activeKernels();
   BfpSite countedSite = bfpCountedSite();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
@@ -427,11 +499,11 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
                       counts != nullptr);
     else if (site == BfpSite::host)
       packTiles(layout, in, begin, end - begin, bytes, tally,
-                counts != nullptr);
+                counts != nullptr, search, countedSite);
     else
       packTilesAt(layout, site, in, begin, end - begin, bytes);
     bfpAddTies(tally);
-    if (counts && bfpCountsDeviceAt(*layout.format, countedSite,
+    if (counts && !search && bfpCountsDeviceAt(*layout.format, countedSite,
                                     int(layout.values->dtype)))
       tally[BfpClass::deviceDiffers] =
           vector ? vector->bfpDeviceDiff(layout, countedSite, in, begin,
@@ -511,7 +583,8 @@ Status bfpPack(const BfpCall &call, int srcDtype, const void *src, void *out,
   if (Status s = prepare(call, *lookupDtype(srcDtype), out, src, layout, tiles))
     return s;
   runPack(layout, BfpSite(call.site), src, size_t(tiles), out,
-          call.site == int(BfpSite::host) ? counts : nullptr);
+          call.site == int(BfpSite::host) ? counts : nullptr,
+          call.flags & kBfpFlag_exp_search);
   return Status::success();
 }
 
@@ -610,7 +683,7 @@ Status bfpUnpackMatrix(int format, const void *packed, size_t rows,
 /// Tallies tiles [begin, end) of `layout` (BfpLayout.h) read from `src`.
 static void tallyBfpLayout(const BfpLayout &layout, const void *src,
                            size_t begin, size_t end, FidelityTally &tally,
-                           BfpSite countedSite) {
+                           BfpSite countedSite, bool search) {
   const BfpFormatInfo &f = *layout.format;
   const DtypeInfo &input = *layout.values;
   bool counted = bfpCountsDeviceAt(f, countedSite, int(input.dtype));
@@ -627,14 +700,16 @@ static void tallyBfpLayout(const BfpLayout &layout, const void *src,
         index[j] = layout.origin(t) + layout.blockStart[b] + j * layout.valueStep;
         block[j] = bfpInputBits(input, in + index[j] * input.bytes);
       }
+      uint32_t dest[kBfpBlockValues]; // a 16-bit Dest's own bits
+      for (unsigned j = 0; j < kBfpBlockValues; ++j)
+        dest[j] = fp32Dest ? block[j] : block[j] >> 16;
       uint8_t shared = bfpSharedExponent(f, block);
+      if (search)
+        shared = searchExponent(f, block, shared);
       uint8_t datums[kBfpBlockValues];
       unsigned events[kBfpBlockValues] = {};
       for (unsigned j = 0; j < kBfpBlockValues; ++j)
         datums[j] = bfpEncodeWithEvents(f, block[j], shared, events[j]);
-      uint32_t dest[kBfpBlockValues]; // a 16-bit Dest's own bits
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        dest[j] = fp32Dest ? block[j] : block[j] >> 16;
       uint32_t differs =
           counted ? bfpDeviceDiffers(f, dest, shared, datums, countedSite) : 0;
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
@@ -656,7 +731,10 @@ Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
   uint64_t tiles;
   if (Status s = bfpLayoutOf(call, srcDtype, layout, tiles))
     return s;
-  tallyBfpLayout(layout, src, 0, size_t(tiles), tally, countedSite);
+  if (Status s = bfpCheckPackAt(call, srcDtype))
+    return s;
+  tallyBfpLayout(layout, src, 0, size_t(tiles), tally, countedSite,
+                 call.flags & kBfpFlag_exp_search);
   return Status::success();
 }
 

@@ -456,7 +456,8 @@ def _packed(packed: ArrayLike, what: str):
 def bfp_pack(x: ArrayLike, format: Union[str, int], *,
              tile: Sequence[int] = (32, 32), faces: bool = False,
              src_dtype: Optional[DtypeLike] = None,
-             where: Union[str, int] = "host", page: int = 0) -> Any:
+             where: Union[str, int] = "host", page: int = 0,
+             exp_search: bool = False) -> Any:
     """tt-metal's pack_as_bfp_tiles (docs/Semantics.md section 5): x's
     values, whole tiles of `tile` (rows, cols), row-major inside or
     (`faces`) in face order, packed in `format` ("bfp8_b", "bfp4_b",
@@ -484,7 +485,9 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
     _check(_lib.birsim_bfp_pack_at(_site(where), fmt.number, row.number,
                                    array.ctypes.data, result.shape[0],
                                    shape[0], shape[1],
-                                   _bfp_flags(faces=faces) | _page_flags(page),
+                                   _bfp_flags(faces=faces,
+                                              exp_search=exp_search)
+                                   | _page_flags(page),
                                    result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
@@ -536,7 +539,8 @@ def _matrix(shape: Sequence[int], tile: Tuple[int, int], what: str):
 def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
                     tile: Sequence[int] = (32, 32), transpose: bool = False,
                     src_dtype: Optional[DtypeLike] = None,
-                    where: Union[str, int] = "host", page: int = 0) -> Any:
+                    where: Union[str, int] = "host", page: int = 0,
+                    exp_search: bool = False) -> Any:
     """A row-major matrix (leading dimensions folded into rows) tilized and
     packed in one pass, as ttnn's from_torch(x, bfloat8_b); `transpose`:
     ttnn's transposed tilize. Inputs as bfp_pack. Returns uint8 of shape
@@ -552,8 +556,9 @@ def bfp_pack_matrix(m: ArrayLike, format: Union[str, int], *,
     _check(_lib.birsim_bfp_pack_matrix_at(
         _site(where), fmt.number, row.number, array.ctypes.data, rows, cols,
         shape[0],
-        shape[1], _bfp_flags(transpose=transpose) | _page_flags(page),
-        result.ctypes.data))
+        shape[1],
+        _bfp_flags(transpose=transpose, exp_search=exp_search)
+        | _page_flags(page), result.ctypes.data))
     return kind.give(result, _ROW["uint8"])
 
 

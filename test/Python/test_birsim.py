@@ -394,3 +394,17 @@ def test_bfp_pages_hold_the_tiles_then_zeros():
                                         page=page).shape == (48, 32)
     with pytest.raises(ValueError, match="page"):
         birsim.bfp_pack(x, "bfp8_b", tile=(16, 32), page=16)
+
+
+def test_bfp_exp_search_pr_vector():
+    t = np.full((32, 32), 0.13, np.float32)
+    t.reshape(-1)[::16] = 1.0
+    searched = birsim.bfp_pack(t, "bfp4_b", exp_search=True)
+    assert searched[0, :4].tolist() == [126] * 4
+    assert birsim.bfp_pack(t, "bfp4_b")[0, :4].tolist() == [127] * 4
+    back = birsim.bfp_unpack(searched, "bfp4_b")
+    assert back[0, 0, 0] == 0.875 and back[0, 0, 1] == 0.125
+    m = birsim.bfp_pack_matrix(t, "bfp4_b", exp_search=True)
+    assert m[0, :4].tolist() == [126] * 4
+    with pytest.raises(birsim.BirsimError, match="bfp8_b and bfp4_b"):
+        birsim.bfp_pack(t, "bfp2_b", exp_search=True)

@@ -157,6 +157,11 @@ BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
                                (tt-metal row_major_* = false) */
 #define BIRSIM_BFP_TRANSPOSE 2u /* matrix forms only: ttnn's transposed
                                    tilize (tile heights 16 and 32) */
+/* Pack: per block the shared exponent Emax or Emax - 1, whichever gives the
+ * smaller squared error in double (tt-metal PR #57298, unmerged; bfp8_b and
+ * bfp4_b from float32 or bfloat16 at BIRSIM_BFP_HOST; docs/Semantics.md
+ * section 5, the exponent search). Unpack accepts it and decodes as ever. */
+#define BIRSIM_BFP_EXP_SEARCH 4u
 /* Pack output / unpack input with each tile at its DRAM page stride,
  * birsim_bfp_page_bytes(format, rows, cols, 32 or 64): the tile's bytes,
  * then zeros; every form, one of the two (docs/Semantics.md section 5). */

@@ -628,3 +628,11 @@ func.func @bfp_pack_two_pages(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
   %p = birsim.bfp_pack bfp8_b %t page32 page64 : tensor<1x32x32xf32> -> tensor<1x1088xi8>
   return %p : tensor<1x1088xi8>
 }
+
+// -----
+
+func.func @bfp_pack_search_bfp2(%t: tensor<1x32x32xf32>) -> tensor<1x320xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op the exponent search takes bfp8_b and bfp4_b (tt-metal PR #57298): 'f32' to bfp2_b (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack bfp2_b %t exp_search : tensor<1x32x32xf32> -> tensor<1x320xi8>
+  return %p : tensor<1x320xi8>
+}

@@ -732,3 +732,154 @@ TEST(BfpPages, PagesHoldTheTilesThenZeros) {
       }
   }
 }
+
+//===-- The exponent search (§5, tt-metal PR #57298) ----------------------===//
+
+std::vector<uint8_t> packSearch(BfpFormat format, Dtype dtype,
+                                const void *values, size_t tiles,
+                                unsigned flags) {
+  const BfpFormatInfo &f = *lookupBfpFormat(int(format));
+  std::vector<uint8_t> out(tiles * kBfpTileShapes[0].packedBytes(f));
+  EXPECT_TRUE(bfpPack(bfpTilesCall(0, int(format), tiles, 32, 32, flags),
+                      int(dtype), values, out.data())
+                  .ok());
+  return out;
+}
+
+// PR #57298's vectors: every 16th value 1.0, the others 0.13 (bfp4_b) or
+// 0.008 (bfp8_b): Emax - 1 (126) wins, 1.0 becomes 0.875 / 0.9921875 and
+// the small values 0.125 / 0.0078125; without the search 127. Row-major and
+// face-order inputs give the same bytes.
+TEST(BfpExpSearch, PullRequestVectors) {
+  for (BfpFormat format : {BfpFormat::bfp4_b, BfpFormat::bfp8_b}) {
+    bool four = format == BfpFormat::bfp4_b;
+    std::vector<float> tile(1024, four ? 0.13f : 0.008f);
+    for (size_t i = 0; i < 1024; i += 16)
+      tile[i] = 1.0f;
+    for (unsigned layout : {0u, kBfpFaces}) {
+      std::vector<uint8_t> searched =
+          packSearch(format, Dtype::float32, tile.data(), 1,
+                     layout | kBfpFlag_exp_search);
+      uint32_t word;
+      std::memcpy(&word, searched.data(), 4);
+      EXPECT_EQ(word, 0x7e7e7e7eu);
+      std::vector<float> back(1024);
+      ASSERT_TRUE(bfpUnpack(bfpTilesCall(0, int(format), 1, 32, 32, layout),
+                            searched.data(), back.data())
+                      .ok());
+      EXPECT_EQ(back[0], four ? 0.875f : 0.9921875f);
+      EXPECT_EQ(back[1], four ? 0.125f : 0.0078125f);
+      std::vector<uint8_t> plainBytes =
+          packSearch(format, Dtype::float32, tile.data(), 1, layout);
+      std::memcpy(&word, plainBytes.data(), 4);
+      EXPECT_EQ(word, 0x7f7f7f7fu);
+    }
+  }
+}
+
+// Per block, the search's choice is the smaller of the two squared errors
+// of the decoded values (a plain second implementation: pack at Emax and at
+// Emax - 1 by clamping, decode, sum in double); never worse than the plain
+// pack; bfloat16 input packs as its float32 widening; constant tiles of
+// specials are unchanged; other formats, inputs and sites are errors.
+TEST(BfpExpSearch, ChoiceIsTheSmallerErrorAndNeverWorse) {
+  std::mt19937 rng(42);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> values(4 * 1024);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = std::ldexp(normal(rng), int((i / 16) % 31) - 15);
+  for (BfpFormat format : {BfpFormat::bfp4_b, BfpFormat::bfp8_b}) {
+    const BfpFormatInfo &f = *lookupBfpFormat(int(format));
+    std::vector<uint8_t> searched = packSearch(
+        format, Dtype::float32, values.data(), 4, kBfpFaces | kBfpFlag_exp_search);
+    std::vector<uint8_t> plainBytes =
+        packSearch(format, Dtype::float32, values.data(), 4, kBfpFaces);
+    std::vector<float> a(values.size()), b(values.size());
+    BfpCall call = bfpTilesCall(0, int(format), 4, 32, 32, kBfpFaces);
+    ASSERT_TRUE(bfpUnpack(call, searched.data(), a.data()).ok());
+    ASSERT_TRUE(bfpUnpack(call, plainBytes.data(), b.data()).ok());
+    int lowered = 0;
+    for (size_t blk = 0; blk < values.size() / 16; ++blk) {
+      const float *x = &values[blk * 16];
+      // The plain search: both candidates' decoded values.
+      uint32_t bits[16];
+      std::memcpy(bits, x, sizeof bits);
+      uint8_t emax = bfpSharedExponent(f, bits);
+      double err[2] = {0, 0};
+      for (int k = 0; k < 2; ++k) {
+        unsigned shared = emax - k;
+        for (unsigned j = 0; j < 16; ++j) {
+          uint32_t v = bits[j];
+          if (k && ((v >> 23) & 0xFF) > shared)
+            v = (v & 0x80000000u) | shared << 23 | 0x7FFFFFu;
+          BfpTally t;
+          uint32_t q = bfpDecode(f, bfpEncode(f, v, shared, t), shared);
+          float qf;
+          std::memcpy(&qf, &q, 4);
+          double d = double(x[j]) - double(qf);
+          err[k] += d * d;
+        }
+      }
+      bool searchable = emax > f.magnitudeBits && emax != 255;
+      bool lower = searchable && err[1] < err[0];
+      lowered += lower;
+      size_t tile = blk / 64, block = blk % 64;
+      size_t stride = kBfpTileShapes[0].packedBytes(f);
+      ASSERT_EQ(searched[tile * stride + block], lower ? emax - 1 : emax)
+          << f.name << " block " << blk;
+      double errSearch = 0, errPlain = 0;
+      for (unsigned j = 0; j < 16; ++j) {
+        double ds = double(x[j]) - a[blk * 16 + j],
+               dp = double(x[j]) - b[blk * 16 + j];
+        errSearch += ds * ds;
+        errPlain += dp * dp;
+      }
+      ASSERT_LE(errSearch, errPlain) << blk;
+    }
+    EXPECT_GT(lowered, 0) << f.name;
+    // bfloat16 input: the bytes of its float32 widening.
+    std::vector<uint16_t> bf16(values.size());
+    std::vector<uint32_t> widened(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint32_t v;
+      std::memcpy(&v, &values[i], 4);
+      bf16[i] = uint16_t(v >> 16);
+      widened[i] = uint32_t(bf16[i]) << 16;
+    }
+    EXPECT_EQ(packSearch(format, Dtype::bfloat16, bf16.data(), 4,
+                         kBfpFlag_exp_search),
+              packSearch(format, Dtype::float32, widened.data(), 4,
+                         kBfpFlag_exp_search));
+    // Constant tiles of specials: the same bytes with and without.
+    for (uint32_t special : {0u, 0x80000000u, 0x3F800000u, 0xBF800000u, 1u,
+                             0x00800000u, 0x7F800000u, 0xFF800000u,
+                             0x7FC00000u}) {
+      std::vector<uint32_t> tile(1024, special);
+      EXPECT_EQ(packSearch(format, Dtype::float32, tile.data(), 1,
+                           kBfpFlag_exp_search),
+                packSearch(format, Dtype::float32, tile.data(), 1, 0))
+          << std::hex << special;
+    }
+  }
+  std::vector<uint8_t> out(2048, 0xA5);
+  std::vector<float> tile(1024, 1.0f);
+  Status s = bfpPack(bfpTilesCall(0, int(BfpFormat::bfp2_b), 1, 32, 32,
+                                  kBfpFlag_exp_search),
+                     int(Dtype::float32), tile.data(), out.data());
+  EXPECT_STREQ(s.detail,
+               "the exponent search takes bfp8_b and bfp4_b (tt-metal PR "
+               "#57298)");
+  std::vector<int32_t> ints(1024, 1);
+  s = bfpPack(bfpTilesCall(0, int(BfpFormat::bfp8_b), 1, 32, 32,
+                           kBfpFlag_exp_search),
+              int(Dtype::int32), ints.data(), out.data());
+  EXPECT_STREQ(s.detail, "the exponent search takes float32 and bfloat16 "
+                         "input (tt-metal PR #57298)");
+  s = bfpPack(bfpTilesCall(int(BfpSite::fp32_dest), int(BfpFormat::bfp8_b), 1,
+                           32, 32, kBfpFlag_exp_search),
+              int(Dtype::float32), tile.data(), out.data());
+  EXPECT_STREQ(s.detail,
+               "the exponent search is the host packer's (tt-metal PR #57298)");
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(),
+                          [](uint8_t b) { return b == 0xA5; }));
+}

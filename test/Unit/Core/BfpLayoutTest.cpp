@@ -433,12 +433,13 @@ TEST(BfpLayout, Errors) {
   s = bfpPack(0, int(Dtype::float32), in.data(), 1, 32, 32, kBfpTranspose,
               out.data());
   EXPECT_EQ(s.message(), "invalid argument: the tile forms take the flags "
-                         "faces (1), page32 (8) or page64 (16) only (got 2)");
+                         "faces (1), exp_search (4), page32 (8) or page64 "
+                         "(16) only (got 2)");
   s = bfpPackMatrix(0, int(Dtype::float32), in.data(), 32, 32, 32, 32,
                     kBfpFaces, out.data());
   EXPECT_EQ(s.message(), "invalid argument: the matrix forms take the flags "
-                         "transpose (2), page32 (8) or page64 (16) only "
-                         "(got 1)");
+                         "transpose (2), exp_search (4), page32 (8) or "
+                         "page64 (16) only (got 1)");
   s = bfpPackMatrix(0, int(Dtype::float32), in.data(), 32, 48, 32, 32, 0,
                     out.data());
   EXPECT_EQ(s.message(),

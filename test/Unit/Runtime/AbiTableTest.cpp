@@ -134,11 +134,13 @@ TEST(AbiTable, BfpFlagQuery) {
   EXPECT_EQ(bits, BIRSIM_BFP_FACES);
   EXPECT_STREQ(birsim_bfp_flag(1, &bits), "transpose");
   EXPECT_EQ(bits, BIRSIM_BFP_TRANSPOSE);
-  EXPECT_STREQ(birsim_bfp_flag(2, &bits), "page32");
+  EXPECT_STREQ(birsim_bfp_flag(2, &bits), "exp_search");
+  EXPECT_EQ(bits, BIRSIM_BFP_EXP_SEARCH);
+  EXPECT_STREQ(birsim_bfp_flag(3, &bits), "page32");
   EXPECT_EQ(bits, BIRSIM_BFP_PAGE32);
-  EXPECT_STREQ(birsim_bfp_flag(3, &bits), "page64");
+  EXPECT_STREQ(birsim_bfp_flag(4, &bits), "page64");
   EXPECT_EQ(bits, BIRSIM_BFP_PAGE64);
-  EXPECT_EQ(birsim_bfp_flag(4, &bits), nullptr);
+  EXPECT_EQ(birsim_bfp_flag(5, &bits), nullptr);
   EXPECT_EQ(birsim_bfp_flag(-1, nullptr), nullptr);
 }
 

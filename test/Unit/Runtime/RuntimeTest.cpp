@@ -761,7 +761,7 @@ TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
             BIRSIM_ETILE_SHAPE);
   EXPECT_NE(lastError().find("BFP tile shape 3x32 is not one tt-metal accepts"),
             std::string::npos);
-  EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 16, bf16.data(), 1, 32, 32, 4,
+  EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 16, bf16.data(), 1, 32, 32, 32,
                             out.bytes),
             BIRSIM_EINVAL);
   EXPECT_EQ(birsim_bfp_pack(BIRSIM_BFP8_B, 13, bf16.data(), 1, 32, 32, 0,

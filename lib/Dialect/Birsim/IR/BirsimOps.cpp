@@ -182,6 +182,11 @@ LogicalResult birsim::verifyBfpOp(Operation *operation) {
              << values.getElementType() << " is not one BFP packing takes: "
              << accepted << " (docs/Semantics.md section 5)";
     }
+    if (core::Status s = core::bfpCheckPackAt(call, int(info->dtype)))
+      return op->emitOpError()
+             << core::bfpRuleText(s) << ": " << values.getElementType()
+             << " to " << stringifyBfpFormat(op.getFormat())
+             << " (docs/Semantics.md section 5)";
   }
   if (op.isMatrixForm()) {
     auto tile = op->getAttrOfType<DenseI32ArrayAttr>("tile");

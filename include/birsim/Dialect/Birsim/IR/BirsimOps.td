@@ -162,7 +162,8 @@ def Birsim_TtFp8DecodeOp : Birsim_Op<"tt_fp8_decode",
 
 /// What a form adds to the format and the operands: the tile forms take
 /// `faces`, the matrix forms `tile` and `transpose`, every form `page32`
-/// or `page64` (tiles at a DRAM page's stride; the flag attributes are
+/// or `page64` (tiles at a DRAM page's stride) and `exp_search` (packs:
+/// tt-metal PR #57298's per-block exponent search; the flag attributes are
 /// named as BfpFlags.def names the flags), and every form `at`, where
 /// the conversion runs (BfpSites.def; the host when absent): a pack at a
 /// device site gives the Tensix packer's bytes, an unpack the unpacker's
@@ -172,10 +173,11 @@ class Birsim_BfpFamily<bit pack, bit matrix, string values, string packed> {
       !if(matrix, (ins DenseI32ArrayAttr:$tile, UnitAttr:$transpose),
           (ins UnitAttr:$faces)),
       (ins OptionalAttr<Birsim_BfpSiteAttr>:$at, UnitAttr:$page32,
-           UnitAttr:$page64));
+           UnitAttr:$page64, UnitAttr:$exp_search));
   string formSyntax = !if(matrix, "`tile` $tile (`transpose` $transpose^)?",
                           "(`faces` $faces^)?") #
-                      " (`at` $at^)? (`page32` $page32^)? (`page64` $page64^)?";
+                      " (`at` $at^)? (`page32` $page32^)? (`page64` $page64^)?"
+                      " (`exp_search` $exp_search^)?";
   code familyDeclarations = [{
     ::mlir::Value getValues() { return get}] # values # [{(); }
   }] # !if(!eq(packed, "Packed"), "", [{
