@@ -509,6 +509,36 @@ void bfpDevicePaths() {
   }
 }
 
+/// tt-metal PR #57298's exponent search against the plain pack of the same
+/// values, 32x32 tiles, 2^22 values (the search runs on the portable path).
+void bfpExponentSearch() {
+  size_t n = size_t(1) << 22;
+  std::printf("\n-- BFP exponent search, %zu values, the plain pack as the "
+              "peer --\n",
+              n);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "plain", "ratio",
+              "target");
+  std::vector<float> f32 = normalF32(n, 57298);
+  std::vector<char> out(n * 2);
+  char what[64];
+  for (int format : {0, 1}) {
+    std::snprintf(what, sizeof what, "bfp pack exp_search %s",
+                  birsim_bfp_format_name(format));
+    if (!wanted(what))
+      continue;
+    auto [t, plain] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_pack(format, 16, f32.data(), n / 1024, 32, 32,
+                          BIRSIM_BFP_EXP_SEARCH, out.data());
+        },
+        [&] {
+          birsim_bfp_pack(format, 16, f32.data(), n / 1024, 32, 32, 0,
+                          out.data());
+        });
+    row(what, t, plain, 3.0);
+  }
+}
+
 } // namespace
 
 int main() {
@@ -519,6 +549,7 @@ int main() {
   ratios(size_t(1) << 16);
   bfpConversion();
   bfpDevicePaths();
+  bfpExponentSearch();
   if (wanted("threads"))
     threads();
   if (wanted("folding"))
