@@ -35,7 +35,6 @@ double valueOf(uint32_t bits) {
   std::memcpy(&f, &bits, 4);
   return f;
 }
-bool nan(uint32_t x) { return (x & 0x7FFFFFFFu) > 0x7F800000u; }
 
 namespace plain {
 
@@ -201,7 +200,7 @@ TEST(TtFp8, EveryCodeDecodes) {
       uint32_t got = ttFp8Decode(p.policy, uint8_t(c));
       double want = plain::decode(p.policy, uint8_t(c));
       if (std::isnan(want))
-        ASSERT_TRUE(nan(got)) << p.name << " " << c;
+        ASSERT_TRUE(isNaNF32(got)) << p.name << " " << c;
       else
         ASSERT_EQ(got, bitsOf(want)) << p.name << " " << c;
     }
@@ -256,7 +255,7 @@ TEST(TtFp8, NamedVectors) {
   EXPECT_EQ(ttFp8Encode(bh, 0x80000001u), 0x00); // a zero exponent: +0
   EXPECT_EQ(valueOf(ttFp8Decode(bh, 0x7F)), 511.75);
   EXPECT_EQ(valueOf(ttFp8Decode(host, 0x77)), 240.0);
-  EXPECT_TRUE(nan(ttFp8Decode(host, 0x78)));
+  EXPECT_TRUE(isNaNF32(ttFp8Decode(host, 0x78)));
   EXPECT_EQ(valueOf(ttFp8Decode(ocp, 0x7E)), 448.0);
 }
 
