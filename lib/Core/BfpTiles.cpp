@@ -234,6 +234,105 @@ static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
              });
 }
 
+//===-- MX tiles (§5 MX tiles) --------------------------------------------===//
+
+/// The fp32 bits of MX block k of a tile: the walk's 16-value blocks 2k and
+/// 2k + 1 (32 consecutive values in face order).
+static void mxGather(const BfpLayout &layout, const char *tile, unsigned k,
+                     uint32_t *block) {
+  for (unsigned j = 0; j < kMxBlockValues; ++j)
+    block[j] = bfpInputBits(*layout.values,
+                            elementAt(layout, tile, 2 * k + j / 16, j % 16));
+}
+
+/// An MX tile's scale bytes, zero-padded to a multiple of 16.
+static unsigned mxScaleBytes(const BfpLayout &layout) {
+  return (layout.shape.values() / kMxBlockValues + 15) & ~15u;
+}
+
+/// Calls visit(index, element bits of MX block k, value j) over a tile's
+/// values (index: the flat input index).
+template <typename Visit>
+static void mxVisitTile(const BfpLayout &layout, size_t t, unsigned k,
+                        Visit visit) {
+  for (unsigned j = 0; j < kMxBlockValues; ++j)
+    visit(layout.origin(t) + layout.blockStart[2 * k + j / 16] +
+              (j % 16) * layout.valueStep,
+          j);
+}
+
+/// The MX packer: per block the scale byte and the elements, each in the
+/// low bits of its storage slot shifted to the top (fp6: bits 7..2),
+/// element 0 lowest.
+static void packMxTiles(const BfpLayout &layout, const char *src,
+                        size_t firstTile, size_t tileCount, uint8_t *out,
+                        MxTally *tally) {
+  const BfpFormatInfo &f = *layout.format;
+  unsigned blocks = layout.shape.values() / kMxBlockValues,
+           scaleBytes = mxScaleBytes(layout),
+           shift = f.datumBits - f.elementBits;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile =
+        src + layout.origin(firstTile + t) * layout.values->bytes;
+    uint8_t *packed = out + t * layout.packedBytes;
+    std::fill(packed, packed + layout.packedBytes, 0);
+    for (unsigned k = 0; k < blocks; ++k) {
+      uint32_t block[kMxBlockValues], codes[kMxBlockValues];
+      mxGather(layout, tile, k, block);
+      packed[k] = mxBlock(f, block, codes, tally);
+      for (unsigned j = 0; j < kMxBlockValues; ++j) {
+        size_t bit = size_t(k * kMxBlockValues + j) * f.datumBits;
+        packed[scaleBytes + bit / 8] |=
+            uint8_t((codes[j] << shift) << (bit % 8));
+      }
+    }
+  }
+}
+
+/// The MX unpacker (§5 MX decoding).
+static void unpackMxTiles(const BfpLayout &layout, const uint8_t *packed,
+                          size_t firstTile, size_t tileCount, char *dst) {
+  const BfpFormatInfo &f = *layout.format;
+  unsigned blocks = layout.shape.values() / kMxBlockValues,
+           scaleBytes = mxScaleBytes(layout),
+           shift = f.datumBits - f.elementBits,
+           slotMask = (1u << f.datumBits) - 1;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const uint8_t *in = packed + t * layout.packedBytes;
+    for (unsigned k = 0; k < blocks; ++k)
+      mxVisitTile(layout, firstTile + t, k, [&](size_t index, unsigned j) {
+        size_t bit = size_t(k * kMxBlockValues + j) * f.datumBits;
+        uint32_t code =
+            ((in[scaleBytes + bit / 8] >> (bit % 8)) & slotMask) >> shift;
+        uint32_t value = mxDecode(f, code, in[k]);
+        std::memcpy(dst + index * 4, &value, 4);
+      });
+  }
+}
+
+/// The mx_pack events of tiles [begin, end), by input index.
+static void tallyMxLayout(const BfpLayout &layout, const void *src,
+                          size_t begin, size_t end, FidelityTally &tally) {
+  const BfpFormatInfo &f = *layout.format;
+  auto *in = static_cast<const char *>(src);
+  unsigned blocks = layout.shape.values() / kMxBlockValues;
+  tally.elements[int(FidelityFamily::mx_pack)] +=
+      (end - begin) * layout.shape.values();
+  for (size_t t = begin; t < end; ++t)
+    for (unsigned k = 0; k < blocks; ++k) {
+      uint32_t block[kMxBlockValues];
+      mxGather(layout, in + layout.origin(t) * layout.values->bytes, k, block);
+      uint8_t scale = mxScale(f, block);
+      mxVisitTile(layout, t, k, [&](size_t index, unsigned j) {
+        unsigned events = 0;
+        mxEncodeWithEvents(f, block[j], scale, events);
+        for (int c = 0; c < MxTally::kClasses; ++c)
+          if (events >> c & 1)
+            tally.record(mxPackEventOf(MxClass(c)), index);
+      });
+    }
+}
+
 /// "BFP packing takes float32 (16), ... or uint32 (14) values": the rows
 /// of kBfpInputDtypes, by name and number.
 static const char *inputChoices() {
@@ -353,8 +452,12 @@ Status bfpCheckSite(const BfpCall &call) {
   if (!site)
     return Status::error(ErrorCode::invalidArgument, call.site, 0,
                          siteChoices());
-  if (site->onDevice() &&
-      lookupBfpFormat(call.format)->exponent != BfpExponent::Fp32)
+  const BfpFormatInfo &f = *lookupBfpFormat(call.format);
+  if (site->onDevice() && f.isMx())
+    return Status::error(ErrorCode::invalidArgument, call.format, 0,
+                         "the Tensix packer paths are the BFP \"b\" "
+                         "formats' (MX tiles are the host packer's)");
+  if (site->onDevice() && f.exponent != BfpExponent::Fp32)
     return Status::error(ErrorCode::invalidArgument, call.format, 0,
                          "the Tensix packer and unpacker have no \"a\" "
                          "format path (ttsim refuses exponent-A BFP)");
@@ -368,6 +471,11 @@ Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
   if (!shape)
     return Status::error(ErrorCode::invalidTileShape, int64_t(call.tileRows),
                          int64_t(call.tileCols));
+  if (!lookupBfpFormat(call.format)->takesTileOf(shape->values()))
+    return Status::error(ErrorCode::invalidArgument, int64_t(call.tileRows),
+                         int64_t(call.tileCols),
+                         "MX tiles hold whole 32-value blocks: every tile "
+                         "shape but 1x16 (tt-metal's MX packers)");
   if (call.flags & ~bfpFlagsOf(call.form))
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
                          flagChoices(call.form));
@@ -481,12 +589,33 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
   return differing;
 }
 
+/// Packs the MX tiles of `layout` (threaded, portable), counting mx_pack.
+static void runMxPack(const BfpLayout &layout, const void *src,
+                      size_t tileCount, void *out, FidelityCounts *counts) {
+  parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    MxTally tally;
+    packMxTiles(layout, static_cast<const char *>(src), begin, end - begin,
+                static_cast<uint8_t *>(out) + begin * layout.packedBytes,
+                counts ? &tally : nullptr);
+    if (counts) {
+      FidelityCounts chunk;
+      chunk.elements[int(FidelityFamily::mx_pack)] =
+          (end - begin) * layout.shape.values();
+      for (int c = 0; c < MxTally::kClasses; ++c)
+        chunk.count[int(mxPackEventOf(MxClass(c)))] = tally.cells[c];
+      counts->addLocked(chunk);
+    }
+  });
+}
+
 /// Packs the tiles of `layout` at `site` (threaded, vector path where
 /// there is one; the exponent search, `search`, portable); `counts` at the
 /// host only, device_differs at bfpCountedSite() by the device diff.
 static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
                     size_t tileCount, void *out, FidelityCounts *counts,
                     bool search) {
+  if (layout.format->isMx())
+    return runMxPack(layout, src, tileCount, out, counts);
   const VectorKernels *vector = search ? nullptr : activeKernels();
   BfpSite countedSite = bfpCountedSite();
   // Each chunk tallies its own ties: the sums do not depend on threads.
@@ -525,12 +654,15 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
 
 static void runUnpack(const BfpLayout &layout, BfpSite site,
                       const void *packed, size_t tileCount, void *dst) {
-  const VectorKernels *vector = activeKernels();
+  const VectorKernels *vector =
+      layout.format->isMx() ? nullptr : activeKernels();
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
     auto *in = static_cast<const uint8_t *>(packed) + begin * layout.packedBytes;
     auto *out = static_cast<char *>(dst);
     if (vector)
       vector->bfpUnpack(layout, site, in, begin, end - begin, dst);
+    else if (layout.format->isMx())
+      unpackMxTiles(layout, in, begin, end - begin, out);
     else if (site == BfpSite::host)
       unpackTiles(layout, in, begin, end - begin, out);
     else
@@ -542,7 +674,8 @@ size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
                     unsigned alignment) {
   const BfpFormatInfo *f = lookupBfpFormat(format);
   const BfpTileShape *shape = lookupBfpTileShape(tileRows, tileCols);
-  if (!f || !shape || (alignment != 0 && alignment != 32 && alignment != 64))
+  if (!f || !shape || !f->takesTileOf(shape->values()) ||
+      (alignment != 0 && alignment != 32 && alignment != 64))
     return 0;
   size_t bytes = shape->packedBytes(*f);
   return alignment ? (bytes + alignment - 1) / alignment * alignment : bytes;
@@ -733,8 +866,11 @@ Status tallyBfpPack(const BfpCall &call, int srcDtype, const void *src,
     return s;
   if (Status s = bfpCheckPackAt(call, srcDtype))
     return s;
-  tallyBfpLayout(layout, src, 0, size_t(tiles), tally, countedSite,
-                 call.flags & kBfpFlag_exp_search);
+  if (layout.format->isMx())
+    tallyMxLayout(layout, src, 0, size_t(tiles), tally);
+  else
+    tallyBfpLayout(layout, src, 0, size_t(tiles), tally, countedSite,
+                   call.flags & kBfpFlag_exp_search);
   return Status::success();
 }
 

@@ -319,6 +319,20 @@ FidelityEvent CastClassifier::classify(uint64_t srcBits, uint32_t hub,
 
 /// The bfp_pack event a class counts as (docs/Fidelity.md); the ties that
 /// round up are a tie counter only.
+FidelityEvent mxPackEventOf(MxClass c) {
+  switch (c) {
+  case MxClass::saturated:
+    return FidelityEvent::mx_pack_saturated;
+  case MxClass::flushedToZero:
+    return FidelityEvent::mx_pack_flushed_to_zero;
+  case MxClass::nan:
+    return FidelityEvent::mx_pack_nan;
+  case MxClass::kCount:
+    break;
+  }
+  return kNoFidelityEvent;
+}
+
 FidelityEvent bfpPackEventOf(BfpClass c) {
   switch (c) {
   case BfpClass::tie:

@@ -28,6 +28,8 @@ using namespace birsim::core;
 #include "birsim/Core/MemoryReductionOps.def"
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, M, Exponent, CMacro)             \
   static_assert(CMacro == Number, #CMacro " differs from the core table");
+#define BIRSIM_MX_FORMAT(Enumerator, Number, Element, CMacro)                  \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFormats.def"
 
 static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
@@ -330,7 +332,16 @@ size_t birsim_bfp_tile_bytes(int format) {
 
 uint32_t birsim_bfp_mantissa_bits(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);
-  return f ? f->magnitudeBits : 0;
+  if (!f)
+    return 0;
+  return f->kind == BfpKind::MxFloat ? f->element.mantissaBits
+         : f->kind == BfpKind::MxInt ? f->elementBits - 2
+                                     : f->magnitudeBits;
+}
+
+uint32_t birsim_bfp_datum_bits(int format) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  return f ? f->datumBits : 0;
 }
 
 int birsim_bfp_pack_tiles(int format, const float *tiles, size_t tile_count,
@@ -472,6 +483,8 @@ uint8_t birsim_bfp_convert_float_bits(int format, uint32_t input_bits,
   const BfpFormatInfo *f = valueFormat(format);
   if (!f)
     return 0;
+  if (f->isMx())
+    return uint8_t(mxEncode(*f, input_bits, uint8_t(shared_exp)));
   BfpTally ties;
   uint8_t datum = bfpEncode(*f, input_bits, shared_exp, ties);
   bfpAddTies(ties);
@@ -481,6 +494,8 @@ uint8_t birsim_bfp_convert_float_bits(int format, uint32_t input_bits,
 uint32_t birsim_bfp_convert_datum(int format, uint8_t datum,
                                   uint32_t shared_exp) {
   const BfpFormatInfo *f = valueFormat(format);
+  if (f && f->isMx())
+    return mxDecode(*f, datum, uint8_t(shared_exp));
   return f ? bfpDecode(*f, datum, shared_exp) : 0;
 }
 
@@ -493,7 +508,8 @@ uint8_t birsim_bfp_block_shared_exponent(int format,
     report(ErrorCode::invalidArgument, "null block_bits");
     return 0;
   }
-  return bfpSharedExponent(*f, block_bits);
+  return f->isMx() ? mxScale(*f, block_bits)
+                   : bfpSharedExponent(*f, block_bits);
 }
 
 void birsim_bfp_tie_counters(uint64_t *ties_seen, uint64_t *ties_rounded_up) {

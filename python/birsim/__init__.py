@@ -461,7 +461,9 @@ def bfp_pack(x: ArrayLike, format: Union[str, int], *,
     """tt-metal's pack_as_bfp_tiles (docs/Semantics.md section 5): x's
     values, whole tiles of `tile` (rows, cols), row-major inside or
     (`faces`) in face order, packed in `format` ("bfp8_b", "bfp4_b",
-    "bfp2_b" or an "a" form). Inputs: float32, bfloat16 (a torch tensor,
+    "bfp2_b" or an "a" form, or an MX format: "mxfp8_e5m2", "mxfp8_e4m3",
+    "mxfp6_e3m2", "mxfp6_e2m3", "mxfp4", "mxint8", "mxint4", "mxint2", at
+    the host, every tile shape but 1x16). Inputs: float32, bfloat16 (a torch tensor,
     or its bits with src_dtype="bfloat16"), int8, uint8, uint16, int32,
     uint32. Returns uint8 of shape (tiles, packed tile bytes). `where` a
     Tensix packer path ("fp32_dest", "fp32_dest_e8m6", "bf16_dest",
@@ -781,12 +783,17 @@ def ulp_distance(a: ArrayLike, b: ArrayLike,
     apart; a NaN against a number is a ValueError). For a BFP format, the
     ULP of each element is that of its block's shared exponent when `a` is
     packed by the host (with bfp_pack's or bfp_pack_matrix's options), and
-    the result is float64 |a - b| / ULP, one rounding.
+    the result is float64 |a - b| / ULP, one rounding. The MX formats are
+    a ValueError.
 
     >>> birsim.ulp_distance(np.float32([1.0, -0.0]), np.float32([1.0078125, 0.0]), "bfloat16")
     array([1, 0])
     """
     fmt = _format(dtype) if _is_bfp(dtype) else None
+    if fmt is not None and fmt.exponent == "e8m0":
+        raise ValueError("ulp_distance: %s is an MX format, whose elements "
+                         "have ULPs of their own exponents, not one per block"
+                         % fmt.name)
     if fmt is None:
         row = _TABLE.resolve(dtype, "ulp_distance: dtype")
         if row.kind not in ("float", "float32"):

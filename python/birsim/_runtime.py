@@ -141,7 +141,7 @@ class Runtime:
         datum bits)."""
         return [BfpFormat(n, name, self.lib.birsim_bfp_exponent_kind(n).decode(),
                           self.lib.birsim_bfp_mantissa_bits(n),
-                          self.lib.birsim_bfp_mantissa_bits(n) + 1)
+                          self.lib.birsim_bfp_datum_bits(n))
                 for n, name in enumerate(self.names("bfp_format"))]
 
     def _flags(self, query):

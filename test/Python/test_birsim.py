@@ -14,7 +14,9 @@ def test_tables_come_from_the_runtime():
     assert names[16] == "float32" and names[12] == "bfloat16"
     assert birsim.dtypes[4].mlir_type == "f8E4M3"
     assert [f.name for f in birsim.bfp_formats] == [
-        "bfp8_b", "bfp4_b", "bfp8_a", "bfp4_a", "bfp2_b", "bfp2_a"]
+        "bfp8_b", "bfp4_b", "bfp8_a", "bfp4_a", "bfp2_b", "bfp2_a",
+        "mxfp8_e5m2", "mxfp8_e4m3", "mxfp6_e3m2", "mxfp6_e2m3", "mxfp4",
+        "mxint8", "mxint4", "mxint2"]
     assert birsim.bfp_formats[4].datum_bits == 2
     assert birsim.active_isa() in ("portable", "avx2", "avx512")
 
@@ -95,7 +97,8 @@ def test_bfp_forms():
     m = rng.normal(0, 4, (64, 64)).astype(np.float32)
     for fmt in birsim.bfp_formats:
         packed = birsim.bfp_pack_matrix(m, fmt.name, tile=(16, 32), transpose=True)
-        assert packed.shape == (8, 32 + 512 * fmt.datum_bits // 8)
+        scale_bytes = 16 if fmt.exponent == "e8m0" else 32  # 16 or 32 blocks
+        assert packed.shape == (8, scale_bytes + 512 * fmt.datum_bits // 8)
         back = birsim.bfp_unpack_matrix(packed, fmt.name, m.shape, tile=(16, 32),
                                         transpose=True)
         assert back.shape == m.shape and np.isfinite(back).all()
@@ -158,7 +161,8 @@ def test_fidelity_counts_nest_and_restore():
         assert inner.counts["reduce"]["elements"] == 10
         assert inner["reduce"]["sim_inf_device_saturates"] == 10
     assert outer.counts["reduce"]["elements"] == 110
-    assert set(outer.counts) == {"reduce", "cast", "bfp_pack", "tt_fp8"}
+    assert set(outer.counts) == {"reduce", "cast", "bfp_pack", "tt_fp8",
+                                  "mx_pack"}
     assert "device_differs" in outer.counts["bfp_pack"]
     # Off again: nothing counts outside.
     with birsim.fidelity() as later:
@@ -408,3 +412,43 @@ def test_bfp_exp_search_pr_vector():
     assert m[0, :4].tolist() == [126] * 4
     with pytest.raises(birsim.BirsimError, match="bfp8_b and bfp4_b"):
         birsim.bfp_pack(t, "bfp2_b", exp_search=True)
+
+
+def test_mx_tiles_pack_as_tt_metal():
+    # test_mx_common.cpp's MXFP4 vectors at unity scale: a block whose
+    # largest value is 6.0 (emax 2) has scale byte 0x7F + 0.
+    x = np.zeros((32, 32), np.float32)
+    vals = [6.0, 0.5, 0.375, 0.25, 0.125, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0]
+    x[0, :len(vals)] = vals
+    p = birsim.bfp_pack(x, "mxfp4")
+    assert p.shape == (1, 544) and p[0, 0] == 0x7F and p[0, 1] == 0x7F - 2
+    codes = [(b >> s) & 0xF for b in p[0, 32:38] for s in (0, 4)]
+    assert codes[:len(vals)] == [0x7, 0x1, 0x1, 0x0, 0x0, 0x2, 0x2, 0x3, 0x4,
+                                 0x5, 0x6]
+    back = birsim.bfp_unpack(p, "mxfp4")[0]
+    assert back[0, :len(vals)].tolist() == [6.0, 0.5, 0.5, 0.0, 0.0, 1.0, 1.0,
+                                            1.5, 2.0, 3.0, 4.0]
+    # Every MX format round-trips through the tile and matrix forms; bf16
+    # input packs as its float32 widening; fp6 codes sit in bits 7..2.
+    rng = np.random.default_rng(51975)
+    m = rng.normal(0, 3, (64, 64)).astype(np.float32)
+    bf16 = (m.view(np.uint32) >> 16).astype(np.uint16)
+    widened = (bf16.astype(np.uint32) << 16).view(np.float32)
+    for fmt in birsim.bfp_formats[6:]:
+        a = birsim.bfp_pack_matrix(bf16, fmt.name, src_dtype="bfloat16")
+        b = birsim.bfp_pack_matrix(widened, fmt.name)
+        assert (a == b).all(), fmt.name
+        back = birsim.bfp_unpack_matrix(b, fmt.name, m.shape)
+        assert np.isfinite(back).all()
+        if fmt.name.startswith("mxfp6"):
+            assert (b[:, 32:] & 3 == 0).all()
+    with pytest.raises(birsim.BirsimError, match="1x16"):
+        birsim.bfp_pack(np.ones((1, 16), np.float32), "mxint8", tile=(1, 16))
+    with pytest.raises(birsim.BirsimError, match="host packer"):
+        birsim.bfp_pack(np.ones((32, 32), np.float32), "mxint8",
+                        where="fp32_dest")
+    with pytest.raises(ValueError, match="MX format"):
+        birsim.ulp_distance(m, m, "mxfp4")
+    with birsim.fidelity() as f:
+        birsim.bfp_pack(np.full((32, 32), np.nan, np.float32), "mxfp8_e4m3")
+    assert f["mx_pack"]["nan"] == 1024 and f["mx_pack"]["elements"] == 1024

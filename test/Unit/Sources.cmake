@@ -6,6 +6,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/CastTest.cpp
   Core/FidelityTest.cpp
   Core/FloatTest.cpp
+  Core/MxTest.cpp
   Core/ReduceTest.cpp
   Core/TtFp8Test.cpp)
 set(BIRSIM_SIMD_TEST_SOURCES

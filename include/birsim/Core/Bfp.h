@@ -21,22 +21,31 @@ namespace birsim::core {
 
 enum class BfpFormat : int {
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Enumerator = Number,
+#define BIRSIM_MX_FORMAT(Enumerator, Number, ...) Enumerator = Number,
 #include "birsim/Core/BfpFormats.def"
 };
 constexpr int kNumBfpFormats = 0
 #define BIRSIM_BFP_FORMAT(...) +1
+#define BIRSIM_MX_FORMAT(...) +1
 #include "birsim/Core/BfpFormats.def"
     ;
 
-/// A format's shared exponent (BfpFormats.def's Exponent column, §5 step 2).
+/// A format's shared exponent (BfpFormats.def's Exponent column, §5 step 2;
+/// E8M0 for the MX rows).
 enum class BfpExponent : uint8_t {
   Fp32, ///< "b": fp32's 8-bit exponent field
   Fp16, ///< "a": 5 bits, fp32's field minus kBfpFp16Rebias, clamped
+  E8M0, ///< MX: a power of two, biased by 127 (§5 MX tiles)
 };
-/// "fp32" or "fp16" (birsim_bfp_exponent_kind).
+/// "fp32", "fp16" or "e8m0" (birsim_bfp_exponent_kind).
 constexpr const char *bfpExponentName(BfpExponent e) {
-  return e == BfpExponent::Fp16 ? "fp16" : "fp32";
+  return e == BfpExponent::Fp16 ? "fp16"
+         : e == BfpExponent::E8M0 ? "e8m0"
+                                  : "fp32";
 }
+
+/// What a row's elements are: BFP datums, or MX float or integer elements.
+enum class BfpKind : uint8_t { Bfp, MxFloat, MxInt };
 
 /// Tile geometry (§5): 16-value blocks, one exponent byte each, then the
 /// datums in block order.
@@ -44,40 +53,137 @@ constexpr unsigned kBfpBlockValues = 16;
 constexpr unsigned kBfpTileSide = 32;
 constexpr unsigned kBfpTileValues = kBfpTileSide * kBfpTileSide;
 constexpr unsigned kBfpTileBlocks = kBfpTileValues / kBfpBlockValues;
+/// MX tiles (§5 MX tiles): 32-value blocks, scale bias 127.
+constexpr unsigned kMxBlockValues = 32;
+constexpr int kMxScaleBias = 127;
 /// The "a" formats' exponent (§5 step 2): fp32's field minus this, clamped
 /// to 0..kBfpMaxE5.
 constexpr int kBfpFp16Rebias = 112;
 constexpr int kBfpMaxE5 = 31;
 
+/// An MX float element's format (BIRSIM_MX_FLOAT): its NaN code is the
+/// format's own (IEEE: exponent all ones, mantissa 1; AllOnes: all ones;
+/// none for FiniteOnly).
+constexpr FloatFormat mxElementFormat(unsigned e, unsigned m, int bias,
+                                      FloatNonFinite nonFinite,
+                                      FloatNanEncoding nan) {
+  uint32_t allOnes = (1u << e) - 1;
+  uint32_t nanCode = nonFinite == FloatNonFinite::FiniteOnly ? 0
+                     : nan == FloatNanEncoding::AllOnes
+                         ? (1u << (e + m)) - 1
+                         : allOnes << m | 1;
+  return {uint8_t(e), uint8_t(m), int16_t(bias), nonFinite, nan, nanCode,
+          false};
+}
+
 struct BfpFormatInfo {
   BfpFormat format;
   const char *name;
-  unsigned magnitudeBits; ///< M, BfpFormats.def's MagnitudeBits: sign excluded
+  BfpKind kind;
+  unsigned magnitudeBits; ///< BFP: M, BfpFormats.def's MagnitudeBits; MX:
+                          ///< the element's bits below its sign
   BfpExponent exponent;
-  unsigned datumBits;    ///< M + 1: sign on top
-  size_t tileBytes;      ///< kBfpTileBlocks exponent bytes + datums
+  FloatFormat element;  ///< MxFloat: the element's format
+  unsigned elementBits; ///< a datum's or element's code width, sign included
+  unsigned datumBits;   ///< its storage width: 8, 4 or 2
+  unsigned blockValues; ///< values per exponent or scale byte
+  int emax;             ///< MX: the element's largest exponent (ints 0)
+  size_t tileBytes;     ///< a 32x32 tile packed
 
+  /// A BFP row.
   constexpr BfpFormatInfo(BfpFormat format, const char *name,
                           unsigned magnitudeBits, BfpExponent exponent)
-      : format(format), name(name), magnitudeBits(magnitudeBits),
-        exponent(exponent),
-        datumBits(magnitudeBits + 1),
-        tileBytes(kBfpTileBlocks + kBfpTileValues * datumBits / 8) {}
+      : format(format), name(name), kind(BfpKind::Bfp),
+        magnitudeBits(magnitudeBits), exponent(exponent), element{},
+        elementBits(magnitudeBits + 1), datumBits(magnitudeBits + 1),
+        blockValues(kBfpBlockValues), emax(0), tileBytes(bytesOf(32, 32)) {}
+  /// An MX float row.
+  constexpr BfpFormatInfo(BfpFormat format, const char *name,
+                          FloatFormat element)
+      : format(format), name(name), kind(BfpKind::MxFloat),
+        magnitudeBits(element.totalBits() - 1), exponent(BfpExponent::E8M0),
+        element(element), elementBits(element.totalBits()),
+        datumBits(storageOf(element.totalBits())), blockValues(kMxBlockValues),
+        emax(int(element.maxFiniteCode() >> element.mantissaBits) -
+             element.bias),
+        tileBytes(bytesOf(32, 32)) {}
+  /// An MX integer row of `bits`.
+  constexpr BfpFormatInfo(BfpFormat format, const char *name, unsigned bits)
+      : format(format), name(name), kind(BfpKind::MxInt),
+        magnitudeBits(bits - 1), exponent(BfpExponent::E8M0), element{},
+        elementBits(bits), datumBits(storageOf(bits)),
+        blockValues(kMxBlockValues), emax(0), tileBytes(bytesOf(32, 32)) {}
+
+  constexpr bool isMx() const { return kind != BfpKind::Bfp; }
   /// Datums per byte, element 0 in the low bits.
   constexpr unsigned datumsPerByte() const { return 8 / datumBits; }
+  /// Whether a tile of `values` values holds whole blocks (MX: all tile
+  /// shapes but 1x16).
+  constexpr bool takesTileOf(unsigned values) const {
+    return values % blockValues == 0;
+  }
+  /// A rows x cols tile packed: one exponent or scale byte per block,
+  /// zero-padded to a multiple of 16 (the packer's L1 alignment), then the
+  /// datums.
+  constexpr size_t bytesOf(unsigned rows, unsigned cols) const {
+    unsigned values = rows * cols;
+    return ((values / blockValues + 15) & ~15u) +
+           size_t(values) * datumBits / 8;
+  }
+  /// MX: the largest integer element (2^(bits-1) - 1).
+  constexpr int mxIntMax() const { return (1 << (elementBits - 1)) - 1; }
+
+private:
+  static constexpr unsigned storageOf(unsigned bits) {
+    return bits <= 2 ? 2 : bits <= 4 ? 4 : 8;
+  }
 };
 
 /// BfpFormats.def's rows, by number.
+#define BIRSIM_MX_FLOAT(E, M, Bias, NonFinite, NanEncoding)                    \
+  mxElementFormat(E, M, Bias, FloatNonFinite::NonFinite,                        \
+                  FloatNanEncoding::NanEncoding)
+#define BIRSIM_MX_INT(Bits) Bits##u
 inline constexpr BfpFormatInfo kBfpFormatTable[] = {
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, MagnitudeBits, Exponent, ...)    \
   {BfpFormat::Enumerator, #Enumerator, MagnitudeBits, BfpExponent::Exponent},
+#define BIRSIM_MX_FORMAT(Enumerator, Number, Element, CMacro)                  \
+  {BfpFormat::Enumerator, #Enumerator, Element},
 #include "birsim/Core/BfpFormats.def"
 };
+#undef BIRSIM_MX_FLOAT
+#undef BIRSIM_MX_INT
 static_assert(numberedInRowOrder({
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Number,
+#define BIRSIM_MX_FORMAT(Enumerator, Number, ...) Number,
 #include "birsim/Core/BfpFormats.def"
               }),
               "BfpFormats.def rows must be numbered 0..N-1");
+/// The BFP rows come first (numbers below this), the MX rows after them.
+constexpr int kNumBfpDatumFormats = 0
+#define BIRSIM_BFP_FORMAT(...) +1
+#include "birsim/Core/BfpFormats.def"
+    ;
+static_assert(
+    [] {
+      for (int i = 0; i < kNumBfpFormats; ++i)
+        if ((kBfpFormatTable[i].kind == BfpKind::Bfp) !=
+            (i < kNumBfpDatumFormats))
+          return false;
+      return true;
+    }(),
+    "BfpFormats.def: the BFP rows first, then the MX rows");
+/// A run of kBfpFormatTable's rows, for range-for.
+struct BfpFormatRows {
+  const BfpFormatInfo *first, *last;
+  constexpr const BfpFormatInfo *begin() const { return first; }
+  constexpr const BfpFormatInfo *end() const { return last; }
+};
+/// The BFP rows (datums under a shared exponent) and the MX rows.
+inline constexpr BfpFormatRows kBfpDatumFormats{
+    kBfpFormatTable, kBfpFormatTable + kNumBfpDatumFormats};
+inline constexpr BfpFormatRows kMxFormats{
+    kBfpFormatTable + kNumBfpDatumFormats, kBfpFormatTable + kNumBfpFormats};
 /// Descriptor of `format`, or null when it is not a BfpFormats.def row.
 const BfpFormatInfo *lookupBfpFormat(int format);
 
@@ -99,12 +205,12 @@ struct BfpTileShape {
   constexpr unsigned facesDown() const { return rows / faceRows(); }
   constexpr unsigned values() const { return rows * cols; }
   constexpr unsigned blocks() const { return values() / kBfpBlockValues; }
-  /// One byte per block, zero-padded to a multiple of 16 (the packer's L1
-  /// alignment).
+  /// One byte per BFP block, zero-padded to a multiple of 16 (the packer's
+  /// L1 alignment).
   constexpr unsigned exponentBytes() const { return (blocks() + 15) & ~15u; }
   /// The bytes the packer writes per tile: exponents, then the datums.
   constexpr size_t packedBytes(const BfpFormatInfo &f) const {
-    return exponentBytes() + size_t(values()) * f.datumBits / 8;
+    return f.bytesOf(rows, cols);
   }
   /// The first value of block `b` in a tile stored row-major with rows
   /// `rowStride` elements apart (the tile's width, or a matrix's).
@@ -330,6 +436,35 @@ inline uint8_t bfpEncode(const BfpFormatInfo &f, uint32_t bits,
 uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp);
 /// The shared exponent of 16 fp32 bit patterns (§5).
 uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
+
+//===-- MX tiles (§5 MX tiles [tt-metal]) ---------------------------------===//
+
+/// The scale byte of an MX block of kMxBlockValues fp32 bit patterns: from
+/// the largest finite magnitude's exponent less the element's emax (at
+/// least -127), biased by 127; 0xFF for an all-NaN block, 0xFE for a block
+/// of Inf, NaN and zeros with an Inf.
+uint8_t mxScale(const BfpFormatInfo &f, const uint32_t *block);
+/// The bit of `c` in mxEncodeWithEvents' class set.
+constexpr unsigned mxClassBit(MxClass c) { return 1u << unsigned(c); }
+/// The element code of fp32 bits under scale byte `scale`: the value
+/// divided by 2^(scale - 127), then the format's rounding (§5 MX tiles),
+/// or-ing the mxClassBit of each class it shows into `events`.
+uint32_t mxEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
+                            uint8_t scale, unsigned &events);
+inline uint32_t mxEncode(const BfpFormatInfo &f, uint32_t bits,
+                         uint8_t scale) {
+  unsigned events = 0;
+  return mxEncodeWithEvents(f, bits, scale, events);
+}
+/// The fp32 bits of element `code` under scale byte `scale` (§5 MX
+/// decoding): its value times 2^(scale - 127) rounded to fp32; scale 0xFF
+/// gives NaN (float elements) or +0 (integers).
+uint32_t mxDecode(const BfpFormatInfo &f, uint32_t code, uint8_t scale);
+/// The block's scale byte and element codes (the packer's block rule),
+/// tallying events into `tally` when not null.
+using MxTally = ClassCounts<MxClass>;
+uint8_t mxBlock(const BfpFormatInfo &f, const uint32_t *block, uint32_t *codes,
+                MxTally *tally);
 
 /// Packs a call's values of `srcDtype` (kBfpInputDtypes; raw
 /// little-endian bits, any alignment) into packed tiles (§5), tile forms

@@ -100,6 +100,8 @@ void tallyCast(const DtypeInfo &from, const DtypeInfo &to, const void *src,
 /// The bfp_pack event a BfpClass counts as (kNoFidelityEvent: a tie
 /// counter only).
 FidelityEvent bfpPackEventOf(BfpClass c);
+/// The mx_pack event an MxClass counts as.
+FidelityEvent mxPackEventOf(MxClass c);
 
 /// The cast events of `elements` elements narrowed to `f` under `config`
 /// from their NarrowClass counts: NarrowCastClassifier's rule, by class.

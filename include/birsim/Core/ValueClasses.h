@@ -35,6 +35,15 @@ enum class BfpClass : uint8_t {
   kCount
 };
 
+/// An MX element's encoding (§5 MX tiles).
+enum class MxClass : uint8_t {
+  saturated,     ///< a finite value beyond the largest, or an Inf the
+                 ///< format lacks, clamped to the largest magnitude
+  flushedToZero, ///< a finite non-zero input gives a zero element
+  nan,           ///< a NaN input (the format's NaN code, or 0 without one)
+  kCount
+};
+
 /// One tally per class of `Class`, each a `Cell`.
 template <class Class, class Cell = uint64_t> struct ClassCounts {
   static constexpr int kClasses = int(Class::kCount);

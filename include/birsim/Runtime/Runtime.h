@@ -49,6 +49,19 @@ extern "C" {
 #define BIRSIM_BFP4_A 3
 #define BIRSIM_BFP2_B 4
 #define BIRSIM_BFP2_A 5
+/* MX formats: OCP microscaling tiles as tt-metal packs them (32-value
+ * blocks, an E8M0 scale byte each; docs/Semantics.md section 5, MX tiles),
+ * taken by every tile and matrix entry point at BIRSIM_BFP_HOST. The value
+ * calls read an MX format's code as an element, the shared exponent as the
+ * scale byte, and a block as 32 values. */
+#define BIRSIM_MXFP8_E5M2 6
+#define BIRSIM_MXFP8_E4M3 7
+#define BIRSIM_MXFP6_E3M2 8
+#define BIRSIM_MXFP6_E2M3 9
+#define BIRSIM_MXFP4 10
+#define BIRSIM_MXINT8 11
+#define BIRSIM_MXINT4 12
+#define BIRSIM_MXINT2 13
 
 /* FP8ConversionConfig: bit 0 saturate, byte 1 NaN-suppress. */
 #define BIRSIM_FP8_SATURATE 0x0001u
@@ -131,12 +144,18 @@ BIRSIM_RT_API int birsim_dtype_info(int dtype, struct birsim_dtype_info *out,
 BIRSIM_RT_API const char *birsim_memory_reduction_op_name(int op);
 BIRSIM_RT_API const char *birsim_alu_op_type_name(int alu_op);
 BIRSIM_RT_API const char *birsim_bfp_format_name(int format);
-/* "fp32" ("b" formats) or "fp16" ("a"); NULL for an unknown format. */
+/* "fp32" ("b" formats), "fp16" ("a") or "e8m0" (MX); NULL for an unknown
+ * format. */
 BIRSIM_RT_API const char *birsim_bfp_exponent_kind(int format);
 BIRSIM_RT_API const char *
 birsim_last_error(void); /* thread-local text of the last error */
 BIRSIM_RT_API size_t birsim_bfp_tile_bytes(int format);
+/* A datum's magnitude bits (BFP), an MX float element's mantissa bits, an
+ * MX integer's fraction bits (bits - 2); 0 for an unknown format. */
 BIRSIM_RT_API uint32_t birsim_bfp_mantissa_bits(int format);
+/* A datum's or element's storage bits in a packed tile (8, 4 or 2; an MX
+ * fp6 element takes 8); 0 for an unknown format. */
+BIRSIM_RT_API uint32_t birsim_bfp_datum_bits(int format);
 BIRSIM_RT_API int birsim_bfp_pack_tiles(int format, const float *tiles,
                                         size_t tile_count, void *out);
 BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
@@ -323,6 +342,9 @@ struct birsim_fidelity_counts {
     uint64_t elements, host_ocp_differ, host_blackhole_differ,
         ocp_blackhole_differ;
   } tt_fp8;
+  struct { /* since 0.4: the MX formats' packs */
+    uint64_t elements, saturated, flushed_to_zero, nan;
+  } mx_pack;
 };
 /* Fidelity.def's rows: the families (the struct's members) and the event
  * keys (their fields) by number, NULL past the last; a key's family number

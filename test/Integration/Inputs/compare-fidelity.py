@@ -10,9 +10,6 @@ import json
 import re
 import sys
 
-FAMILY = {"birsim.reduce": "reduce", "birsim.cast": "cast",
-          "birsim.bfp_pack": "bfp_pack"}
-
 report = json.load(open(sys.argv[1]))
 runtime = {}
 for line in open(sys.argv[2]):
@@ -23,7 +20,7 @@ for line in open(sys.argv[2]):
 
 ok = True
 for entry in report:
-    key = (entry["loc"], FAMILY[entry["op"]])
+    key = (entry["loc"], entry["family"])
     want = dict(entry["counts"], elements=entry["elements"])
     got = runtime.pop(key, None)
     if got != want:

@@ -53,11 +53,11 @@ expect("AluOpType count", int(alu.group(1)) if alu else None, len(alu_names))
 expect("AluOpType list", " ".join(alu.group(2).split()).rstrip(" ,.") if alu else None,
        ", ".join("%s %d" % (n, i) for i, n in enumerate(alu_names)))
 
-# Section 5's format table.
+# Section 5's format tables: the BFP rows, then the MX rows.
 bfp = text[text.index("## 5."):]
 bfp = bfp[:bfp.index("\n## ", 4)] if "\n## " in bfp[4:] else bfp
 bfp_rows = [[c.strip() for c in line.strip().strip("|").split("|")]
-            for line in bfp.splitlines() if re.match(r"\| \d+ \| bfp", line)]
+            for line in bfp.splitlines() if re.match(r"\| \d+ \| (bfp|mx)", line)]
 formats = rt.bfp_formats()
 expect("BFP format rows", len(bfp_rows), len(formats))
 for row, (number, name, exponent, _, _) in zip(bfp_rows, formats):

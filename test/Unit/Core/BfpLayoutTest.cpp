@@ -14,6 +14,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
 #include "Paths.h"
+#include "PlainMx.h"
 
 #include "gtest/gtest.h"
 
@@ -24,6 +25,7 @@
 #include <vector>
 
 using namespace birsim::core;
+namespace plainmx = birsim::test::plainmx;
 
 namespace {
 
@@ -132,8 +134,12 @@ std::vector<uint32_t> plainUntilize(const std::vector<uint32_t> &in, size_t H,
 /// pack_as_bfp_tiles over face-order fp32 tiles: per tile, the exponents
 /// of its blocks (16 consecutive values) zero-padded to 16 bytes, then the
 /// datums, 32 / datumBits per 32-bit word from the low bits.
+Bytes plainPackMx(const BfpFormatInfo &f, const std::vector<uint32_t> &faces,
+                  unsigned tileH, unsigned tileW);
 Bytes plainPack(const BfpFormatInfo &f, const std::vector<uint32_t> &faces,
                 unsigned tileH, unsigned tileW) {
+  if (f.isMx())
+    return plainPackMx(f, faces, tileH, tileW);
   size_t values = size_t(tileH) * tileW, blocks = values / 16;
   size_t exponentBytes = (blocks + 15) / 16 * 16;
   Bytes out;
@@ -158,9 +164,56 @@ Bytes plainPack(const BfpFormatInfo &f, const std::vector<uint32_t> &faces,
   return out;
 }
 
+/// MX tiles (docs/Semantics.md section 5, MX tiles) with PlainMx.h's
+/// elements: per tile the scale bytes of its 32-value blocks zero-padded to
+/// 16, then the elements in storage slots of 32-bit words from the low bits,
+/// each code at the top of its slot.
+Bytes plainPackMx(const BfpFormatInfo &f, const std::vector<uint32_t> &faces,
+                  unsigned tileH, unsigned tileW) {
+  plainmx::Format p = plainmx::formatOf(f.name);
+  size_t values = size_t(tileH) * tileW, blocks = values / 32;
+  Bytes out;
+  for (size_t t = 0; t < faces.size() / values; ++t) {
+    Bytes scales((blocks + 15) / 16 * 16, 0);
+    std::vector<uint32_t> words(values * p.storage / 32, 0);
+    for (size_t b = 0; b < blocks; ++b) {
+      const uint32_t *block = &faces[t * values + b * 32];
+      scales[b] = plainmx::scale(p, block);
+      for (unsigned j = 0; j < 32; ++j) {
+        size_t i = b * 32 + j;
+        uint32_t code = plainmx::encode(p, block[j], scales[b]);
+        words[i * p.storage / 32] |= code << (p.storage - p.bits)
+                                          << (i * p.storage % 32);
+      }
+    }
+    out.insert(out.end(), scales.begin(), scales.end());
+    for (uint32_t w : words)
+      for (int k = 0; k < 4; ++k)
+        out.push_back(uint8_t(w >> 8 * k));
+  }
+  return out;
+}
+
 /// The inverse: face-order fp32 tiles from packed bytes.
 std::vector<uint32_t> plainUnpack(const BfpFormatInfo &f, const Bytes &packed,
                                   size_t tiles, unsigned tileH, unsigned tileW) {
+  if (f.isMx()) {
+    plainmx::Format p = plainmx::formatOf(f.name);
+    size_t values = size_t(tileH) * tileW, blocks = values / 32;
+    size_t scaleBytes = (blocks + 15) / 16 * 16;
+    std::vector<uint32_t> out;
+    for (size_t t = 0; t < tiles; ++t) {
+      const uint8_t *tile = &packed[t * (scaleBytes + values * p.storage / 8)];
+      for (size_t i = 0; i < values; ++i) {
+        uint32_t word;
+        std::memcpy(&word, tile + scaleBytes + 4 * (i * p.storage / 32), 4);
+        uint32_t slot = (word >> (i * p.storage % 32)) & ((1u << p.storage) - 1);
+        out.push_back(
+            plainmx::decode(p, slot >> (p.storage - p.bits), tile[i / 32]));
+      }
+    }
+    return out;
+  }
   size_t values = size_t(tileH) * tileW, blocks = values / 16;
   size_t exponentBytes = (blocks + 15) / 16 * 16;
   size_t tileBytes = exponentBytes + values * f.datumBits / 8;
@@ -284,6 +337,8 @@ TEST(BfpLayout, TilesEveryShapeLayoutInputAndFormat) {
           faceOrder.insert(faceOrder.end(), f32.begin(), f32.end());
         }
         for (const BfpFormatInfo &f : kBfpFormatTable) {
+          if (f.isMx() && shape.values() % 32) // MX: not 1x16
+            continue;
           Bytes want = plainPack(f, faceOrder, shape.rows, shape.cols);
           std::string what = "pack " + nameOf(f, shape) + " from " +
                              dtypeInfo(input).name + (faces ? ", faces" : "");
@@ -309,6 +364,8 @@ TEST(BfpLayout, UnpackEveryShapeLayoutAndFormat) {
   std::mt19937_64 rng(22);
   for (const BfpTileShape &shape : kBfpTileShapes)
     for (const BfpFormatInfo &f : kBfpFormatTable) {
+      if (f.isMx() && shape.values() % 32) // MX: not 1x16
+        continue;
       Bytes packed(3 * shape.packedBytes(f));
       for (uint8_t &b : packed)
         b = uint8_t(rng());
@@ -357,6 +414,8 @@ TEST(BfpLayout, MatrixFormsAreTilizeThenPack) {
                                     transpose, transpose);
         std::vector<uint32_t> faceOrder = asF32(input, tilized);
         for (const BfpFormatInfo &f : kBfpFormatTable) {
+          if (f.isMx() && shape.values() % 32) // MX: not 1x16
+            continue;
           Bytes want = plainPack(f, faceOrder, shape.rows, shape.cols);
           std::string what = "pack_matrix " + nameOf(f, shape) + " from " +
                              dtypeInfo(input).name +

@@ -327,7 +327,7 @@ TEST(Fidelity, DeviceModelGivesTtMetal57410Vectors) {
 
 TEST(Fidelity, BfpPackMatchesOracleOnEveryFormat) {
   oracle::F32Generator gen(0xBF);
-  for (int format = 0; format < kNumBfpFormats; ++format) {
+  for (int format = 0; format < kNumBfpDatumFormats; ++format) {
     const BfpFormatInfo &f = *lookupBfpFormat(format);
     std::vector<uint32_t> tiles(4 * kBfpTileValues);
     for (size_t i = 0; i < tiles.size(); ++i)
@@ -472,7 +472,7 @@ TEST(Fidelity, DeviceDiffersIsTheDeviceDiffAtFp32Dest) {
   Isa saved = activeIsa();
   for (Isa isa : {Isa::portable, bestIsa()}) {
     selectIsa(isa);
-    for (const BfpFormatInfo &f : kBfpFormatTable) {
+    for (const BfpFormatInfo &f : kBfpDatumFormats) {
       BfpCall call = f32Tiles(int(f.format), 4);
       FidelityTally tally;
       ASSERT_TRUE(
@@ -541,7 +541,7 @@ TEST(Fidelity, DeviceDiffersAtEveryCountedSite) {
       if (!site.onDevice())
         continue;
       ASSERT_TRUE(setBfpCountedSite(int(site.site)).ok());
-      for (const BfpFormatInfo &f : kBfpFormatTable)
+      for (const BfpFormatInfo &f : kBfpDatumFormats)
         for (const Input &input : inputs) {
           BfpCall call = f32Tiles(int(f.format), 3);
           FidelityTally tally;
@@ -639,7 +639,7 @@ TEST(Fidelity, BulkCountsEqualTalliesOnEveryPath) {
                          path + " f32 -> " + to->name + " config " +
                              std::to_string(config));
       }
-    for (int format = 0; format < kNumBfpFormats; ++format) {
+    for (int format = 0; format < kNumBfpDatumFormats; ++format) {
       FidelityTally want;
       ASSERT_TRUE(tallyBfpPack(f32Tiles(format, 3), int(Dtype::float32),
                                f32.data(), want)

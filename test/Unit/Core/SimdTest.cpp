@@ -624,7 +624,7 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
         break;
       case 1: { // a tie at `dropped` bits: remainder exactly one half
         unsigned dropped =
-            24 - kBfpFormatTable[(r >> 24) % kNumBfpFormats].magnitudeBits;
+            24 - kBfpFormatTable[(r >> 24) % kNumBfpDatumFormats].magnitudeBits;
         uint32_t kept = (r >> 1) & ((1u << (23 - dropped)) - 1);
         v[i] = sign | 127u << 23 | kept << dropped | 1u << (dropped - 1);
         break;
@@ -652,7 +652,7 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
 TEST(VectorPath, BfpPackUnpackAndTies) {
   size_t tiles = 48;
   std::vector<uint32_t> values = bfpTiles(tiles, 4);
-  for (int format = 0; format < kNumBfpFormats; ++format) {
+  for (int format = 0; format < kNumBfpDatumFormats; ++format) {
     size_t tileBytes = lookupBfpFormat(format)->tileBytes;
     expectSameOnEveryPath(
         [&] {
@@ -728,7 +728,7 @@ TEST(VectorPath, CountedCallsGiveTheSameCounts) {
         },
         std::string("counted add ") + lookupDtype(dtype)->name);
   std::vector<uint32_t> tiles = bfpTiles(48, 10);
-  for (int format = 0; format < kNumBfpFormats; ++format)
+  for (int format = 0; format < kNumBfpDatumFormats; ++format)
     expectSameOnEveryPath(
         [&] {
           Bytes packed(48 * lookupBfpFormat(format)->tileBytes);

@@ -191,27 +191,37 @@ TEST(RuntimeAbi, EnumerationNames) {
   EXPECT_STREQ(birsim_alu_op_type_name(32), "mod_int");
   EXPECT_EQ(birsim_alu_op_type_name(33), nullptr);
   EXPECT_EQ(birsim_alu_op_type_name(-1), nullptr);
-  const char *formats[] = {"bfp8_b", "bfp4_b", "bfp8_a",
-                           "bfp4_a", "bfp2_b", "bfp2_a"};
-  const char *exponents[] = {"fp32", "fp32", "fp16", "fp16", "fp32", "fp16"};
-  const uint32_t mantissaBits[] = {7, 3, 7, 3, 1, 1};
-  const size_t tileBytes[] = {1088, 576, 1088, 576, 320, 320};
-  for (int i = 0; i < 6; ++i) {
+  const char *formats[] = {"bfp8_b",     "bfp4_b",     "bfp8_a",
+                           "bfp4_a",     "bfp2_b",     "bfp2_a",
+                           "mxfp8_e5m2", "mxfp8_e4m3", "mxfp6_e3m2",
+                           "mxfp6_e2m3", "mxfp4",      "mxint8",
+                           "mxint4",     "mxint2"};
+  const char *exponents[] = {"fp32", "fp32", "fp16", "fp16", "fp32",
+                             "fp16", "e8m0", "e8m0", "e8m0", "e8m0",
+                             "e8m0", "e8m0", "e8m0", "e8m0"};
+  const uint32_t mantissaBits[] = {7, 3, 7, 3, 1, 1, 2, 3, 2, 3, 1, 6, 2, 0};
+  // tt-metal's sizes: BFP 64 exponent bytes; MX 32 scale bytes + elements.
+  const size_t tileBytes[] = {1088, 576,  1088, 576,  320, 320, 1056,
+                              1056, 1056, 1056, 544,  1056, 544, 288};
+  for (int i = 0; i < 14; ++i) {
     EXPECT_STREQ(birsim_bfp_format_name(i), formats[i]);
     EXPECT_STREQ(birsim_bfp_exponent_kind(i), exponents[i]);
-    EXPECT_EQ(birsim_bfp_mantissa_bits(i), mantissaBits[i]);
-    EXPECT_EQ(birsim_bfp_tile_bytes(i), tileBytes[i]);
+    EXPECT_EQ(birsim_bfp_mantissa_bits(i), mantissaBits[i]) << formats[i];
+    EXPECT_EQ(birsim_bfp_tile_bytes(i), tileBytes[i]) << formats[i];
   }
-  EXPECT_EQ(birsim_bfp_format_name(6), nullptr);
+  EXPECT_EQ(birsim_bfp_format_name(14), nullptr);
   EXPECT_EQ(birsim_bfp_exponent_kind(-1), nullptr);
   unsigned char dst[4] = {}, src[4] = {};
   EXPECT_EQ(birsim_accumulate(4, dst, src, 16, 1), BIRSIM_EOP);
   EXPECT_EQ(lastError(), "invalid MemoryReductionOp 4: expected copy=0, "
                          "add=1, min=2 or max=3");
-  EXPECT_EQ(birsim_bfp_tile_bytes(6), 0u);
-  EXPECT_EQ(birsim_bfp_pack_tiles(6, nullptr, 0, nullptr), BIRSIM_EFORMAT);
-  EXPECT_EQ(lastError(), "unknown BFP format 6: expected bfp8_b=0, bfp4_b=1, "
-                         "bfp8_a=2, bfp4_a=3, bfp2_b=4 or bfp2_a=5");
+  EXPECT_EQ(birsim_bfp_tile_bytes(14), 0u);
+  EXPECT_EQ(birsim_bfp_pack_tiles(14, nullptr, 0, nullptr), BIRSIM_EFORMAT);
+  EXPECT_EQ(lastError(),
+            "unknown BFP format 14: expected bfp8_b=0, bfp4_b=1, bfp8_a=2, "
+            "bfp4_a=3, bfp2_b=4, bfp2_a=5, mxfp8_e5m2=6, mxfp8_e4m3=7, "
+            "mxfp6_e3m2=8, mxfp6_e2m3=9, mxfp4=10, mxint8=11, mxint4=12 or "
+            "mxint2=13");
 }
 
 /// The first number past the BFP format table.
@@ -224,10 +234,11 @@ int firstUnknownFormat() {
 
 // Fidelity.def's rows by number, the version and the active path.
 TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
-  const char *families[] = {"reduce", "cast", "bfp_pack", "tt_fp8"};
-  for (int f = 0; f < 4; ++f)
+  const char *families[] = {"reduce", "cast", "bfp_pack", "tt_fp8",
+                            "mx_pack"};
+  for (int f = 0; f < 5; ++f)
     EXPECT_STREQ(birsim_fidelity_family_name(f), families[f]);
-  EXPECT_EQ(birsim_fidelity_family_name(4), nullptr);
+  EXPECT_EQ(birsim_fidelity_family_name(5), nullptr);
   EXPECT_EQ(birsim_fidelity_family_name(-1), nullptr);
   std::vector<std::string> keys;
   int family = -1;
@@ -242,7 +253,8 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
       "bfp_pack.rounding_ties",          "bfp_pack.saturated",
       "bfp_pack.exponent_clamped",       "bfp_pack.device_differs",
       "tt_fp8.host_ocp_differ",          "tt_fp8.host_blackhole_differ",
-      "tt_fp8.ocp_blackhole_differ"};
+      "tt_fp8.ocp_blackhole_differ",     "mx_pack.saturated",
+      "mx_pack.flushed_to_zero",         "mx_pack.nan"};
   EXPECT_EQ(keys, want);
   EXPECT_EQ(birsim_fidelity_event_key(-1, &family), nullptr);
   std::string version = birsim_version();
@@ -713,7 +725,7 @@ TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP2_A, 1, 16), 20u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP4_B, 16, 16), 144u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 32, 8), 0u);
-  EXPECT_EQ(birsim_bfp_packed_tile_bytes(6, 32, 32), 0u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(firstUnknownFormat(), 32, 32), 0u);
   // A 64x64 bf16 matrix in 16x32 tiles: pack_matrix equals the tile form
   // on the tilized values, and the counters count every value.
   const size_t rows = 64, cols = 64, tiles = 8;
@@ -776,7 +788,7 @@ TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
             BIRSIM_EINVAL);
   EXPECT_EQ(lastError(),
             "invalid argument: matrix rows (leading dimensions folded into rows) and columns must be whole tiles");
-  EXPECT_EQ(birsim_bfp_unpack_matrix(6, matrix.data(), 32, 32, 32, 32, 0,
+  EXPECT_EQ(birsim_bfp_unpack_matrix(firstUnknownFormat(), matrix.data(), 32, 32, 32, 32, 0,
                                      reinterpret_cast<float *>(out.bytes)),
             BIRSIM_EFORMAT);
   EXPECT_TRUE(out.untouched());

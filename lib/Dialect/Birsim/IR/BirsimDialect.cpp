@@ -31,6 +31,8 @@ using namespace birsim;
 #include "birsim/Core/AluOpTypes.def"
 #define BIRSIM_BFP_FORMAT(Enumerator, Number, ...)                             \
   BIRSIM_CHECK_ENUM_ROW(BfpFormat, Enumerator, Number)
+#define BIRSIM_MX_FORMAT(Enumerator, Number, ...)                              \
+  BIRSIM_CHECK_ENUM_ROW(BfpFormat, Enumerator, Number)
 #include "birsim/Core/BfpFormats.def"
 #define BIRSIM_BFP_SITE(Enumerator, Number, ...)                               \
   BIRSIM_CHECK_ENUM_ROW(BfpSite, Enumerator, Number)

@@ -142,8 +142,11 @@ static LogicalResult verifyPackedRows(BfpOpInterface op,
            << info.name << " " << shape.rows << "x" << shape.cols
            << " tiles must be "
            << (isa<MemRefType>(packed) ? "memref" : "tensor") << "<Nx"
-           << tileBytes << "xi8> (" << shape.exponentBytes()
-           << " exponent bytes + datums per tile"
+           << tileBytes << "xi8> ("
+           << info.bytesOf(shape.rows, shape.cols) -
+                  size_t(shape.values()) * info.datumBits / 8
+           << (info.isMx() ? " scale" : " exponent")
+           << " bytes + datums per tile"
            << (page ? ", padded to " + std::to_string(page) + " bytes" : "")
            << "), got " << packed;
   if (!ShapedType::isDynamic(tiles) && !packed.isDynamicDim(0) &&

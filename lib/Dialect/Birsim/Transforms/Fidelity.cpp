@@ -255,8 +255,8 @@ private:
     return counts;
   }
 
-  /// A BFP pack of a constant tensor, either form (docs/Fidelity.md,
-  /// bfp_pack): the core's tally of the op's call.
+  /// A BFP or MX pack of a constant tensor, either form (docs/Fidelity.md,
+  /// bfp_pack and mx_pack): the core's tally of the op's call.
   std::optional<OpCounts> analyseBfp(BfpOpInterface op) {
     core::BfpCall call = bfpCallOf(op);
     if (call.site != int(core::BfpSite::host)) // the host packer's events
@@ -271,7 +271,11 @@ private:
         constantElements(op.getValues(), count, info->bytes, storage);
     if (!in)
       return std::nullopt;
-    OpCounts counts{op, FidelityFamily::bfp_pack, {}};
+    const core::BfpFormatInfo *format = core::lookupBfpFormat(call.format);
+    OpCounts counts{op,
+                    format && format->isMx() ? FidelityFamily::mx_pack
+                                             : FidelityFamily::bfp_pack,
+                    {}};
     if (!core::tallyBfpPack(call, int(info->dtype), in, counts.tally,
                             countedSite)
              .ok())
@@ -365,6 +369,7 @@ private:
     counts.op->getLoc().print(os);
     json.attribute("op", counts.op->getName().getStringRef());
     json.attribute("loc", location);
+    json.attribute("family", core::fidelityFamilyInfo(counts.family).name);
     json.attribute("elements",
                    int64_t(counts.tally.elements[int(counts.family)]));
     auto eachKey = [&](auto value) {

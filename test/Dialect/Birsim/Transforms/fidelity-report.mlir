@@ -24,6 +24,7 @@
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "op": "birsim.reduce",
 // CHECK-NEXT:     "loc": "loc(\"r1\")",
+// CHECK-NEXT:     "family": "reduce",
 // CHECK-NEXT:     "elements": 4,
 // CHECK-NEXT:     "counts": {
 // CHECK-NEXT:       "sim_inf_device_saturates": 3
@@ -35,6 +36,7 @@
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "op": "birsim.cast",
 // CHECK-NEXT:     "loc": "loc({{.*}}fidelity-report.mlir\":{{[0-9]+}}:{{[0-9]+}})",
+// CHECK-NEXT:     "family": "cast",
 // CHECK-NEXT:     "elements": 4,
 // CHECK-NEXT:     "counts": {
 // CHECK-NEXT:       "saturated": 1,
@@ -56,6 +58,7 @@
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "op": "birsim.bfp_pack",
 // CHECK-NEXT:     "loc": "loc(\"ties\")",
+// CHECK-NEXT:     "family": "bfp_pack",
 // CHECK-NEXT:     "elements": 1024,
 // CHECK-NEXT:     "counts": {
 // CHECK-NEXT:       "flushed_to_zero": 0,
@@ -75,6 +78,7 @@
 // CHECK-NEXT:   {
 // CHECK-NEXT:     "op": "birsim.bfp_pack",
 // CHECK-NEXT:     "loc": "loc(\"saturates\")",
+// CHECK-NEXT:     "family": "bfp_pack",
 // CHECK-NEXT:     "elements": 2048,
 // CHECK-NEXT:     "counts": {
 // CHECK-NEXT:       "flushed_to_zero": 0,

@@ -44,11 +44,17 @@ def Birsim_AluOpType : I32EnumAttr<"AluOpType", "bir::AluOpType", [
 def Birsim_AluOpTypeAttr : EnumAttr<Birsim_Dialect, Birsim_AluOpType,
     "alu_op">;
 
-// Tenstorrent BFP formats (docs/Semantics.md section 5).
+// Tenstorrent's block formats: BFP, then MX (include/birsim/Core/
+// BfpFormats.def; checked against it at compile time; docs/Semantics.md
+// section 5).
 def Birsim_BfpFormat : I32EnumAttr<"BfpFormat", "block floating point format", [
     I32EnumAttrCase<"bfp8_b", 0>, I32EnumAttrCase<"bfp4_b", 1>,
     I32EnumAttrCase<"bfp8_a", 2>, I32EnumAttrCase<"bfp4_a", 3>,
-    I32EnumAttrCase<"bfp2_b", 4>, I32EnumAttrCase<"bfp2_a", 5>]> {
+    I32EnumAttrCase<"bfp2_b", 4>, I32EnumAttrCase<"bfp2_a", 5>,
+    I32EnumAttrCase<"mxfp8_e5m2", 6>, I32EnumAttrCase<"mxfp8_e4m3", 7>,
+    I32EnumAttrCase<"mxfp6_e3m2", 8>, I32EnumAttrCase<"mxfp6_e2m3", 9>,
+    I32EnumAttrCase<"mxfp4", 10>, I32EnumAttrCase<"mxint8", 11>,
+    I32EnumAttrCase<"mxint4", 12>, I32EnumAttrCase<"mxint2", 13>]> {
   let cppNamespace = "::birsim";
   let genSpecializedAttr = 0;
 }

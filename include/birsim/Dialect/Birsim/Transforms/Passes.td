@@ -20,7 +20,9 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
     - `birsim.bfp_pack` and `birsim.bfp_pack_matrix`: `flushed_to_zero`,
       `rounding_ties`, `saturated`, `exponent_clamped`, `device_differs`
       (the keys of include/birsim/Core/Fidelity.def; `device_differs`
-      against the Tensix packer at `device-site`, `fp32_dest` by default).
+      against the Tensix packer at `device-site`, `fp32_dest` by default);
+      with an MX format, the `mx_pack` family: `saturated`,
+      `flushed_to_zero`, `nan`;
 
     Each op with a non-zero count gets a remark naming the counts and the
     first flat (row-major) index of each; every fp8 add it cannot count
@@ -28,7 +30,7 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
     `indirect_save`, `indirect_save_accumulate`) gets a remark that the
     simulator's reduce path does not saturate. With `report=<file>` ('-':
     stderr, after the remarks, so that stdout keeps only the module) it writes one JSON array with an object per analysed op:
-    `{"op", "loc", "elements", "counts", "first"}`, every key of the op's
+    `{"op", "loc", "family", "elements", "counts", "first"}`, every key of the op's
     family present, `first` -1 for a zero count.
 
     ```

@@ -1,0 +1,153 @@
+//===- Mx.cpp - MX blocks and elements (docs/Semantics.md 5, MX tiles) ----===//
+#include "birsim/Core/Bfp.h"
+#include "birsim/Core/Float.h"
+
+namespace birsim::core {
+
+uint8_t mxScale(const BfpFormatInfo &f, const uint32_t *block) {
+  uint32_t maxFinite = 0;
+  bool allNaN = true, anyInf = false, allNonFiniteOrZero = true;
+  for (unsigned j = 0; j < kMxBlockValues; ++j) {
+    uint32_t magnitude = block[j] & 0x7FFFFFFFu;
+    bool nan = magnitude > 0x7F800000u, inf = magnitude == 0x7F800000u;
+    allNaN &= nan;
+    anyInf |= inf;
+    allNonFiniteOrZero &= nan || inf || magnitude == 0;
+    if (!nan && !inf && magnitude > maxFinite)
+      maxFinite = magnitude;
+  }
+  if (allNaN)
+    return 0xFF;
+  if (allNonFiniteOrZero && anyInf)
+    return 0xFE;
+  // The largest magnitude's exponent (0 for an all-zero block); a subnormal
+  // one lies below -126, so the scale clamps to -127 whatever it is.
+  int exponent = maxFinite == 0         ? 0
+                 : maxFinite < 0x800000 ? -127
+                                        : int(maxFinite >> 23) - 127;
+  int adjusted = exponent - f.emax;
+  return uint8_t((adjusted < -127 ? -127 : adjusted) + kMxScaleBias);
+}
+
+/// A non-negative (significand, exp2) value against another, exactly.
+static int compareValues(uint64_t a, int aExp, uint64_t b, int bExp) {
+  if (a == 0 || b == 0)
+    return (a != 0) - (b != 0);
+  int aTop = 63 - __builtin_clzll(a) + aExp, bTop = 63 - __builtin_clzll(b) + bExp;
+  if (aTop != bTop)
+    return aTop < bTop ? -1 : 1;
+  int common = aExp < bExp ? aExp : bExp; // both fit after aligning: <= 2^63
+  uint64_t x = a << (aExp - common), y = b << (bExp - common);
+  return (x > y) - (x < y);
+}
+
+uint32_t mxEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
+                            uint8_t scale, unsigned &events) {
+  bool negative = bits >> 31;
+  uint32_t magnitude = bits & 0x7FFFFFFFu;
+  int adjust = int(scale) - kMxScaleBias;
+  if (f.kind == BfpKind::MxInt) {
+    int max = f.mxIntMax();
+    uint32_t mask = (1u << f.elementBits) - 1;
+    int q;
+    if (magnitude > 0x7F800000u) {
+      events |= mxClassBit(MxClass::nan);
+      q = 0;
+    } else if (magnitude == 0x7F800000u) {
+      events |= mxClassBit(MxClass::saturated);
+      q = max;
+    } else {
+      // q = RNE(|x| / 2^adjust * 2^(bits - 2)), clamped.
+      UnpackedF32 v = unpackFiniteF32(bits);
+      int exp2 = v.exp2 - adjust + int(f.elementBits) - 2;
+      uint64_t r = exp2 >= 0 ? (exp2 > 40 ? ~uint64_t(0) : v.significand << exp2)
+                             : shiftRightRoundEven(v.significand, unsigned(-exp2));
+      if (r > uint64_t(max)) {
+        events |= mxClassBit(MxClass::saturated);
+        r = uint64_t(max);
+      }
+      if (r == 0 && magnitude != 0)
+        events |= mxClassBit(MxClass::flushedToZero);
+      q = int(r);
+    }
+    return uint32_t(negative ? -q : q) & mask;
+  }
+  const FloatFormat &e = f.element;
+  uint32_t sign = negative ? e.signMask() : 0;
+  if (magnitude > 0x7F800000u) {
+    events |= mxClassBit(MxClass::nan);
+    return e.nanResult; // no sign; 0 where the format has no NaN
+  }
+  if (magnitude == 0x7F800000u) {
+    if (e.hasInf())
+      return sign | e.infCode();
+    events |= mxClassBit(MxClass::saturated);
+    return sign | e.maxFiniteCode();
+  }
+  if (magnitude == 0)
+    return sign;
+  UnpackedF32 v = unpackFiniteF32(bits);
+  int exp2 = v.exp2 - adjust;
+  // The scaled value below fp32's normal range gives signed zero (tt-metal
+  // encodes the fp32 product, whose exponent field is then 0).
+  if (63 - __builtin_clzll(v.significand) + exp2 < -126) {
+    events |= mxClassBit(MxClass::flushedToZero);
+    return sign;
+  }
+  // Saturation: the value rounded on the format's mantissa grid without an
+  // exponent bound lies beyond the largest finite value.
+  uint32_t maxBits = widenToF32(e, e.maxFiniteCode());
+  UnpackedF32 max = unpackFiniteF32(maxBits);
+  int top = 63 - __builtin_clzll(v.significand) + exp2;
+  int quantum = (top < 1 - e.bias ? 1 - e.bias : top) - int(e.mantissaBits);
+  uint64_t rounded = quantum - exp2 >= 0
+                         ? shiftRightRoundEven(v.significand,
+                                               unsigned(quantum - exp2))
+                         : v.significand << (exp2 - quantum);
+  int roundedExp = quantum - exp2 >= 0 ? quantum : exp2;
+  if (compareValues(rounded, roundedExp, max.significand, max.exp2) > 0) {
+    events |= mxClassBit(MxClass::saturated);
+    return sign | e.maxFiniteCode();
+  }
+  uint32_t code = roundToFormat(e, false, v.significand, exp2, kFp8Saturate);
+  if (code == 0)
+    events |= mxClassBit(MxClass::flushedToZero);
+  return sign | code;
+}
+
+uint32_t mxDecode(const BfpFormatInfo &f, uint32_t code, uint8_t scale) {
+  int adjust = int(scale) - kMxScaleBias;
+  if (f.kind == BfpKind::MxInt) {
+    if (scale == 0xFF)
+      return 0;
+    int width = int(f.elementBits);
+    int q = int(code << (32 - width)) >> (32 - width);
+    uint64_t magnitude = uint64_t(q < 0 ? -q : q);
+    return roundToFormat(kFloat32Format, q < 0, magnitude,
+                         adjust - (width - 2), 0);
+  }
+  const FloatFormat &e = f.element;
+  if (scale == 0xFF || e.isNaN(code))
+    return 0x7FC00000u;
+  uint32_t widened = widenToF32(e, code); // exact; Inf stays Inf
+  if (isInfF32(widened) || (widened & 0x7FFFFFFFu) == 0)
+    return widened;
+  UnpackedF32 v = unpackFiniteF32(widened);
+  return roundToFormat(kFloat32Format, v.negative, v.significand,
+                       v.exp2 + adjust, 0);
+}
+
+uint8_t mxBlock(const BfpFormatInfo &f, const uint32_t *block, uint32_t *codes,
+                MxTally *tally) {
+  uint8_t scale = mxScale(f, block);
+  for (unsigned j = 0; j < kMxBlockValues; ++j) {
+    unsigned events = 0;
+    codes[j] = mxEncodeWithEvents(f, block[j], scale, events);
+    if (tally)
+      for (int c = 0; c < MxTally::kClasses; ++c)
+        tally->cells[c] += events >> c & 1;
+  }
+  return scale;
+}
+
+} // namespace birsim::core
