@@ -162,7 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   case 4:
   case 5: { // BFP pack / unpack of up to 4 tiles
-    int format = int(in.take(1) % 6) - 1;
+    int format = int(in.take(1) % (kNumBfpFormats + 2)) - 1; // BFP and MX
     size_t tiles = size_t(in.take(1) % 5);
     std::vector<uint8_t> input = in.bytes(tiles * 4096);
     std::vector<uint8_t> out0 = in.bytes(tiles * 4096 + 16);
@@ -187,10 +187,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   case 7: { // the shaped BFP forms at any site: tiles or matrix, the diff
     int where = int(in.take(1) % 8) - 1;   // -1..6: invalid ones included
-    int format = int(in.take(1) % 8) - 1;
+    int format = int(in.take(1) % (kNumBfpFormats + 2)) - 1; // BFP and MX
     int input = int(in.take(1) % 22) - 1;
     uint32_t tileRows = uint32_t(in.take(1) % 34), tileCols = uint32_t(in.take(1) % 34);
-    unsigned flags = unsigned(in.take(1) % 5);
+    unsigned flags = unsigned(in.take(1) % 32); // every flag: pages, search
     unsigned form = unsigned(in.take(1) % 5); // pack, unpack, matrices, diff
     size_t tiles = size_t(in.take(1) % 4);
     size_t rows = tiles * std::max<uint32_t>(tileRows, 1) + (in.take(1) % 3 == 0);
@@ -265,6 +265,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const BfpFormatInfo *format = lookupBfpFormat(n);
     check(same(birsim_bfp_format_name(n), format ? format->name : nullptr));
     check((birsim_bfp_exponent_kind(n) != nullptr) == (format != nullptr));
+    check(birsim_bfp_datum_bits(n) == (format ? format->datumBits : 0));
     int family = -1;
     const char *key = birsim_fidelity_event_key(n, &family);
     check((key != nullptr) == (n >= 0 && n < kNumFidelityEvents));

@@ -636,3 +636,28 @@ func.func @bfp_pack_search_bfp2(%t: tensor<1x32x32xf32>) -> tensor<1x320xi8> {
   %p = birsim.bfp_pack bfp2_b %t exp_search : tensor<1x32x32xf32> -> tensor<1x320xi8>
   return %p : tensor<1x320xi8>
 }
+
+// -----
+
+// MX tiles (docs/Semantics.md section 5, MX tiles).
+func.func @mx_1x16(%t: tensor<1x1x16xf32>) -> tensor<1x32xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op MX tiles hold whole 32-value blocks: every tile shape but 1x16 (tt-metal's MX packers): 'tensor<1x1x16xf32>' (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack mxint8 %t : tensor<1x1x16xf32> -> tensor<1x32xi8>
+  return %p : tensor<1x32xi8>
+}
+
+// -----
+
+func.func @mx_at_device(%t: tensor<1x32x32xf32>) -> tensor<1x1056xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op the Tensix packer paths are the BFP "b" formats' (MX tiles are the host packer's): mxfp8_e4m3 at fp32_dest (docs/Semantics.md section 5)}}
+  %p = birsim.bfp_pack mxfp8_e4m3 %t at fp32_dest : tensor<1x32x32xf32> -> tensor<1x1056xi8>
+  return %p : tensor<1x1056xi8>
+}
+
+// -----
+
+func.func @mx_bytes(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
+  // expected-error @+1 {{'birsim.bfp_pack' op packed mxfp8_e4m3 32x32 tiles must be tensor<Nx1056xi8> (32 scale bytes + datums per tile), got 'tensor<1x1088xi8>'}}
+  %p = birsim.bfp_pack mxfp8_e4m3 %t : tensor<1x32x32xf32> -> tensor<1x1088xi8>
+  return %p : tensor<1x1088xi8>
+}
