@@ -539,6 +539,59 @@ void bfpExponentSearch() {
   }
 }
 
+/// MX tiles (docs/Semantics.md section 5, MX tiles): pack from float32 and
+/// bfloat16 and unpack, 32x32 tiles, 2^24 values, against a memcpy of the
+/// float32 bytes.
+void mxTiles() {
+  size_t n = size_t(1) << 24, tiles = n / 1024;
+  std::printf("\n-- MX tiles, %zu values, 32x32 tiles, memcpy of the fp32 "
+              "bytes as the peer --\n",
+              n);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy",
+              "ratio", "target");
+  std::vector<float> f32 = normalF32(n, 51975);
+  std::vector<uint16_t> bf16(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t b;
+    std::memcpy(&b, &f32[i], 4);
+    bf16[i] = uint16_t(b >> 16);
+  }
+  std::vector<float> copyOut(n), unpacked(n);
+  auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
+  for (int format = BIRSIM_MXFP8_E5M2; birsim_bfp_format_name(format);
+       ++format) {
+    std::vector<char> packed(tiles * birsim_bfp_tile_bytes(format));
+    char what[64];
+    for (bool bf : {false, true}) {
+      std::snprintf(what, sizeof what, "mx pack %s %s",
+                    birsim_bfp_format_name(format), bf ? "bf16" : "f32");
+      if (!wanted(what))
+        continue;
+      auto [t, copied] = bestSecondsSideBySide(
+          [&] {
+            birsim_bfp_pack(format, bf ? 12 : 16,
+                            bf ? static_cast<const void *>(bf16.data())
+                               : f32.data(),
+                            tiles, 32, 32, 0, packed.data());
+          },
+          copy);
+      row(what, t, copied, 1.5);
+    }
+    std::snprintf(what, sizeof what, "mx unpack %s",
+                  birsim_bfp_format_name(format));
+    if (!wanted(what))
+      continue;
+    birsim_bfp_pack(format, 16, f32.data(), tiles, 32, 32, 0, packed.data());
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_unpack(format, packed.data(), tiles, 32, 32, 0,
+                            unpacked.data());
+        },
+        copy);
+    row(what, t, copied, 1.5);
+  }
+}
+
 } // namespace
 
 int main() {
@@ -550,6 +603,7 @@ int main() {
   bfpConversion();
   bfpDevicePaths();
   bfpExponentSearch();
+  mxTiles();
   if (wanted("threads"))
     threads();
   if (wanted("folding"))

@@ -46,6 +46,14 @@ BfpLayout bfpMatrixLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
 Status bfpLayoutOf(const BfpCall &call, int srcDtype, BfpLayout &layout,
                    uint64_t &tiles);
 
+/// Host packing and unpacking of tiles [first, first + count) of `layout`
+/// on the best path (no counts): the building blocks of other forms (the
+/// per-tile mixed BFP of BfpMixed.cpp).
+void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
+                      size_t count, void *out);
+void bfpUnpackTileRange(const BfpLayout &layout, const void *packed,
+                        size_t first, size_t count, void *dst);
+
 } // namespace birsim::core
 
 #endif // BIRSIM_LIB_CORE_BFPLAYOUT_H

@@ -670,6 +670,32 @@ static void runUnpack(const BfpLayout &layout, BfpSite site,
   });
 }
 
+void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
+                      size_t count, void *out) {
+  BfpTally tally;
+  auto *in = static_cast<const char *>(src);
+  auto *bytes = static_cast<uint8_t *>(out);
+  if (layout.format->isMx())
+    packMxTiles(layout, in, first, count, bytes, nullptr);
+  else if (const VectorKernels *vector = activeKernels())
+    vector->bfpPack(layout, BfpSite::host, in, first, count, bytes, tally,
+                    false);
+  else
+    packTiles(layout, in, first, count, bytes, tally, false);
+  bfpAddTies(tally);
+}
+
+void bfpUnpackTileRange(const BfpLayout &layout, const void *packed,
+                        size_t first, size_t count, void *dst) {
+  auto *in = static_cast<const uint8_t *>(packed);
+  if (layout.format->isMx())
+    unpackMxTiles(layout, in, first, count, static_cast<char *>(dst));
+  else if (const VectorKernels *vector = activeKernels())
+    vector->bfpUnpack(layout, BfpSite::host, in, first, count, dst);
+  else
+    unpackTiles(layout, in, first, count, static_cast<char *>(dst));
+}
+
 size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
                     unsigned alignment) {
   const BfpFormatInfo *f = lookupBfpFormat(format);

@@ -1,6 +1,7 @@
 //===- Runtime.cpp - birsim C runtime ABI over the core -------------------===//
 #include "birsim/Runtime/Runtime.h"
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
@@ -32,6 +33,10 @@ using namespace birsim::core;
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFormats.def"
 
+static_assert(BIRSIM_MIXED_MAX_ABS == int(BfpMixedMetric::maxAbs) &&
+                  BIRSIM_MIXED_MEAN_ABS == int(BfpMixedMetric::meanAbs) &&
+                  BIRSIM_MIXED_PCC == int(BfpMixedMetric::pcc),
+              "Runtime.h's mixed BFP metrics differ from the core's");
 static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
                   BIRSIM_FP8_NAN_SUPPRESS == kFp8NanSuppress,
               "Runtime.h's FP8 config bits differ from the core's");
@@ -358,6 +363,30 @@ int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
                            kBfpTileSide, 0, tiles_out);
 }
 
+size_t birsim_bfp_mixed_bytes(const uint8_t *codes, size_t rows,
+                              size_t cols) {
+  return bfpMixedBytes(codes, rows, cols);
+}
+
+int birsim_bfp_pack_mixed(int src_dtype, const void *src, size_t rows,
+                          size_t cols, unsigned flags, const uint8_t *codes,
+                          void *out) {
+  return report(bfpPackMixed(src_dtype, src, rows, cols, flags, codes, out));
+}
+
+int birsim_bfp_unpack_mixed(const void *packed, size_t rows, size_t cols,
+                            unsigned flags, const uint8_t *codes, float *out) {
+  return report(bfpUnpackMixed(packed, rows, cols, flags, codes, out));
+}
+
+int birsim_bfp_assign_mixed(int metric, double bound, double zero_bound,
+                            unsigned formats, int src_dtype, const void *src,
+                            size_t rows, size_t cols, unsigned flags,
+                            uint8_t *codes) {
+  return report(bfpAssignMixed(metric, bound, zero_bound, formats, src_dtype,
+                               src, rows, cols, flags, codes));
+}
+
 size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
                              uint32_t tile_cols, uint32_t alignment) {
   return bfpPageBytes(format, tile_rows, tile_cols, alignment);
@@ -560,6 +589,8 @@ constexpr birsim_function_param describe(const char *spelling,
     return {spelling, role, "string", sizeof(CType)};
   else if constexpr (std::is_pointer_v<CType>)
     return {spelling, role, "pointer", sizeof(CType)};
+  else if constexpr (std::is_floating_point_v<CType>)
+    return {spelling, role, "float", sizeof(CType)};
   else
     return {spelling, role, std::is_signed_v<CType> ? "signed" : "unsigned",
             sizeof(CType)};

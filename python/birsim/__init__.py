@@ -23,8 +23,9 @@ from . import _arrays, _runtime, _types
 __all__ = [
     "BirsimError", "Dtype", "BfpFormat", "FidelityCounts", "__version__",
     "accumulate", "active_isa", "alu_op_to_memory_reduction", "bfp_formats",
-    "bfp_device_diff", "bfp_pack", "bfp_pack_matrix", "bfp_unpack",
-    "bfp_unpack_matrix", "cast",
+    "bfp_assign_mixed", "bfp_device_diff", "bfp_mixed_codes",
+    "bfp_pack", "bfp_pack_matrix", "bfp_pack_mixed", "bfp_unpack",
+    "bfp_unpack_matrix", "bfp_unpack_mixed", "cast",
     "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
     "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
     "to_float32", "tt_fp8_decode", "tt_fp8_encode", "tt_fp8_policies",
@@ -591,6 +592,129 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
         _bfp_flags(transpose=transpose) | _page_flags(page),
         result.ctypes.data))
     return kind.give(result, _ROW["float32"])
+
+
+#: The per-tile codes of mixed BFP, by number (Runtime.h).
+bfp_mixed_codes: Tuple[str, ...] = ("bfp8_b", "bfp4_b", "bfp2_b", "bfp0")
+_MIXED_METRICS = {"max_abs": 0, "mean_abs": 1, "pcc": 2}
+
+
+def _mixed_codes(codes: ArrayLike, rows: int, cols: int, what: str):
+    """Packed code bytes (2 bits a tile, low bits first) from per-tile codes
+    of shape (rows/32, cols/32), values 0-3 or bfp_mixed_codes' names, or
+    from the packed bytes themselves (a 1-D uint8 array)."""
+    tiles = (rows // 32) * (cols // 32)
+    array = np.asarray(codes)
+    if array.ndim == 1 and array.dtype == np.uint8:
+        if array.size != (tiles + 3) // 4:
+            raise ValueError("%s: %d code bytes for %d tiles (4 a byte)"
+                             % (what, array.size, tiles))
+        return np.ascontiguousarray(array)
+    if array.shape != (rows // 32, cols // 32):
+        raise ValueError("%s: per-tile codes of shape %s for a %dx%d matrix, "
+                         "expected %s" % (what, array.shape, rows, cols,
+                                          (rows // 32, cols // 32)))
+    if array.dtype.kind in "US":
+        bad = set(array.ravel().tolist()) - set(bfp_mixed_codes)
+        if bad:
+            raise ValueError("%s: unknown codes %s: expected %s"
+                             % (what, sorted(bad), bfp_mixed_codes))
+        array = np.vectorize(bfp_mixed_codes.index, otypes=[np.int64])(array)
+    if array.dtype.kind not in "iu" or ((array < 0) | (array > 3)).any():
+        raise ValueError("%s: codes are 0-3 (%s)" % (what, ", ".join(
+            "%d %s" % c for c in enumerate(bfp_mixed_codes))))
+    flat = np.zeros((tiles + 3) // 4 * 4, np.uint8)
+    flat[:tiles] = array.ravel()
+    return (flat[0::4] | flat[1::4] << 2 | flat[2::4] << 4
+            | flat[3::4] << 6).astype(np.uint8)
+
+
+def bfp_pack_mixed(m: ArrayLike, codes: ArrayLike, *, transpose: bool = False,
+                   src_dtype: Optional[DtypeLike] = None) -> Any:
+    """Per-tile mixed BFP (DeepSeek-V3's compressed tensors, docs/Semantics.md
+    section 5): a matrix (leading dimensions folded into rows, both multiples
+    of 32) in 32x32 tiles, each packed as bfp_pack_matrix packs it in the
+    format of its code (`codes`: per-tile codes of shape (rows/32, cols/32),
+    0-3 or "bfp8_b", "bfp4_b", "bfp2_b", "bfp0", or the packed code bytes),
+    back to back; bfp0 tiles store nothing. Returns a 1-D uint8 array.
+
+    >>> m = np.ones((32, 64), np.float32)
+    >>> birsim.bfp_pack_mixed(m, [["bfp4_b", "bfp0"]]).size
+    576
+    """
+    array, row, kind, _ = _input(m, src_dtype, "bfp_pack_mixed: m")
+    rows, cols, _ = _matrix(array.shape, (32, 32), "bfp_pack_mixed")
+    packed_codes = _mixed_codes(codes, rows, cols, "bfp_pack_mixed")
+    result = np.empty(_lib.birsim_bfp_mixed_bytes(packed_codes.ctypes.data,
+                                                  rows, cols), np.uint8)
+    _check(_lib.birsim_bfp_pack_mixed(
+        row.number, array.ctypes.data, rows, cols,
+        _bfp_flags(transpose=transpose), packed_codes.ctypes.data,
+        result.ctypes.data))
+    return kind.give(result, _ROW["uint8"])
+
+
+def bfp_unpack_mixed(packed: ArrayLike, codes: ArrayLike,
+                     shape: Sequence[int], *, transpose: bool = False) -> Any:
+    """The inverse of bfp_pack_mixed: float32 of `shape`, +0 in bfp0 tiles.
+
+    >>> m = np.ones((32, 64), np.float32)
+    >>> p = birsim.bfp_pack_mixed(m, [[0, 3]])
+    >>> float(birsim.bfp_unpack_mixed(p, [[0, 3]], m.shape).sum())
+    1024.0
+    """
+    if isinstance(shape, (int, np.integer)) or not hasattr(shape, "__len__"):
+        raise TypeError("bfp_unpack_mixed: shape must be a sequence of "
+                        "integers, not %r" % (shape,))
+    array, kind = _packed(packed, "bfp_unpack_mixed: packed")
+    rows, cols, _ = _matrix(shape, (32, 32), "bfp_unpack_mixed")
+    packed_codes = _mixed_codes(codes, rows, cols, "bfp_unpack_mixed")
+    want = _lib.birsim_bfp_mixed_bytes(packed_codes.ctypes.data, rows, cols)
+    if array.size != want:
+        raise ValueError("bfp_unpack_mixed: %d bytes, the codes give %d"
+                         % (array.size, want))
+    result = np.empty(tuple(int(d) for d in shape), np.float32)
+    _check(_lib.birsim_bfp_unpack_mixed(
+        array.ctypes.data, rows, cols, _bfp_flags(transpose=transpose),
+        packed_codes.ctypes.data, result.ctypes.data))
+    return kind.give(result, _ROW["float32"])
+
+
+def bfp_assign_mixed(m: ArrayLike, metric: str = "pcc", bound: float = 0.999,
+                     *, formats: Sequence[str] = ("bfp8_b", "bfp4_b"),
+                     zero_bound: float = 0.01, transpose: bool = False,
+                     src_dtype: Optional[DtypeLike] = None) -> np.ndarray:
+    """DeepSeek's CompressedTensorAssigner, computed exactly: per 32x32
+    tile, the cheapest of `formats` (bfp0, bfp2_b, bfp4_b, bfp8_b in that
+    order) whose pack and unpack meets `bound` under `metric` ("max_abs",
+    "mean_abs": at most; "pcc": Pearson correlation at least), bfp0 judged
+    by mean absolute error against `zero_bound`; else the costliest of
+    `formats`. Returns the codes, uint8 of shape (rows/32, cols/32), as
+    bfp_pack_mixed takes them.
+
+    >>> m = np.zeros((32, 64), np.float32); m[:, :32] = 1.5
+    >>> birsim.bfp_assign_mixed(m, formats=("bfp8_b", "bfp0")).tolist()
+    [[0, 3]]
+    """
+    if metric not in _MIXED_METRICS:
+        raise ValueError("bfp_assign_mixed: metric must be one of %s, not %r"
+                         % (sorted(_MIXED_METRICS), metric))
+    if isinstance(formats, str):
+        formats = (formats,)
+    unknown = [f for f in formats if f not in bfp_mixed_codes]
+    if unknown or not formats:
+        raise ValueError("bfp_assign_mixed: formats are some of %s, not %r"
+                         % (bfp_mixed_codes, tuple(formats)))
+    mask = sum(1 << bfp_mixed_codes.index(f) for f in set(formats))
+    array, row, _, _ = _input(m, src_dtype, "bfp_assign_mixed: m")
+    rows, cols, tiles = _matrix(array.shape, (32, 32), "bfp_assign_mixed")
+    packed_codes = np.zeros((tiles + 3) // 4, np.uint8)
+    _check(_lib.birsim_bfp_assign_mixed(
+        _MIXED_METRICS[metric], float(bound), float(zero_bound), mask,
+        row.number, array.ctypes.data, rows, cols,
+        _bfp_flags(transpose=transpose), packed_codes.ctypes.data))
+    each = np.stack([(packed_codes >> s) & 3 for s in (0, 2, 4, 6)], axis=1)
+    return each.ravel()[:tiles].reshape(rows // 32, cols // 32).astype(np.uint8)
 
 
 def _is_bfp(name: Any) -> bool:

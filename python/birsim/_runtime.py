@@ -49,6 +49,8 @@ def _ctype(param):
         return _c.c_char_p
     if param.kind == "pointer":
         return _c.c_void_p
+    if param.kind == "float":
+        return {4: _c.c_float, 8: _c.c_double}[param.bytes]
     integers = {("signed", 1): _c.c_int8, ("signed", 2): _c.c_int16,
                 ("signed", 4): _c.c_int32, ("signed", 8): _c.c_int64,
                 ("unsigned", 1): _c.c_uint8, ("unsigned", 2): _c.c_uint16,

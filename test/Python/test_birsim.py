@@ -452,3 +452,50 @@ def test_mx_tiles_pack_as_tt_metal():
     with birsim.fidelity() as f:
         birsim.bfp_pack(np.full((32, 32), np.nan, np.float32), "mxfp8_e4m3")
     assert f["mx_pack"]["nan"] == 1024 and f["mx_pack"]["elements"] == 1024
+
+
+def test_mixed_bfp_is_deepseeks_compressed_tensor():
+    rng = np.random.default_rng(39116)
+    m = rng.normal(0, 1, (96, 128)).astype(np.float32)
+    m[:32, :32] = 0
+    m[32:64] *= np.float32(1e-4)
+    tiles = [m[r:r + 32, c:c + 32] for r in range(0, 96, 32)
+             for c in range(0, 128, 32)]
+    formats = ("bfp8_b", "bfp4_b", "bfp2_b", "bfp0")
+    codes = birsim.bfp_assign_mixed(m, "pcc", 0.99, formats=formats,
+                                    zero_bound=1e-3)
+    assert codes.shape == (3, 4)
+    # The brute force in NumPy float64: cheapest first, bfp0 by mean |x|.
+    for t, tile in enumerate(tiles):
+        want = 0
+        for code in (3, 2, 1, 0):
+            if code == 3:
+                good = np.abs(tile.astype(np.float64)).mean() <= 1e-3
+            else:
+                q = birsim.round_trip(tile, formats[code], matrix=True)
+                a, b = tile.astype(np.float64), q.astype(np.float64)
+                a, b = a - a.mean(), b - b.mean()
+                d = np.sqrt((a * a).sum()) * np.sqrt((b * b).sum())
+                good = (a * b).sum() / d >= 0.99 if d else (tile == q).all()
+            if good:
+                want = code
+                break
+        assert codes.ravel()[t] == want, t
+    assert codes[0, 0] == 3 and set(codes.ravel().tolist()) >= {1, 3}
+    # The bytes are each tile's bfp_pack_matrix bytes back to back.
+    packed = birsim.bfp_pack_mixed(m, codes)
+    want = [birsim.bfp_pack_matrix(t, formats[c]).ravel()
+            for t, c in zip(tiles, codes.ravel()) if c != 3]
+    assert (packed == np.concatenate(want)).all()
+    names = np.array(formats)[codes]
+    assert (birsim.bfp_pack_mixed(m, names) == packed).all()
+    back = birsim.bfp_unpack_mixed(packed, codes, m.shape)
+    assert (back[:32, :32] == 0).all()
+    assert (back[64:, :32] == birsim.round_trip(
+        m[64:, :32], formats[codes[2, 0]], matrix=True)).all()
+    with pytest.raises(ValueError, match="codes"):
+        birsim.bfp_pack_mixed(m, np.zeros((2, 4), np.uint8))
+    with pytest.raises(ValueError, match="metric"):
+        birsim.bfp_assign_mixed(m, "rmse", 0.1)
+    with pytest.raises(ValueError, match="bytes"):
+        birsim.bfp_unpack_mixed(packed[:-1], codes, m.shape)

@@ -5,6 +5,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/BfpTest.cpp
   Core/CastTest.cpp
   Core/FidelityTest.cpp
+  Core/BfpMixedTest.cpp
   Core/FloatTest.cpp
   Core/MxTest.cpp
   Core/ReduceTest.cpp

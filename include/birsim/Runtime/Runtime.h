@@ -113,8 +113,9 @@ BIRSIM_RT_API int birsim_dtype_count(void);
  * 0..birsim_function_count()-1 (include/birsim/Runtime/RuntimeFunctions.def),
  * so that bindings build their signatures from the runtime itself. A C
  * type is given by its spelling here and by what a binding needs: kind
- * "void", "signed", "unsigned" (an integer of `bytes` bytes), "string"
- * (const char *) or "pointer" (any other pointer, function pointers too). */
+ * "void", "signed", "unsigned" (an integer of `bytes` bytes), "float"
+ * (a binary floating point type of `bytes` bytes), "string" (const char *)
+ * or "pointer" (any other pointer, function pointers too). */
 struct birsim_function_param {
   const char *c_type; /* "const void *", "size_t", ... */
   const char *role;   /* RuntimeFunctions.def's role ("Dst", "Count", ...);
@@ -210,6 +211,39 @@ BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
 /* A tile's stride in a DRAM page: packed bytes rounded up to `alignment`
  * (0: none, 32, 64); 0 for an unknown format, a rejected shape or another
  * alignment. */
+/* Per-tile mixed BFP (DeepSeek-V3's compressed tensors, tt-metal PR
+ * #39116; docs/Semantics.md section 5): a rows x cols matrix (leading
+ * dimensions folded into rows; both multiples of 32) in 32x32 tiles in
+ * row-major tile order, each packed as birsim_bfp_pack_matrix packs it in
+ * the format its code names (0 bfp8_b, 1 bfp4_b, 2 bfp2_b, 3 bfp0: an
+ * all-zero tile that stores no bytes); codes are 2 bits a tile, four a
+ * byte, low bits first; the tiles back to back with no padding. flags:
+ * BIRSIM_BFP_TRANSPOSE only. birsim_bfp_mixed_bytes gives the packed size
+ * (0 for a matrix that is not whole tiles). */
+BIRSIM_RT_API size_t birsim_bfp_mixed_bytes(const uint8_t *codes, size_t rows,
+                                            size_t cols);
+BIRSIM_RT_API int birsim_bfp_pack_mixed(int src_dtype, const void *src,
+                                        size_t rows, size_t cols,
+                                        unsigned flags, const uint8_t *codes,
+                                        void *out);
+/* The inverse: float32 values, +0 in bfp0 tiles. */
+BIRSIM_RT_API int birsim_bfp_unpack_mixed(const void *packed, size_t rows,
+                                          size_t cols, unsigned flags,
+                                          const uint8_t *codes, float *out);
+#define BIRSIM_MIXED_MAX_ABS 0 /* the assigner's metrics */
+#define BIRSIM_MIXED_MEAN_ABS 1
+#define BIRSIM_MIXED_PCC 2
+/* The assigner: each tile gets the cheapest code allowed by `formats` (bit
+ * c allows code c) whose pack and unpack meets `bound` under `metric`
+ * (largest or mean absolute error at most `bound`, Pearson correlation at
+ * least `bound`; bfp0 by mean absolute error at most `zero_bound`), else
+ * the costliest allowed; in double. Writes (tiles + 3) / 4 bytes of codes,
+ * unused bits zero. */
+BIRSIM_RT_API int birsim_bfp_assign_mixed(int metric, double bound,
+                                          double zero_bound, unsigned formats,
+                                          int src_dtype, const void *src,
+                                          size_t rows, size_t cols,
+                                          unsigned flags, uint8_t *codes);
 BIRSIM_RT_API size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
                                            uint32_t tile_cols,
                                            uint32_t alignment);

@@ -1,0 +1,69 @@
+//===- BfpMixed.h - per-tile mixed BFP (DeepSeek's compressed tensors) ----===//
+//
+// A matrix in 32x32 tiles, each packed as the host packs it in the format
+// its 2-bit code names, the tiles back to back; and the assigner that picks
+// each tile's cheapest format meeting an error bound (docs/Semantics.md
+// section 5, per-tile mixed BFP [ds-mixed]).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BIRSIM_CORE_BFPMIXED_H
+#define BIRSIM_CORE_BFPMIXED_H
+
+#include "birsim/Core/Bfp.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace birsim::core {
+
+/// The codes: 0 bfp8_b, 1 bfp4_b, 2 bfp2_b, 3 bfp0 (an all-zero tile that
+/// stores no bytes), in the assigner's order of cost, costliest first.
+struct BfpMixedCode {
+  const char *name;
+  int format; ///< a BfpFormats.def row, or -1 (bfp0)
+};
+inline constexpr BfpMixedCode kBfpMixedCodes[] = {
+    {"bfp8_b", int(BfpFormat::bfp8_b)},
+    {"bfp4_b", int(BfpFormat::bfp4_b)},
+    {"bfp2_b", int(BfpFormat::bfp2_b)},
+    {"bfp0", -1}};
+constexpr unsigned kNumBfpMixedCodes = 4;
+constexpr unsigned kBfpMixedTileSide = 32;
+
+/// The assigner's metrics (birsim_bfp_assign_mixed).
+enum class BfpMixedMetric : int { maxAbs = 0, meanAbs = 1, pcc = 2 };
+
+/// The code of tile `t` (row-major tile order): 2 bits a tile, four a
+/// byte, low bits first.
+inline unsigned bfpMixedCode(const uint8_t *codes, size_t t) {
+  return (codes[t / 4] >> (t % 4 * 2)) & 3;
+}
+/// The bytes of a tile under `code`.
+size_t bfpMixedTileBytes(unsigned code);
+/// The packed bytes of a rows x cols matrix under `codes`; 0 when the
+/// matrix is not whole 32x32 tiles or codes is null with tiles to code.
+size_t bfpMixedBytes(const uint8_t *codes, size_t rows, size_t cols);
+
+/// Packs a row-major rows x cols matrix of `srcDtype` (kBfpInputDtypes) in
+/// 32x32 tiles, row-major tile order, each as the host packs it in its
+/// code's format (kBfpTranspose: tilized transposed), back to back;
+/// nothing is written on error.
+Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
+                    unsigned flags, const uint8_t *codes, void *out);
+/// The inverse: fp32 values, bfp0 tiles +0.
+Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
+                      unsigned flags, const uint8_t *codes, float *out);
+/// Each tile's cheapest allowed code (`formats`: bit c allows code c)
+/// whose round trip meets `bound` under `metric` (max or mean absolute
+/// error at most `bound`, Pearson correlation at least `bound`; bfp0 by
+/// mean absolute error at most `zeroBound`), else the costliest allowed;
+/// computed in double. Writes (tiles + 3) / 4 code bytes, unused high bits
+/// zero.
+Status bfpAssignMixed(int metric, double bound, double zeroBound,
+                      unsigned formats, int srcDtype, const void *src,
+                      size_t rows, size_t cols, unsigned flags,
+                      uint8_t *codes);
+
+} // namespace birsim::core
+
+#endif // BIRSIM_CORE_BFPMIXED_H
