@@ -230,6 +230,19 @@ BIRSIM_RT_API int birsim_bfp_pack_mixed(int src_dtype, const void *src,
 BIRSIM_RT_API int birsim_bfp_unpack_mixed(const void *packed, size_t rows,
                                           size_t cols, unsigned flags,
                                           const uint8_t *codes, float *out);
+/* The same with the packed side's length checked against the codes
+ * (BIRSIM_EINVAL, nothing written, where it differs): the lowering's calls. */
+BIRSIM_RT_API int birsim_bfp_pack_mixed_checked(int src_dtype, const void *src,
+                                                size_t rows, size_t cols,
+                                                unsigned flags,
+                                                const uint8_t *codes,
+                                                void *out, size_t out_bytes);
+BIRSIM_RT_API int birsim_bfp_unpack_mixed_checked(const void *packed,
+                                                  size_t packed_bytes,
+                                                  size_t rows, size_t cols,
+                                                  unsigned flags,
+                                                  const uint8_t *codes,
+                                                  float *out);
 #define BIRSIM_MIXED_MAX_ABS 0 /* the assigner's metrics */
 #define BIRSIM_MIXED_MEAN_ABS 1
 #define BIRSIM_MIXED_PCC 2

@@ -126,6 +126,40 @@ static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
   return RuntimeFn::birsim_tt_fp8_decode;
 }
 
+/// Per-tile mixed BFP's buffer forms: the matrix's rows (leading
+/// dimensions folded) and columns from its static shape; the runtime
+/// checks the packed side's length against the codes.
+template <typename IntoOp>
+static RuntimeFn fillMixedCall(IntoOp op, typename IntoOp::Adaptor a,
+                               RuntimeCall &call, bool pack) {
+  Value matrix = pack ? op.getSrc() : op.getDst(),
+        matrixDesc = pack ? a.getSrc() : a.getDst(),
+        bytes = pack ? op.getDst() : op.getSrc(),
+        bytesDesc = pack ? a.getDst() : a.getSrc();
+  auto type = cast<MemRefType>(matrix.getType());
+  core::BfpMatrixExtent m = core::bfpMatrixOf(type.getShape().data(),
+                                              size_t(type.getRank()));
+  call.set(R::Rows, call.constant(64, int64_t(m.rows)));
+  call.set(R::Cols, call.constant(64, int64_t(m.cols)));
+  call.setI32(R::Flags, op.getTranspose() ? core::kBfpTranspose : 0);
+  call.set(R::Codes, call.pointer(op.getCodes(), a.getCodes()));
+  call.set(pack ? R::Src : R::Dst, call.pointer(matrix, matrixDesc));
+  call.set(pack ? R::Dst : R::Src, call.pointer(bytes, bytesDesc));
+  call.set(pack ? R::DstCount : R::Count, call.elementCount(bytes, bytesDesc));
+  if (pack)
+    call.setI32(R::SrcDtype, dtypeOf(matrix));
+  return pack ? RuntimeFn::birsim_bfp_pack_mixed_checked
+              : RuntimeFn::birsim_bfp_unpack_mixed_checked;
+}
+static RuntimeFn fillCall(BfpPackMixedIntoOp op, BfpPackMixedIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  return fillMixedCall(op, a, call, true);
+}
+static RuntimeFn fillCall(BfpUnpackMixedIntoOp op,
+                          BfpUnpackMixedIntoOp::Adaptor a, RuntimeCall &call) {
+  return fillMixedCall(op, a, call, false);
+}
+
 /// The BFP family's buffer forms: the core's description of the call
 /// (bfpCallOf), the tile count of a tile form from its values' leading size.
 static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,

@@ -395,6 +395,47 @@ TEST_P(FolderVsRuntime, TtFp8EveryPolicyFoldsToTheRuntime) {
   }
 }
 
+// Per-tile mixed BFP: packs of every input type, plain and transposed,
+// under random codes, and the unpacks of their bytes, fold to the
+// runtime's.
+TEST_P(FolderVsRuntime, BfpMixedFoldsToTheRuntime) {
+  const int64_t rows = 64, cols = 96, tiles = 6;
+  std::mt19937_64 rng(39116);
+  for (core::Dtype dtype : core::kBfpInputDtypes)
+    for (bool transpose : {false, true}) {
+      std::vector<char> values = bfpValues(dtype, rows * cols, rng);
+      std::vector<char> codes = {char(rng()), char(rng())};
+      auto *codeBytes = reinterpret_cast<const uint8_t *>(codes.data());
+      size_t bytes = birsim_bfp_mixed_bytes(codeBytes, rows, cols);
+      auto matrixType = RankedTensorType::get(
+          {rows, cols}, bfpInputType(context, dtype));
+      auto codeType = RankedTensorType::get({(tiles + 3) / 4},
+                                            builder.getI8Type());
+      auto byteType =
+          RankedTensorType::get({int64_t(bytes)}, builder.getI8Type());
+      auto pack = BfpPackMixedOp::create(
+          builder, builder.getUnknownLoc(), byteType,
+          constant(matrixType, values), constant(codeType, codes), transpose);
+      std::vector<char> packed(bytes);
+      unsigned flags = transpose ? BIRSIM_BFP_TRANSPOSE : 0;
+      ASSERT_EQ(birsim_bfp_pack_mixed(int(dtype), values.data(), rows, cols,
+                                      flags, codeBytes, packed.data()),
+                BIRSIM_OK);
+      EXPECT_EQ(fold(pack), packed) << core::dtypeInfo(dtype).name;
+      auto f32Matrix =
+          RankedTensorType::get({rows, cols}, builder.getF32Type());
+      auto unpack = BfpUnpackMixedOp::create(
+          builder, builder.getUnknownLoc(), f32Matrix,
+          constant(byteType, packed), constant(codeType, codes), transpose);
+      std::vector<char> unpacked(rows * cols * 4);
+      ASSERT_EQ(birsim_bfp_unpack_mixed(
+                    packed.data(), rows, cols, flags, codeBytes,
+                    reinterpret_cast<float *>(unpacked.data())),
+                BIRSIM_OK);
+      EXPECT_EQ(fold(unpack), unpacked) << core::dtypeInfo(dtype).name;
+    }
+}
+
 // Packs to DRAM pages (page32, page64) fold to the runtime's paged bytes,
 // and unpacks of pages to its values.
 TEST_P(FolderVsRuntime, BfpPagesFoldToTheRuntime) {

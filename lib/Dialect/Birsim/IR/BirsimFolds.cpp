@@ -12,6 +12,7 @@
 
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 
 #include <tuple>
 #include "birsim/Core/Cast.h"
@@ -233,4 +234,55 @@ OpFoldResult BfpPackMatrixOp::fold(FoldAdaptor a) {
 }
 OpFoldResult BfpUnpackMatrixOp::fold(FoldAdaptor a) {
   return foldBfp(*this, a.getInput());
+}
+
+/// Folds a mixed BFP pack or unpack whose input and codes are constants
+/// through the core (docs/Semantics.md section 5, per-tile mixed BFP).
+template <typename OpTy>
+static OpFoldResult foldMixed(OpTy op, Attribute input, Attribute codes,
+                              bool pack) {
+  auto matrixType =
+      cast<RankedTensorType>(pack ? op.getInput().getType() : op.getType());
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  auto outType = cast<RankedTensorType>(op.getType());
+  if (!inType.hasStaticShape() || !outType.hasStaticShape())
+    return {};
+  unsigned inBytes = inType.getElementTypeBitWidth() / 8;
+  auto raw = getRawConstant(input, inBytes);
+  auto rawCodes = getRawConstant(codes, 1);
+  if (!raw || !rawCodes)
+    return {};
+  core::BfpMatrixExtent m =
+      core::bfpMatrixOf(matrixType.getShape().data(), matrixType.getRank());
+  auto codeType = cast<RankedTensorType>(op.getCodes().getType());
+  SmallVector<char> splat, codeSplat;
+  const auto *codeBytes = reinterpret_cast<const uint8_t *>(elementsOf(
+      *rawCodes, size_t(codeType.getNumElements()), 1, codeSplat));
+  size_t packedBytes = core::bfpMixedBytes(codeBytes, m.rows, m.cols);
+  if (packedBytes != size_t((pack ? outType : inType).getNumElements()))
+    return {};
+  core::SingleThreadScope singleThread;
+  const char *in =
+      elementsOf(*raw, size_t(inType.getNumElements()), inBytes, splat);
+  FoldResult out(outType,
+                 size_t(outType.getNumElements()) *
+                     (outType.getElementTypeBitWidth() / 8),
+                 raw->resource);
+  unsigned flags = op.getTranspose() ? core::kBfpTranspose : 0;
+  core::Status status =
+      pack ? core::bfpPackMixed(
+                 int(lookupDtypeInfo(inType.getElementType())->dtype), in,
+                 m.rows, m.cols, flags, codeBytes, out.data())
+           : core::bfpUnpackMixed(in, m.rows, m.cols, flags, codeBytes,
+                                  reinterpret_cast<float *>(out.data()));
+  if (!status.ok())
+    return {};
+  return out.finish();
+}
+
+OpFoldResult BfpPackMixedOp::fold(FoldAdaptor a) {
+  return foldMixed(*this, a.getInput(), a.getCodes(), true);
+}
+OpFoldResult BfpUnpackMixedOp::fold(FoldAdaptor a) {
+  return foldMixed(*this, a.getInput(), a.getCodes(), false);
 }

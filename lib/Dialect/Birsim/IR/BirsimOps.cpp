@@ -9,11 +9,13 @@
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -357,4 +359,74 @@ void CastIntoOp::print(OpAsmPrinter &printer) {
   printer << " " << getSrc() << ", " << getDst();
   printFp8ConfigAndAttrDict(printer, *this, getFp8Config());
   printer << " : " << getSrc().getType() << " to " << getDst().getType();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-tile mixed BFP (docs/Semantics.md section 5)
+//===----------------------------------------------------------------------===//
+
+/// A mixed BFP op's rules on its types: a matrix of whole 32x32 tiles, the
+/// code bytes for its tiles, and (codes constant, tensor forms) the packed
+/// length they give.
+static LogicalResult verifyMixed(Operation *op, ShapedType matrix,
+                                 ShapedType codes, ShapedType packed,
+                                 Value codesValue) {
+  if (matrix.getRank() < 2)
+    return op->emitOpError("mixed BFP takes a matrix of rank 2 or more, got ")
+           << matrix;
+  if (!matrix.hasStaticShape())
+    return success();
+  core::BfpMatrixExtent m =
+      core::bfpMatrixOf(matrix.getShape().data(), matrix.getRank());
+  if (m.rows % core::kBfpMixedTileSide || m.cols % core::kBfpMixedTileSide)
+    return op->emitOpError("mixed BFP takes whole 32x32 tiles: ")
+           << matrix << " folds to " << m.rows << "x" << m.cols
+           << " (docs/Semantics.md section 5)";
+  uint64_t tiles = (m.rows / 32) * (m.cols / 32);
+  if (!codes.isDynamicDim(0) && uint64_t(codes.getDimSize(0)) != (tiles + 3) / 4)
+    return op->emitOpError("codes of ")
+           << tiles << " tiles are " << (tiles + 3) / 4
+           << " bytes (2 bits a tile), got " << codes;
+  DenseIntElementsAttr constantCodes;
+  if (codesValue && packed.hasStaticShape() &&
+      matchPattern(codesValue, m_Constant(&constantCodes))) {
+    SmallVector<uint8_t> bytes;
+    for (const APInt &b : constantCodes.getValues<APInt>())
+      bytes.push_back(uint8_t(b.getZExtValue()));
+    size_t want = core::bfpMixedBytes(bytes.data(), m.rows, m.cols);
+    if (uint64_t(packed.getDimSize(0)) != want)
+      return op->emitOpError("the codes give ")
+             << want << " packed bytes, got " << packed;
+  }
+  return success();
+}
+
+/// A tensor form's result is static: its length follows the codes' values.
+static LogicalResult verifyStaticResult(Operation *op, ShapedType type) {
+  if (!type.hasStaticShape())
+    return op->emitOpError("mixed BFP's result has a static shape (its "
+                           "length follows the codes), got ")
+           << type;
+  return success();
+}
+
+LogicalResult BfpPackMixedOp::verify() {
+  if (failed(verifyStaticResult(*this, getType())))
+    return failure();
+  return verifyMixed(*this, getInput().getType(), getCodes().getType(),
+                     getType(), getCodes());
+}
+LogicalResult BfpUnpackMixedOp::verify() {
+  if (failed(verifyStaticResult(*this, getType())))
+    return failure();
+  return verifyMixed(*this, getType(), getCodes().getType(),
+                     getInput().getType(), getCodes());
+}
+LogicalResult BfpPackMixedIntoOp::verify() {
+  return verifyMixed(*this, getSrc().getType(), getCodes().getType(),
+                     getDst().getType(), Value());
+}
+LogicalResult BfpUnpackMixedIntoOp::verify() {
+  return verifyMixed(*this, getDst().getType(), getCodes().getType(),
+                     getSrc().getType(), Value());
 }

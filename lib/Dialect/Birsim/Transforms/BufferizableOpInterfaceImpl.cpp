@@ -90,8 +90,9 @@ struct InPlaceReduceModel : public BufferizableOpInterface::ExternalModel<
 };
 
 /// The ops with a buffer form (Birsim_HasBufferForm: cast and the BFP
-/// family's tensor forms): read the input, write a new buffer with the op
-/// `<name>_into`, which takes the input, the buffer and the same attributes.
+/// family's tensor forms): read the inputs, write a new buffer with the op
+/// `<name>_into`, which takes the inputs, the buffer and the same
+/// attributes.
 template <typename OpTy>
 struct NewBufferModel
     : public BufferizableOpInterface::ExternalModel<NewBufferModel<OpTy>,
@@ -119,18 +120,23 @@ struct NewBufferModel
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     Location loc = op->getLoc();
-    FailureOr<Value> input =
-        getContiguousBuffer(rewriter, loc, op->getOperand(0), options, state);
-    if (failed(input))
-      return failure();
+    SmallVector<Value> inputs;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> input =
+          getContiguousBuffer(rewriter, loc, operand, options, state);
+      if (failed(input))
+        return failure();
+      inputs.push_back(*input);
+    }
     FailureOr<Value> output = allocateLike(
-        rewriter, loc, resultBufferType(op->getResult(0)), *input, options);
+        rewriter, loc, resultBufferType(op->getResult(0)), inputs[0], options);
     if (failed(output))
       return failure();
     OperationState into(loc, op->getName().getStringRef().str() + "_into");
     if (!into.name.isRegistered())
       return op->emitOpError("has no buffer form ") << into.name;
-    into.addOperands({*input, *output});
+    into.addOperands(inputs);
+    into.addOperands({*output});
     into.addAttributes(op->getAttrDictionary().getValue());
     rewriter.create(into);
     replaceOpWithBufferizedValues(rewriter, op, *output);

@@ -110,6 +110,56 @@ def Birsim_CastOp : Birsim_Op<"cast",
 }
 
 //===----------------------------------------------------------------------===//
+// Per-tile mixed BFP (docs/Semantics.md section 5)
+//===----------------------------------------------------------------------===//
+
+def Birsim_BfpPackMixedOp : Birsim_Op<"bfp_pack_mixed",
+    [Pure, Birsim_HasBufferForm]> {
+  let summary = "pack a matrix in 32x32 tiles, each in its own BFP format";
+  let description = [{
+    DeepSeek-V3's per-tile mixed BFP (docs/Semantics.md section 5): a
+    matrix (rank 2 or more, leading dimensions folded into rows, both
+    multiples of 32) in 32x32 tiles in row-major tile order, each packed as
+    `birsim.bfp_pack_matrix` packs it in the format its 2-bit code in
+    `codes` names (0 `bfp8_b`, 1 `bfp4_b`, 2 `bfp2_b`, 3 `bfp0`: no
+    bytes; four codes a byte, low bits first), back to back. The result's
+    length is `birsim_bfp_mixed_bytes`. Constant inputs and codes fold
+    through the core.
+
+    ```mlir
+    %p = birsim.bfp_pack_mixed %m, %codes : tensor<32x64xf32>, tensor<1xi8> -> tensor<576xi8>
+    ```
+  }];
+  let arguments = (ins Birsim_MatrixTensor:$input, Birsim_BytesTensor:$codes,
+                       UnitAttr:$transpose);
+  let results = (outs Birsim_BytesTensor:$result);
+  let assemblyFormat = "$input `,` $codes (`transpose` $transpose^)? attr-dict "
+                       "`:` type($input) `,` type($codes) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_BfpUnpackMixedOp : Birsim_Op<"bfp_unpack_mixed",
+    [Pure, Birsim_HasBufferForm]> {
+  let summary = "unpack per-tile mixed BFP bytes into an f32 matrix";
+  let description = [{
+    The inverse of `birsim.bfp_pack_mixed`: the result's shape gives the
+    matrix; `bfp0` tiles are +0.
+
+    ```mlir
+    %m = birsim.bfp_unpack_mixed %p, %codes : tensor<576xi8>, tensor<1xi8> -> tensor<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_BytesTensor:$input, Birsim_BytesTensor:$codes,
+                       UnitAttr:$transpose);
+  let results = (outs Birsim_F32MatrixTensor:$result);
+  let assemblyFormat = "$input `,` $codes (`transpose` $transpose^)? attr-dict "
+                       "`:` type($input) `,` type($codes) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // tt-metal's FP8 E4M3 conversions (docs/Semantics.md section 6)
 //===----------------------------------------------------------------------===//
 
@@ -411,6 +461,46 @@ def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
       DefaultValuedAttr<Birsim_Fp8ConfigAttr,
                         "::birsim::Fp8Config::saturate">:$fp8_config);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpPackMixedIntoOp : Birsim_BufferOp<"bfp_pack_mixed_into",
+    "bfp_pack_mixed"> {
+  let summary = "per-tile mixed BFP pack from one buffer into another";
+  let description = bufferDescription # [{
+    Lowers to `birsim_bfp_pack_mixed_checked`, which checks the destination's
+    length against the codes.
+
+    ```mlir
+    birsim.bfp_pack_mixed_into %m, %codes, %p : memref<32x64xf32>, memref<1xi8> -> memref<576xi8>
+    ```
+  }];
+  let arguments = (ins Arg<Birsim_MatrixBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_BytesBuffer, "", [MemRead]>:$codes,
+      Arg<Birsim_BytesBuffer, "", [MemWrite]>:$dst, UnitAttr:$transpose);
+  let assemblyFormat = "$src `,` $codes `,` $dst (`transpose` $transpose^)? "
+                       "attr-dict `:` type($src) `,` type($codes) `->` "
+                       "type($dst)";
+  let hasVerifier = 1;
+}
+
+def Birsim_BfpUnpackMixedIntoOp : Birsim_BufferOp<"bfp_unpack_mixed_into",
+    "bfp_unpack_mixed"> {
+  let summary = "per-tile mixed BFP unpack from one buffer into another";
+  let description = bufferDescription # [{
+    Lowers to `birsim_bfp_unpack_mixed_checked`, which checks the packed
+    length against the codes.
+
+    ```mlir
+    birsim.bfp_unpack_mixed_into %p, %codes, %m : memref<576xi8>, memref<1xi8> -> memref<32x64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Birsim_BytesBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_BytesBuffer, "", [MemRead]>:$codes,
+      Arg<Birsim_F32MatrixBuffer, "", [MemWrite]>:$dst, UnitAttr:$transpose);
+  let assemblyFormat = "$src `,` $codes `,` $dst (`transpose` $transpose^)? "
+                       "attr-dict `:` type($src) `,` type($codes) `->` "
+                       "type($dst)";
   let hasVerifier = 1;
 }
 

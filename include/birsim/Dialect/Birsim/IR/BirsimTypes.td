@@ -86,6 +86,9 @@ def Birsim_MatrixBuffer : Birsim_BufferOf<MemRefOf<Birsim_BfpInputTypes>,
 def Birsim_F32MatrixTensor : RankedTensorOf<[F32]>;
 def Birsim_F32MatrixBuffer : Birsim_BufferOf<MemRefOf<[F32]>, "an f32 matrix">;
 def Birsim_PackedTensor : TensorRankOf<[I8], [2]>;
+// Per-tile mixed BFP: its code bytes and its packed bytes, 1-D.
+def Birsim_BytesTensor : TensorRankOf<[I8], [1]>;
+def Birsim_BytesBuffer : Birsim_BufferOf<MemRefRankOf<[I8], [1]>, "i8, 1-D">;
 // FP8 E4M3 codes of tt-metal's conversions (docs/Semantics.md section 6).
 def Birsim_CodeTensor : RankedTensorOf<[I8]>;
 def Birsim_CodeBuffer : Birsim_BufferOf<MemRefOf<[I8]>, "i8 codes">;
