@@ -592,6 +592,56 @@ void mxTiles() {
   }
 }
 
+/// Per-tile mixed BFP (docs/Semantics.md section 5): a 4096 x 4096 matrix
+/// under a random assignment of the four codes, packed and unpacked, and
+/// the assigner (pcc 0.999 over all four), against a memcpy of the fp32
+/// bytes.
+void mixedBfp() {
+  size_t side = 4096, n = side * side, tiles = n / 1024;
+  std::printf("\n-- mixed BFP, %zu x %zu f32, memcpy of the fp32 bytes as "
+              "the peer --\n",
+              side, side);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy",
+              "ratio", "target");
+  std::vector<float> f32 = normalF32(n, 39116), copyOut(n), unpacked(n);
+  std::vector<uint8_t> codes((tiles + 3) / 4);
+  std::mt19937 rng(39116);
+  for (uint8_t &c : codes)
+    c = uint8_t(rng());
+  std::vector<char> packed(
+      birsim_bfp_mixed_bytes(codes.data(), side, side));
+  auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
+  if (wanted("mixed pack")) {
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
+                                packed.data());
+        },
+        copy);
+    row("mixed pack", t, copied, 1.3);
+  }
+  if (wanted("mixed unpack")) {
+    birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
+                          packed.data());
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_unpack_mixed(packed.data(), side, side, 0, codes.data(),
+                                  unpacked.data());
+        },
+        copy);
+    row("mixed unpack", t, copied, 1.3);
+  }
+  if (wanted("mixed assign")) {
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_bfp_assign_mixed(BIRSIM_MIXED_PCC, 0.999, 0.01, 0xF, 16,
+                                  f32.data(), side, side, 0, codes.data());
+        },
+        copy);
+    row("mixed assign pcc", t, copied, 4.0);
+  }
+}
+
 } // namespace
 
 int main() {
@@ -604,6 +654,7 @@ int main() {
   bfpDevicePaths();
   bfpExponentSearch();
   mxTiles();
+  mixedBfp();
   if (wanted("threads"))
     threads();
   if (wanted("folding"))

@@ -126,7 +126,17 @@ static const char *elementAt(const BfpLayout &layout, const char *tile,
          (layout.blockStart[b] + j * layout.valueStep) * layout.values->bytes;
 }
 
-/// The portable packer (§5 steps 1-5, block by block).
+/// Whether `site`'s Dest holds float32 (§5, the device's bytes).
+static bool fp32DestAt(BfpSite site) {
+  return lookupBfpSite(int(site))->dest == BfpSiteDest::float32;
+}
+/// A Dest element's bits for a device path: a float32 Dest holds the
+/// host's fp32 input bits (`hostBits`), a 16-bit Dest the element's own.
+static uint32_t destBitsOf(bool fp32Dest, const DtypeInfo &input,
+                           const char *element, uint32_t hostBits) {
+  return fp32Dest ? hostBits : uint32_t(loadBits(element, input.bytes));
+}
+
 /// §5 exponent search (tt-metal PR #57298) on a "b" block: Emax - 1
 /// instead of `shared` when its squared error, summed in double in block
 /// order, is strictly smaller; then the values above Emax - 1 become its
@@ -175,22 +185,21 @@ static void packTiles(const BfpLayout &layout, const char *src,
   const BfpFormatInfo &f = *layout.format;
   bool device = search && countEvents &&
                 bfpCountsDeviceAt(f, countedSite, int(layout.values->dtype));
+  bool fp32Dest = fp32DestAt(countedSite);
   packWalk(layout, src, firstTile, tileCount, out,
            [&](const char *tile, unsigned b, uint8_t *datums) {
              uint32_t block[kBfpBlockValues], dest[kBfpBlockValues];
-             for (unsigned j = 0; j < kBfpBlockValues; ++j)
-               dest[j] = block[j] =
-                   bfpInputBits(*layout.values, elementAt(layout, tile, b, j));
+             for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+               const char *element = elementAt(layout, tile, b, j);
+               block[j] = bfpInputBits(*layout.values, element);
+               dest[j] = destBitsOf(fp32Dest, *layout.values, element, block[j]);
+             }
              uint8_t shared = bfpSharedExponent(f, block);
              if (search)
                shared = searchExponent(f, block, shared);
              for (unsigned j = 0; j < kBfpBlockValues; ++j)
                datums[j] = bfpEncode(f, block[j], shared, tally, countEvents);
              if (device) {
-               bool fp32Dest = lookupBfpSite(int(countedSite))->dest ==
-                               BfpSiteDest::float32;
-               for (unsigned j = 0; j < kBfpBlockValues && !fp32Dest; ++j)
-                 dest[j] >>= 16; // a bfloat16 Dest's own bits
                tally[BfpClass::deviceDiffers] += unsigned(__builtin_popcount(
                    bfpDeviceDiffers(f, dest, shared, datums, countedSite)));
              }
@@ -560,7 +569,7 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
                                 size_t tileCount, uint8_t *mask) {
   const BfpFormatInfo &f = *layout.format;
   const DtypeInfo &input = *layout.values;
-  bool fp32Dest = lookupBfpSite(int(site))->dest == BfpSiteDest::float32;
+  bool fp32Dest = fp32DestAt(site);
   uint64_t differing = 0;
   for (size_t t = firstTile; t < firstTile + tileCount; ++t) {
     size_t origin = layout.origin(t);
@@ -571,7 +580,7 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
         index[j] = origin + layout.blockStart[b] + j * layout.valueStep;
         const char *element = src + index[j] * input.bytes;
         host[j] = bfpInputBits(input, element); // 16-bit floats exactly
-        dest[j] = fp32Dest ? host[j] : uint32_t(loadBits(element, input.bytes));
+        dest[j] = destBitsOf(fp32Dest, input, element, host[j]);
       }
       uint8_t hostShared = bfpSharedExponent(f, host);
       uint8_t hostDatums[kBfpBlockValues];
@@ -846,22 +855,20 @@ static void tallyBfpLayout(const BfpLayout &layout, const void *src,
   const BfpFormatInfo &f = *layout.format;
   const DtypeInfo &input = *layout.values;
   bool counted = bfpCountsDeviceAt(f, countedSite, int(input.dtype));
-  bool fp32Dest =
-      lookupBfpSite(int(countedSite))->dest == BfpSiteDest::float32;
+  bool fp32Dest = fp32DestAt(countedSite);
   auto *in = static_cast<const char *>(src);
   tally.elements[int(FidelityFamily::bfp_pack)] +=
       (end - begin) * layout.shape.values();
   for (size_t t = begin; t < end; ++t)
     for (unsigned b = 0; b < layout.shape.blocks(); ++b) {
-      uint32_t block[kBfpBlockValues];
+      uint32_t block[kBfpBlockValues], dest[kBfpBlockValues];
       uint64_t index[kBfpBlockValues];
       for (unsigned j = 0; j < kBfpBlockValues; ++j) {
         index[j] = layout.origin(t) + layout.blockStart[b] + j * layout.valueStep;
-        block[j] = bfpInputBits(input, in + index[j] * input.bytes);
+        const char *element = in + index[j] * input.bytes;
+        block[j] = bfpInputBits(input, element);
+        dest[j] = destBitsOf(fp32Dest, input, element, block[j]);
       }
-      uint32_t dest[kBfpBlockValues]; // a 16-bit Dest's own bits
-      for (unsigned j = 0; j < kBfpBlockValues; ++j)
-        dest[j] = fp32Dest ? block[j] : block[j] >> 16;
       uint8_t shared = bfpSharedExponent(f, block);
       if (search)
         shared = searchExponent(f, block, shared);

@@ -4,6 +4,7 @@
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Float.h"
 
+#include <iterator>
 #include <string>
 
 namespace birsim::core {
@@ -101,28 +102,33 @@ static uint32_t blackholeDecode(uint8_t code) {
   return widenToF32(*dtypeInfo(Dtype::float16).format, half);
 }
 
+/// Each policy's encoder and decoder, in TtFp8Policies.def's order.
+struct TtFp8Codec {
+  TtFp8Policy policy;
+  uint8_t (*encode)(uint32_t);
+  uint32_t (*decode)(uint8_t);
+};
+static constexpr TtFp8Codec kCodecs[] = {
+    {TtFp8Policy::ttmetal_host, hostEncode, hostDecode},
+    {TtFp8Policy::ocp_e4m3fn, ocpEncode, ocpDecode},
+    {TtFp8Policy::blackhole_packer, blackholeEncode, blackholeDecode}};
+static_assert(
+    [] {
+      if (std::size(kCodecs) != size_t(kNumTtFp8Policies))
+        return false;
+      for (size_t i = 0; i < std::size(kCodecs); ++i)
+        if (int(kCodecs[i].policy) != int(i))
+          return false;
+      return true;
+    }(),
+    "kCodecs: one row per TtFp8Policies.def row, in its order");
+
 uint8_t ttFp8Encode(TtFp8Policy policy, uint32_t f32) {
-  switch (policy) {
-  case TtFp8Policy::ttmetal_host:
-    return hostEncode(f32);
-  case TtFp8Policy::ocp_e4m3fn:
-    return ocpEncode(f32);
-  case TtFp8Policy::blackhole_packer:
-    return blackholeEncode(f32);
-  }
-  return 0;
+  return kCodecs[int(policy)].encode(f32);
 }
 
 uint32_t ttFp8Decode(TtFp8Policy policy, uint8_t code) {
-  switch (policy) {
-  case TtFp8Policy::ttmetal_host:
-    return hostDecode(code);
-  case TtFp8Policy::ocp_e4m3fn:
-    return ocpDecode(code);
-  case TtFp8Policy::blackhole_packer:
-    return blackholeDecode(code);
-  }
-  return 0;
+  return kCodecs[int(policy)].decode(code);
 }
 
 unsigned ttFp8Disagreements(uint32_t f32) {
