@@ -41,9 +41,11 @@ bool isBfpInputDtype(int dtype) {
 uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element) {
   uint64_t bits = 0;
   std::memcpy(&bits, element, dtype.bytes);
+  if (dtype.dtype == Dtype::float32)
+    return uint32_t(bits);
   if (dtype.dtype == Dtype::bfloat16)
     return uint32_t(bits) << 16; // NaN payloads kept
-  return readAsF32(dtype, bits); // fp32 as is; integers RNE (§4)
+  return readAsF32(dtype, bits); // integers RNE (§4)
 }
 
 BfpLayout bfpTilesLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
@@ -298,6 +300,35 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
   }
 }
 
+/// Each element code's mxDecode at scale 127, and the exponent fields its
+/// finite non-zero values take: where a block's scale keeps them normal,
+/// its decode is that value with the scale added to the exponent field.
+struct MxDecodeTable {
+  uint32_t bits[256];
+  bool scales[256]; ///< a finite non-zero value
+  int minField = 255, maxField = 0;
+};
+static const MxDecodeTable &mxDecodeTable(const BfpFormatInfo &f) {
+  static const auto tables = [] {
+    std::vector<MxDecodeTable> all(kNumBfpFormats);
+    for (const BfpFormatInfo &row : kMxFormats) {
+      MxDecodeTable &t = all[size_t(row.format)];
+      for (uint32_t code = 0; code < 256; ++code) {
+        t.bits[code] = mxDecode(row, code & ((1u << row.elementBits) - 1),
+                                uint8_t(kMxScaleBias));
+        int field = int(t.bits[code] >> 23 & 0xFF);
+        t.scales[code] = field != 0 && field != 0xFF;
+        if (t.scales[code]) {
+          t.minField = std::min(t.minField, field);
+          t.maxField = std::max(t.maxField, field);
+        }
+      }
+    }
+    return all;
+  }();
+  return tables[size_t(f.format)];
+}
+
 /// The MX unpacker (§5 MX decoding).
 static void unpackMxTiles(const BfpLayout &layout, const uint8_t *packed,
                           size_t firstTile, size_t tileCount, char *dst) {
@@ -306,16 +337,24 @@ static void unpackMxTiles(const BfpLayout &layout, const uint8_t *packed,
            scaleBytes = mxScaleBytes(layout),
            shift = f.datumBits - f.elementBits,
            slotMask = (1u << f.datumBits) - 1;
+  const MxDecodeTable &table = mxDecodeTable(f);
   for (size_t t = 0; t < tileCount; ++t) {
     const uint8_t *in = packed + t * layout.packedBytes;
-    for (unsigned k = 0; k < blocks; ++k)
+    for (unsigned k = 0; k < blocks; ++k) {
+      int adjust = int(in[k]) - kMxScaleBias;
+      bool byField = in[k] != 0xFF && table.minField + adjust >= 1 &&
+                     table.maxField + adjust <= 254;
+      uint32_t step = uint32_t(adjust) << 23;
       mxVisitTile(layout, firstTile + t, k, [&](size_t index, unsigned j) {
         size_t bit = size_t(k * kMxBlockValues + j) * f.datumBits;
         uint32_t code =
             ((in[scaleBytes + bit / 8] >> (bit % 8)) & slotMask) >> shift;
-        uint32_t value = mxDecode(f, code, in[k]);
+        uint32_t value = !byField          ? mxDecode(f, code, in[k])
+                         : table.scales[code] ? table.bits[code] + step
+                                              : table.bits[code];
         std::memcpy(dst + index * 4, &value, 4);
       });
+    }
   }
 }
 

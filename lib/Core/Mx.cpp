@@ -29,18 +29,6 @@ uint8_t mxScale(const BfpFormatInfo &f, const uint32_t *block) {
   return uint8_t((adjusted < -127 ? -127 : adjusted) + kMxScaleBias);
 }
 
-/// A non-negative (significand, exp2) value against another, exactly.
-static int compareValues(uint64_t a, int aExp, uint64_t b, int bExp) {
-  if (a == 0 || b == 0)
-    return (a != 0) - (b != 0);
-  int aTop = 63 - __builtin_clzll(a) + aExp, bTop = 63 - __builtin_clzll(b) + bExp;
-  if (aTop != bTop)
-    return aTop < bTop ? -1 : 1;
-  int common = aExp < bExp ? aExp : bExp; // both fit after aligning: <= 2^63
-  uint64_t x = a << (aExp - common), y = b << (bExp - common);
-  return (x > y) - (x < y);
-}
-
 uint32_t mxEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
                             uint8_t scale, unsigned &events) {
   bool negative = bits >> 31;
@@ -94,22 +82,18 @@ uint32_t mxEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,
     events |= mxClassBit(MxClass::flushedToZero);
     return sign;
   }
-  // Saturation: the value rounded on the format's mantissa grid without an
-  // exponent bound lies beyond the largest finite value.
-  uint32_t maxBits = widenToF32(e, e.maxFiniteCode());
-  UnpackedF32 max = unpackFiniteF32(maxBits);
-  int top = 63 - __builtin_clzll(v.significand) + exp2;
-  int quantum = (top < 1 - e.bias ? 1 - e.bias : top) - int(e.mantissaBits);
-  uint64_t rounded = quantum - exp2 >= 0
-                         ? shiftRightRoundEven(v.significand,
-                                               unsigned(quantum - exp2))
-                         : v.significand << (exp2 - quantum);
-  int roundedExp = quantum - exp2 >= 0 ? quantum : exp2;
-  if (compareValues(rounded, roundedExp, max.significand, max.exp2) > 0) {
+  // Rounded on the format's grid with one more exponent bit (the same codes
+  // up to the largest finite, and the binade above it): a code beyond the
+  // largest finite one saturates.
+  FloatFormat unbounded = e;
+  unbounded.exponentBits = uint8_t(e.exponentBits + 1);
+  unbounded.nonFinite = FloatNonFinite::IEEE;
+  unbounded.nanEncoding = FloatNanEncoding::IEEE;
+  uint32_t code = roundToFormat(unbounded, false, v.significand, exp2, 0);
+  if (code > e.maxFiniteCode()) {
     events |= mxClassBit(MxClass::saturated);
     return sign | e.maxFiniteCode();
   }
-  uint32_t code = roundToFormat(e, false, v.significand, exp2, kFp8Saturate);
   if (code == 0)
     events |= mxClassBit(MxClass::flushedToZero);
   return sign | code;

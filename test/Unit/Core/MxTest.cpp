@@ -157,6 +157,35 @@ TEST(Mx, EveryCodeUnderEveryScaleDecodes) {
   }
 }
 
+// Unpacking tiles whose blocks take every scale byte and random codes
+// gives mxDecode of each element (the unpacker's table path included).
+TEST(Mx, UnpackIsTheDecodeOfEveryElement) {
+  std::mt19937 rng(0xFF);
+  for (const BfpFormatInfo &f : kMxFormats) {
+    size_t tiles = 8, bytes = f.tileBytes, scaleBytes = 32;
+    std::vector<uint8_t> packed(tiles * bytes);
+    for (uint8_t &b : packed)
+      b = uint8_t(rng());
+    for (size_t t = 0; t < tiles; ++t)
+      for (unsigned k = 0; k < 32; ++k)
+        packed[t * bytes + k] = uint8_t(t * 32 + k);
+    std::vector<uint32_t> out(tiles * 1024);
+    ASSERT_TRUE(bfpUnpack(int(f.format), packed.data(), tiles, 32, 32,
+                          kBfpFaces, out.data())
+                    .ok());
+    unsigned shift = f.datumBits - f.elementBits;
+    for (size_t t = 0; t < tiles; ++t)
+      for (unsigned i = 0; i < 1024; ++i) {
+        size_t bit = size_t(i) * f.datumBits;
+        uint32_t slot = (packed[t * bytes + scaleBytes + bit / 8] >> bit % 8) &
+                        ((1u << f.datumBits) - 1);
+        ASSERT_EQ(out[t * 1024 + i],
+                  mxDecode(f, slot >> shift, uint8_t(t * 32 + i / 32)))
+            << f.name << " scale " << t * 32 + i / 32 << " element " << i;
+      }
+  }
+}
+
 // Scale bytes of random blocks (mixed magnitudes, zeros, subnormals, Inf,
 // NaN, and the all-NaN and Inf-only blocks) as the plain implementation.
 TEST(Mx, ScalesAsThePlainImplementation) {
