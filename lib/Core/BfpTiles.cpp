@@ -39,8 +39,7 @@ bool isBfpInputDtype(int dtype) {
 }
 
 uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element) {
-  uint64_t bits = 0;
-  std::memcpy(&bits, element, dtype.bytes);
+  uint64_t bits = loadBits(element, dtype.bytes);
   if (dtype.dtype == Dtype::float32)
     return uint32_t(bits);
   if (dtype.dtype == Dtype::bfloat16)

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Float.h"
@@ -90,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 9;
+  unsigned call = unsigned(in.take(1)) % 10;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -158,6 +159,55 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               ttFp8EncodeBulk(policy, src.data(), count, want.data(),
                               refCounts),
               got, want, before);
+    break;
+  }
+  case 9: { // per-tile mixed BFP: pack, unpack, the checked forms, assign
+    size_t rows = 32 * size_t(in.take(1) % 3) + (in.take(1) % 8 == 0 ? 16 : 0);
+    size_t cols = 32 * size_t(in.take(1) % 3);
+    unsigned flags = unsigned(in.take(1) % 4);
+    int input = int(in.take(1) % 22) - 1;
+    unsigned form = unsigned(in.take(1) % 5);
+    std::vector<uint8_t> codes = in.bytes(3);
+    size_t values = rows * cols, need = 1088 * (values / 1024 + 1);
+    std::vector<uint8_t> src = in.bytes(values * 4 + 16);
+    std::vector<uint8_t> out0 = in.bytes(std::max(need, values * 4) + 16);
+    std::vector<uint8_t> out1 = out0, out2 = out0;
+    size_t bytes = birsim_bfp_mixed_bytes(codes.data(), rows, cols);
+    check(bytes <= need);
+    size_t claimed = in.take(1) % 4 == 0 ? size_t(in.take(2)) : bytes;
+    auto *f1 = reinterpret_cast<float *>(out1.data());
+    auto *f2 = reinterpret_cast<float *>(out2.data());
+    int metric = int(in.take(1) % 4);
+    double bound = double(in.take(1)) / 255.0;
+    unsigned formats = unsigned(in.take(1) % 17);
+    int status =
+        form == 0 ? birsim_bfp_pack_mixed(input, src.data(), rows, cols, flags,
+                                          codes.data(), out1.data())
+        : form == 1 ? birsim_bfp_unpack_mixed(src.data(), rows, cols, flags,
+                                              codes.data(), f1)
+        : form == 2 ? birsim_bfp_pack_mixed_checked(input, src.data(), rows,
+                                                    cols, flags, codes.data(),
+                                                    out1.data(), claimed)
+        : form == 3 ? birsim_bfp_unpack_mixed_checked(
+                          src.data(), claimed, rows, cols, flags, codes.data(),
+                          f1)
+                    : birsim_bfp_assign_mixed(metric, bound, bound / 8,
+                                              formats, input, src.data(), rows,
+                                              cols, flags, out1.data());
+    Status reference =
+        form == 0 || form == 2
+            ? bfpPackMixed(input, src.data(), rows, cols, flags, codes.data(),
+                           out2.data())
+        : form == 1 || form == 3
+            ? bfpUnpackMixed(src.data(), rows, cols, flags, codes.data(), f2)
+            : bfpAssignMixed(metric, bound, bound / 8, formats, input,
+                             src.data(), rows, cols, flags, out2.data());
+    if ((form == 2 || form == 3) && claimed != bytes && reference.ok() &&
+        rows % 32 == 0) { // the checked forms refuse a wrong length
+      check(status == BIRSIM_EINVAL && out1 == out0);
+      break;
+    }
+    compare(status, reference, out1, out2, out0);
     break;
   }
   case 4:

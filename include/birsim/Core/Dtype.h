@@ -174,9 +174,13 @@ inline int64_t signedValue(const DtypeInfo &d, uint64_t bits) {
 
 /// Raw little-endian element access (the host is little-endian).
 inline uint64_t loadBits(const void *p, unsigned bytes) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, bytes);
-  return v;
+  // Fixed-size copies compile to single loads.
+  switch (bytes) {
+  case 1: { uint8_t v; std::memcpy(&v, p, 1); return v; }
+  case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+  case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+  default: { uint64_t v = 0; std::memcpy(&v, p, bytes); return v; }
+  }
 }
 inline void storeBits(void *p, unsigned bytes, uint64_t bits) {
   std::memcpy(p, &bits, bytes);
