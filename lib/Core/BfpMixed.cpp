@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace birsim::core {
@@ -142,10 +143,42 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
   return Status::success();
 }
 
-/// Whether a tile's round trip `q` of reference `x` (n values) meets the
-/// bound: the metric in double, in value order.
-static bool meets(BfpMixedMetric metric, double bound, const double *x,
-                  const float *q, size_t n) {
+/// A double sum of term(i) for i < n (a multiple of 8) as eight partial
+/// sums over i mod 8, added pairwise: the assigner's summation order
+/// (docs/Decisions.md D45).
+template <typename Term> static double sum8(size_t n, Term term) {
+  double part[8] = {};
+  for (size_t i = 0; i < n; i += 8)
+    for (size_t k = 0; k < 8; ++k)
+      part[k] += term(i + k);
+  return ((part[0] + part[1]) + (part[2] + part[3])) +
+         ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
+/// A tile's reference values in face order and what every metric reads
+/// of them alone.
+struct MixedReference {
+  static constexpr size_t kValues = kBfpMixedTileSide * kBfpMixedTileSide;
+  double x[kValues];
+  double mean, centredSquares, meanAbs;
+
+  void summarize() {
+    mean = sum8(kValues, [&](size_t i) { return x[i]; }) / double(kValues);
+    centredSquares = sum8(kValues, [&](size_t i) {
+      double d = x[i] - mean;
+      return d * d;
+    });
+    meanAbs = sum8(kValues, [&](size_t i) { return std::fabs(x[i]); }) /
+              double(kValues);
+  }
+};
+
+/// Whether a tile's round trip `q` of `ref` meets the bound under
+/// `metric`, in double.
+static bool meets(BfpMixedMetric metric, double bound,
+                  const MixedReference &ref, const float *q) {
+  constexpr size_t n = MixedReference::kValues;
+  const double *x = ref.x;
   switch (metric) {
   case BfpMixedMetric::maxAbs: {
     double worst = 0;
@@ -153,32 +186,29 @@ static bool meets(BfpMixedMetric metric, double bound, const double *x,
       worst = std::fmax(worst, std::fabs(double(q[i]) - x[i]));
     return worst <= bound;
   }
-  case BfpMixedMetric::meanAbs: {
-    double sum = 0;
-    for (size_t i = 0; i < n; ++i)
-      sum += std::fabs(double(q[i]) - x[i]);
-    return sum / double(n) <= bound;
-  }
+  case BfpMixedMetric::meanAbs:
+    return sum8(n, [&](size_t i) { return std::fabs(double(q[i]) - x[i]); }) /
+               double(n) <=
+           bound;
   case BfpMixedMetric::pcc: {
-    double mx = 0, mq = 0;
-    for (size_t i = 0; i < n; ++i) {
-      mx += x[i];
-      mq += q[i];
+    double mq = sum8(n, [&](size_t i) { return double(q[i]); }) / double(n);
+    double sxq = sum8(n, [&](size_t i) {
+      return (x[i] - ref.mean) * (double(q[i]) - mq);
+    });
+    double sqq = sum8(n, [&](size_t i) {
+      double d = double(q[i]) - mq;
+      return d * d;
+    });
+    double denominator = std::sqrt(ref.centredSquares) * std::sqrt(sqq);
+    double pcc;
+    if (denominator != 0) {
+      pcc = sxq / denominator;
+    } else {
+      bool identical = true;
+      for (size_t i = 0; i < n; ++i)
+        identical &= double(q[i]) == x[i];
+      pcc = identical ? 1.0 : 0.0;
     }
-    mx /= double(n);
-    mq /= double(n);
-    double sxq = 0, sxx = 0, sqq = 0;
-    bool identical = true;
-    for (size_t i = 0; i < n; ++i) {
-      double dx = x[i] - mx, dq = double(q[i]) - mq;
-      sxq += dx * dq;
-      sxx += dx * dx;
-      sqq += dq * dq;
-      identical &= double(q[i]) == x[i];
-    }
-    double denominator = std::sqrt(sxx) * std::sqrt(sqq);
-    double pcc = denominator == 0 ? (identical ? 1.0 : 0.0)
-                                  : sxq / denominator;
     return pcc >= bound;
   }
   }
@@ -231,10 +261,10 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
     faceOrder[c] = bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format),
                                   shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles);
-  constexpr size_t kValues = kBfpMixedTileSide * kBfpMixedTileSide;
+  constexpr size_t kValues = MixedReference::kValues;
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
-    std::vector<double> x(kValues);
+    auto ref = std::make_unique<MixedReference>();
     std::vector<float> q(kValues);
     for (size_t t = begin; t < end; ++t) {
       // The reference and each round trip, both in the tile's face order.
@@ -247,23 +277,20 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
           float v;
           uint32_t bits = bfpInputBits(input, in + at * input.bytes);
           std::memcpy(&v, &bits, 4);
-          x[b * kBfpBlockValues + j] = v;
+          ref->x[b * kBfpBlockValues + j] = v;
         }
+      ref->summarize();
       unsigned chosen = costliest;
       for (int code = 3; code >= 0; --code) {
         if (!(formats >> code & 1))
           continue;
         bool good;
         if (code == 3) {
-          double sum = 0;
-          for (double v : x)
-            sum += std::fabs(v);
-          good = sum / double(kValues) <= zeroBound;
+          good = ref->meanAbs <= zeroBound;
         } else {
           bfpPackTileRange(layouts[code], src, t, 1, packed.data());
           bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, q.data());
-          good = meets(BfpMixedMetric(metric), bound, x.data(), q.data(),
-                       kValues);
+          good = meets(BfpMixedMetric(metric), bound, *ref, q.data());
         }
         if (good) {
           chosen = unsigned(code);
