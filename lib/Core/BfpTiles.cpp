@@ -271,6 +271,63 @@ static void mxVisitTile(const BfpLayout &layout, size_t t, unsigned k,
           j);
 }
 
+/// mxEncode's magnitude code of every positive normal scaled value by its
+/// exponent field, its top `kMxKeptBits` mantissa bits and a sticky bit
+/// (which is all the element rounding reads: kept bits, round bit, sticky,
+/// for elements of at most 8 bits).
+constexpr unsigned kMxKeptBits = 8;
+struct MxEncodeTable {
+  std::vector<uint8_t> code; ///< by mxEncodeKey
+};
+static unsigned mxEncodeKey(uint32_t field, uint32_t magnitude) {
+  constexpr unsigned dropped = 23 - kMxKeptBits;
+  return field << (kMxKeptBits + 1) |
+         ((magnitude >> dropped) & ((1u << kMxKeptBits) - 1)) << 1 |
+         unsigned((magnitude & ((1u << dropped) - 1)) != 0);
+}
+static const MxEncodeTable &mxEncodeTable(const BfpFormatInfo &f) {
+  static const auto tables = [] {
+    std::vector<MxEncodeTable> all(kNumBfpFormats);
+    for (const BfpFormatInfo &row : kMxFormats) {
+      std::vector<uint8_t> &code = all[size_t(row.format)].code;
+      code.resize(size_t(256) << (kMxKeptBits + 1));
+      for (uint32_t field = 1; field < 255; ++field)
+        for (uint32_t top = 0; top < (1u << kMxKeptBits); ++top)
+          for (uint32_t sticky = 0; sticky < 2; ++sticky) {
+            uint32_t bits = field << 23 | top << (23 - kMxKeptBits) | sticky;
+            code[mxEncodeKey(field, bits)] =
+                uint8_t(mxEncode(row, bits, uint8_t(kMxScaleBias)));
+          }
+    }
+    return all;
+  }();
+  return tables[size_t(f.format)];
+}
+
+/// The elements of a block under `scale`: mxEncode's codes, through
+/// mxEncodeTable for finite non-zero values whose scaled exponent field is
+/// normal.
+static void mxEncodeBlock(const BfpFormatInfo &f, const MxEncodeTable &table,
+                          const uint32_t *block, uint8_t scale,
+                          uint32_t *codes) {
+  int adjust = int(scale) - kMxScaleBias;
+  uint32_t mask = (1u << f.elementBits) - 1,
+           signBit = 1u << (f.elementBits - 1);
+  bool integer = f.kind == BfpKind::MxInt;
+  for (unsigned j = 0; j < kMxBlockValues; ++j) {
+    uint32_t magnitude = block[j] & 0x7FFFFFFFu;
+    int field = int(magnitude >> 23) - adjust;
+    if (magnitude >= 0x7F800000u || (magnitude >> 23) == 0 || field < 1 ||
+        field > 254) {
+      codes[j] = mxEncode(f, block[j], scale);
+      continue;
+    }
+    uint32_t code = table.code[mxEncodeKey(uint32_t(field), magnitude)];
+    bool negative = block[j] >> 31;
+    codes[j] = !negative ? code : integer ? (0u - code) & mask : code | signBit;
+  }
+}
+
 /// The MX packer: per block the scale byte and the elements, each in the
 /// low bits of its storage slot shifted to the top (fp6: bits 7..2),
 /// element 0 lowest.
@@ -281,6 +338,7 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
   unsigned blocks = layout.shape.values() / kMxBlockValues,
            scaleBytes = mxScaleBytes(layout),
            shift = f.datumBits - f.elementBits;
+  const MxEncodeTable *table = tally ? nullptr : &mxEncodeTable(f);
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile =
         src + layout.origin(firstTile + t) * layout.values->bytes;
@@ -289,7 +347,12 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
     for (unsigned k = 0; k < blocks; ++k) {
       uint32_t block[kMxBlockValues], codes[kMxBlockValues];
       mxGather(layout, tile, k, block);
-      packed[k] = mxBlock(f, block, codes, tally);
+      if (table) {
+        packed[k] = mxScale(f, block);
+        mxEncodeBlock(f, *table, block, packed[k], codes);
+      } else {
+        packed[k] = mxBlock(f, block, codes, tally);
+      }
       for (unsigned j = 0; j < kMxBlockValues; ++j) {
         size_t bit = size_t(k * kMxBlockValues + j) * f.datumBits;
         packed[scaleBytes + bit / 8] |=

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -182,6 +183,44 @@ TEST(Mx, UnpackIsTheDecodeOfEveryElement) {
         ASSERT_EQ(out[t * 1024 + i],
                   mxDecode(f, slot >> shift, uint8_t(t * 32 + i / 32)))
             << f.name << " scale " << t * 32 + i / 32 << " element " << i;
+      }
+  }
+}
+
+// Packing (the uncounted packer reads its element codes from a table the
+// encoder fills) gives mxEncode of every element under its block's scale,
+// counted or not: every fp16 value and random fp32 bits over 40 binades.
+TEST(Mx, PackIsTheEncodeOfEveryElement) {
+  std::mt19937 rng(51971);
+  std::vector<uint32_t> values;
+  for (uint32_t h = 0; h < 0x10000; ++h)
+    values.push_back(widenToF32(*dtypeInfo(Dtype::float16).format, h));
+  while (values.size() % 1024 || values.size() < 0x10000 + 65536) {
+    uint32_t r = uint32_t(rng());
+    values.push_back((r & 0x807FFFFFu) | (107 + r % 40) << 23);
+  }
+  std::shuffle(values.begin(), values.end(), rng);
+  size_t tiles = values.size() / 1024;
+  for (const BfpFormatInfo &f : kMxFormats) {
+    std::vector<uint8_t> packed(tiles * f.tileBytes), counted(packed.size());
+    ASSERT_TRUE(bfpPack(int(f.format), int(Dtype::float32), values.data(),
+                        tiles, 32, 32, kBfpFaces, packed.data())
+                    .ok());
+    FidelityCounts counts;
+    ASSERT_TRUE(bfpPack(int(f.format), int(Dtype::float32), values.data(),
+                        tiles, 32, 32, kBfpFaces, counted.data(), &counts)
+                    .ok());
+    EXPECT_EQ(packed, counted) << f.name;
+    unsigned shift = f.datumBits - f.elementBits;
+    for (size_t t = 0; t < tiles; ++t)
+      for (unsigned i = 0; i < 1024; ++i) {
+        const uint8_t *tile = &packed[t * f.tileBytes];
+        size_t bit = size_t(i) * f.datumBits;
+        uint32_t code = ((tile[32 + bit / 8] >> bit % 8) &
+                         ((1u << f.datumBits) - 1)) >> shift;
+        ASSERT_EQ(code, mxEncode(f, values[t * 1024 + i], tile[i / 32]))
+            << f.name << " 0x" << std::hex << values[t * 1024 + i]
+            << " scale 0x" << int(tile[i / 32]);
       }
   }
 }
