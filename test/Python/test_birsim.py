@@ -499,3 +499,32 @@ def test_mixed_bfp_is_deepseeks_compressed_tensor():
         birsim.bfp_assign_mixed(m, "rmse", 0.1)
     with pytest.raises(ValueError, match="bytes"):
         birsim.bfp_unpack_mixed(packed[:-1], codes, m.shape)
+
+
+def test_mixed_and_mx_take_what_numpy_takes():
+    rng = np.random.default_rng(3)
+    m = rng.normal(0, 1, (64, 96)).astype(np.float32)
+    codes = [[0, 1, 3], [2, 0, 1]]
+    want = birsim.bfp_pack_mixed(m, codes)
+    # Non-native byte order, a strided view, a read-only array.
+    assert (birsim.bfp_pack_mixed(m.astype(">f4"), codes) == want).all()
+    wide = np.zeros((64, 192), np.float32)
+    wide[:, ::2] = m
+    assert (birsim.bfp_pack_mixed(wide[:, ::2], codes) == want).all()
+    frozen = m.copy()
+    frozen.flags.writeable = False
+    assert (birsim.bfp_pack_mixed(frozen, np.array(codes)) == want).all()
+    assert (birsim.bfp_pack_mixed(m, np.array(codes, np.int64)) == want).all()
+    # The packed code bytes: tiles 0-3 in byte 0 from the low bits.
+    packed_codes = np.array([0 | 1 << 2 | 3 << 4 | 2 << 6, 0 | 1 << 2],
+                            np.uint8)
+    assert (birsim.bfp_pack_mixed(m, packed_codes) == want).all()
+    with pytest.raises(ValueError, match="codes are 0-3"):
+        birsim.bfp_pack_mixed(m, [[0, 1, 4], [2, 0, 1]])
+    with pytest.raises(ValueError, match="unknown codes"):
+        birsim.bfp_pack_mixed(m, [["bfp8_b", "bfp3", "bfp0"]] * 2)
+    with pytest.raises(ValueError, match="whole 32x32"):
+        birsim.bfp_pack_mixed(m[:48], codes)
+    # MX takes the same inputs: a big-endian copy packs like the original.
+    assert (birsim.bfp_pack(m[:32, :64].astype(">f4"), "mxfp8_e4m3")
+            == birsim.bfp_pack(m[:32, :64], "mxfp8_e4m3")).all()
