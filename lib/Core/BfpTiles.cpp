@@ -250,6 +250,12 @@ static void unpackTiles(const BfpLayout &layout, const uint8_t *packed,
 /// 2k + 1 (32 consecutive values in face order).
 static void mxGather(const BfpLayout &layout, const char *tile, unsigned k,
                      uint32_t *block) {
+  if (layout.valueStep == 1 && layout.values->dtype == Dtype::float32) {
+    for (unsigned half = 0; half < 2; ++half) // two face rows of 16
+      std::memcpy(block + 16 * half,
+                  tile + layout.blockStart[2 * k + half] * 4, 64);
+    return;
+  }
   for (unsigned j = 0; j < kMxBlockValues; ++j)
     block[j] = bfpInputBits(*layout.values,
                             elementAt(layout, tile, 2 * k + j / 16, j % 16));
@@ -353,10 +359,13 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
       } else {
         packed[k] = mxBlock(f, block, codes, tally);
       }
-      for (unsigned j = 0; j < kMxBlockValues; ++j) {
-        size_t bit = size_t(k * kMxBlockValues + j) * f.datumBits;
-        packed[scaleBytes + bit / 8] |=
-            uint8_t((codes[j] << shift) << (bit % 8));
+      uint8_t *slots = packed + scaleBytes + k * kMxBlockValues * f.datumBits / 8;
+      unsigned perByte = 8 / f.datumBits;
+      for (unsigned j = 0; j < kMxBlockValues; j += perByte) {
+        uint32_t byte = 0;
+        for (unsigned s = 0; s < perByte; ++s)
+          byte |= (codes[j + s] << shift) << (s * f.datumBits);
+        slots[j / perByte] = uint8_t(byte);
       }
     }
   }
