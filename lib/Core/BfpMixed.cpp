@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace birsim::core {
@@ -219,10 +221,17 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
                       unsigned formats, int srcDtype, const void *src,
                       size_t rows, size_t cols, unsigned flags,
                       uint8_t *codes) {
-  if (metric < 0 || metric > int(BfpMixedMetric::pcc))
-    return Status::error(ErrorCode::invalidArgument, metric, 0,
-                         "the metrics are max_abs (0), mean_abs (1) and pcc "
-                         "(2)");
+  if (metric < 0 || metric >= int(std::size(kBfpMixedMetricNames))) {
+    static const std::string text = [] {
+      std::string t = "the metrics are";
+      size_t n = std::size(kBfpMixedMetricNames);
+      for (size_t i = 0; i < n; ++i)
+        t += std::string(i == 0 ? " " : i + 1 == n ? " and " : ", ") +
+             kBfpMixedMetricNames[i] + " (" + std::to_string(i) + ")";
+      return t;
+    }();
+    return Status::error(ErrorCode::invalidArgument, metric, 0, text.c_str());
+  }
   if (formats == 0 || formats > 15)
     return Status::error(ErrorCode::invalidArgument, int64_t(formats), 0,
                          "formats is a non-empty mask of the codes: bfp8_b "

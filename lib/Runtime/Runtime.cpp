@@ -33,7 +33,8 @@ using namespace birsim::core;
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFormats.def"
 
-static_assert(BIRSIM_MIXED_MAX_ABS == int(BfpMixedMetric::maxAbs) &&
+static_assert(std::size(kBfpMixedMetricNames) == 3 &&
+                  BIRSIM_MIXED_MAX_ABS == int(BfpMixedMetric::maxAbs) &&
                   BIRSIM_MIXED_MEAN_ABS == int(BfpMixedMetric::meanAbs) &&
                   BIRSIM_MIXED_PCC == int(BfpMixedMetric::pcc),
               "Runtime.h's mixed BFP metrics differ from the core's");
@@ -361,6 +362,17 @@ int birsim_bfp_unpack_tiles(int format, const void *packed, size_t tile_count,
                             float *tiles_out) {
   return birsim_bfp_unpack(format, packed, tile_count, kBfpTileSide,
                            kBfpTileSide, 0, tiles_out);
+}
+
+const char *birsim_bfp_mixed_code_name(int code) {
+  return code >= 0 && code < int(kNumBfpMixedCodes) ? kBfpMixedCodes[code].name
+                                                    : nullptr;
+}
+
+const char *birsim_bfp_mixed_metric_name(int metric) {
+  return metric >= 0 && metric < int(std::size(kBfpMixedMetricNames))
+             ? kBfpMixedMetricNames[metric]
+             : nullptr;
 }
 
 size_t birsim_bfp_mixed_bytes(const uint8_t *codes, size_t rows,

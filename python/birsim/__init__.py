@@ -594,9 +594,10 @@ def bfp_unpack_matrix(packed: ArrayLike, format: Union[str, int],
     return kind.give(result, _ROW["float32"])
 
 
-#: The per-tile codes of mixed BFP, by number (Runtime.h).
-bfp_mixed_codes: Tuple[str, ...] = ("bfp8_b", "bfp4_b", "bfp2_b", "bfp0")
-_MIXED_METRICS = {"max_abs": 0, "mean_abs": 1, "pcc": 2}
+#: The per-tile codes of mixed BFP, by number (the runtime's table).
+bfp_mixed_codes: Tuple[str, ...] = tuple(_rt.names("bfp_mixed_code"))
+_MIXED_METRICS = {name: n for n, name in
+                  enumerate(_rt.names("bfp_mixed_metric"))}
 
 
 def _mixed_codes(codes: ArrayLike, rows: int, cols: int, what: str):

@@ -131,7 +131,8 @@ class Runtime:
 
     def names(self, query):
         """Every name of an enumeration's table, by number: query is
-        "memory_reduction_op", "alu_op_type" or "bfp_format"."""
+        "memory_reduction_op", "alu_op_type", "bfp_format",
+        "bfp_mixed_code" or "bfp_mixed_metric"."""
         fn = getattr(self.lib, "birsim_%s_name" % query)
         names = []
         while fn(len(names)):

@@ -30,8 +30,10 @@ inline constexpr BfpMixedCode kBfpMixedCodes[] = {
 constexpr unsigned kNumBfpMixedCodes = 4;
 constexpr unsigned kBfpMixedTileSide = 32;
 
-/// The assigner's metrics (birsim_bfp_assign_mixed).
+/// The assigner's metrics (birsim_bfp_assign_mixed), by number.
 enum class BfpMixedMetric : int { maxAbs = 0, meanAbs = 1, pcc = 2 };
+inline constexpr const char *kBfpMixedMetricNames[] = {"max_abs", "mean_abs",
+                                                       "pcc"};
 
 /// The code of tile `t` (row-major tile order): 2 bits a tile, four a
 /// byte, low bits first.

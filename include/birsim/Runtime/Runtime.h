@@ -243,6 +243,10 @@ BIRSIM_RT_API int birsim_bfp_unpack_mixed_checked(const void *packed,
                                                   unsigned flags,
                                                   const uint8_t *codes,
                                                   float *out);
+/* The code names ("bfp8_b", "bfp4_b", "bfp2_b", "bfp0") and the metric
+ * names ("max_abs", "mean_abs", "pcc") by number; NULL past the last. */
+BIRSIM_RT_API const char *birsim_bfp_mixed_code_name(int code);
+BIRSIM_RT_API const char *birsim_bfp_mixed_metric_name(int metric);
 #define BIRSIM_MIXED_MAX_ABS 0 /* the assigner's metrics */
 #define BIRSIM_MIXED_MEAN_ABS 1
 #define BIRSIM_MIXED_PCC 2

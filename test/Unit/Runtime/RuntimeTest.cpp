@@ -210,6 +210,16 @@ TEST(RuntimeAbi, EnumerationNames) {
     EXPECT_EQ(birsim_bfp_tile_bytes(i), tileBytes[i]) << formats[i];
   }
   EXPECT_EQ(birsim_bfp_format_name(14), nullptr);
+  const char *codes[] = {"bfp8_b", "bfp4_b", "bfp2_b", "bfp0"};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_STREQ(birsim_bfp_mixed_code_name(i), codes[i]);
+  EXPECT_EQ(birsim_bfp_mixed_code_name(4), nullptr);
+  EXPECT_EQ(birsim_bfp_mixed_code_name(-1), nullptr);
+  EXPECT_STREQ(birsim_bfp_mixed_metric_name(BIRSIM_MIXED_MAX_ABS), "max_abs");
+  EXPECT_STREQ(birsim_bfp_mixed_metric_name(BIRSIM_MIXED_MEAN_ABS),
+               "mean_abs");
+  EXPECT_STREQ(birsim_bfp_mixed_metric_name(BIRSIM_MIXED_PCC), "pcc");
+  EXPECT_EQ(birsim_bfp_mixed_metric_name(3), nullptr);
   EXPECT_EQ(birsim_bfp_exponent_kind(-1), nullptr);
   unsigned char dst[4] = {}, src[4] = {};
   EXPECT_EQ(birsim_accumulate(4, dst, src, 16, 1), BIRSIM_EOP);
