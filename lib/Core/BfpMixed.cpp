@@ -51,12 +51,11 @@ static BfpLayout mixedLayout(unsigned code, const DtypeInfo &values,
                          values, cols, flags & kBfpTranspose);
 }
 
-/// The checks every mixed call makes; the tile count and each tile's
-/// offset in the packed bytes (offsets[tiles] the total).
-static Status prepareMixed(size_t rows, size_t cols, unsigned flags,
-                           const uint8_t *codes, const void *values,
-                           const void *packed, size_t &tiles,
-                           std::vector<size_t> &offsets) {
+/// The checks every mixed call (the assigner too) makes on its matrix,
+/// flags, codes and values; the tile count.
+static Status checkMixedCall(size_t rows, size_t cols, unsigned flags,
+                             const void *codes, const void *values,
+                             size_t &tiles) {
   if (Status s = mixedTiles(rows, cols, tiles))
     return s;
   if (flags & ~kBfpTranspose)
@@ -65,9 +64,25 @@ static Status prepareMixed(size_t rows, size_t cols, unsigned flags,
   if (tiles && (!codes || !values))
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null buffer with a non-zero tile count");
+  return Status::success();
+}
+
+/// checkMixedCall, then each tile's offset in the packed bytes
+/// (offsets[tiles] the total), which must be `packedBytes` unless that is
+/// kBfpMixedAnyLength.
+static Status prepareMixed(size_t rows, size_t cols, unsigned flags,
+                           const uint8_t *codes, const void *values,
+                           const void *packed, size_t packedBytes,
+                           size_t &tiles, std::vector<size_t> &offsets) {
+  if (Status s = checkMixedCall(rows, cols, flags, codes, values, tiles))
+    return s;
   offsets.assign(tiles + 1, 0);
   for (size_t t = 0; t < tiles; ++t)
     offsets[t + 1] = offsets[t] + bfpMixedTileBytes(bfpMixedCode(codes, t));
+  if (packedBytes != kBfpMixedAnyLength && packedBytes != offsets[tiles])
+    return Status::error(ErrorCode::invalidArgument, int64_t(packedBytes),
+                         int64_t(offsets[tiles]),
+                         "the packed bytes differ from the codes' length");
   if (offsets[tiles] && !packed)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null buffer with a non-zero tile count");
@@ -88,13 +103,15 @@ static void eachRun(const uint8_t *codes, size_t begin, size_t end, Fn fn) {
 }
 
 Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
-                    unsigned flags, const uint8_t *codes, void *out) {
+                    unsigned flags, const uint8_t *codes, void *out,
+                    size_t outBytes) {
   if (Status s = bfpCheckInput(srcDtype))
     return s;
   size_t tiles;
   std::vector<size_t> offsets;
   if (Status s =
-          prepareMixed(rows, cols, flags, codes, src, out, tiles, offsets))
+          prepareMixed(rows, cols, flags, codes, src, out, outBytes, tiles,
+                       offsets))
     return s;
   const DtypeInfo &input = *lookupDtype(srcDtype);
   if (Status s = checkNoOverlap(out, offsets[tiles], src,
@@ -114,11 +131,13 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
 }
 
 Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
-                      unsigned flags, const uint8_t *codes, float *out) {
+                      unsigned flags, const uint8_t *codes, float *out,
+                      size_t packedBytes) {
   size_t tiles;
   std::vector<size_t> offsets;
   if (Status s =
-          prepareMixed(rows, cols, flags, codes, out, packed, tiles, offsets))
+          prepareMixed(rows, cols, flags, codes, out, packed, packedBytes,
+                       tiles, offsets))
     return s;
   if (Status s = checkNoOverlap(out, rows * cols * 4, packed, offsets[tiles],
                                 false))
@@ -242,14 +261,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   if (Status s = bfpCheckInput(srcDtype))
     return s;
   size_t tiles;
-  if (Status s = mixedTiles(rows, cols, tiles))
+  if (Status s = checkMixedCall(rows, cols, flags, codes, src, tiles))
     return s;
-  if (flags & ~kBfpTranspose)
-    return Status::error(ErrorCode::invalidArgument, int64_t(flags), 0,
-                         "mixed BFP takes the flag transpose (2) only");
-  if (tiles && (!src || !codes))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero tile count");
   const DtypeInfo &input = *lookupDtype(srcDtype);
   size_t codeBytes = (tiles + 3) / 4;
   if (Status s = checkNoOverlap(codes, codeBytes, src,

@@ -773,19 +773,15 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
 
 static void runUnpack(const BfpLayout &layout, BfpSite site,
                       const void *packed, size_t tileCount, void *dst) {
-  const VectorKernels *vector =
-      layout.format->isMx() ? nullptr : activeKernels();
+  const VectorKernels *vector = activeKernels();
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
     auto *in = static_cast<const uint8_t *>(packed) + begin * layout.packedBytes;
-    auto *out = static_cast<char *>(dst);
-    if (vector)
+    if (site == BfpSite::host)
+      bfpUnpackTileRange(layout, in, begin, end - begin, dst);
+    else if (vector)
       vector->bfpUnpack(layout, site, in, begin, end - begin, dst);
-    else if (layout.format->isMx())
-      unpackMxTiles(layout, in, begin, end - begin, out);
-    else if (site == BfpSite::host)
-      unpackTiles(layout, in, begin, end - begin, out);
     else
-      unpackTilesAt(layout, in, begin, end - begin, out);
+      unpackTilesAt(layout, in, begin, end - begin, static_cast<char *>(dst));
   });
 }
 

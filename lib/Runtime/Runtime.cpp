@@ -391,34 +391,19 @@ int birsim_bfp_unpack_mixed(const void *packed, size_t rows, size_t cols,
   return report(bfpUnpackMixed(packed, rows, cols, flags, codes, out));
 }
 
-/// The packed side's length against the codes' (the checked forms).
-static Status mixedLengthIs(size_t bytes, const uint8_t *codes, size_t rows,
-                            size_t cols) {
-  size_t want = bfpMixedBytes(codes, rows, cols);
-  if (bytes != want && (rows % 32 == 0 && cols % 32 == 0))
-    return Status::error(ErrorCode::invalidArgument, int64_t(bytes),
-                         int64_t(want),
-                         "the packed bytes differ from the codes' length");
-  return Status::success();
-}
-
 int birsim_bfp_pack_mixed_checked(int src_dtype, const void *src, size_t rows,
                                   size_t cols, unsigned flags,
                                   const uint8_t *codes, void *out,
                                   size_t out_bytes) {
-  if (codes || rows * cols == 0)
-    if (Status s = mixedLengthIs(out_bytes, codes, rows, cols))
-      return report(s);
-  return birsim_bfp_pack_mixed(src_dtype, src, rows, cols, flags, codes, out);
+  return report(bfpPackMixed(src_dtype, src, rows, cols, flags, codes, out,
+                             out_bytes));
 }
 
 int birsim_bfp_unpack_mixed_checked(const void *packed, size_t packed_bytes,
                                     size_t rows, size_t cols, unsigned flags,
                                     const uint8_t *codes, float *out) {
-  if (codes || rows * cols == 0)
-    if (Status s = mixedLengthIs(packed_bytes, codes, rows, cols))
-      return report(s);
-  return birsim_bfp_unpack_mixed(packed, rows, cols, flags, codes, out);
+  return report(bfpUnpackMixed(packed, rows, cols, flags, codes, out,
+                               packed_bytes));
 }
 
 int birsim_bfp_assign_mixed(int metric, double bound, double zero_bound,

@@ -46,15 +46,21 @@ size_t bfpMixedTileBytes(unsigned code);
 /// matrix is not whole 32x32 tiles or codes is null with tiles to code.
 size_t bfpMixedBytes(const uint8_t *codes, size_t rows, size_t cols);
 
+/// "Any length": the packed side's length unchecked.
+constexpr size_t kBfpMixedAnyLength = SIZE_MAX;
+
 /// Packs a row-major rows x cols matrix of `srcDtype` (kBfpInputDtypes) in
 /// 32x32 tiles, row-major tile order, each as the host packs it in its
 /// code's format (kBfpTranspose: tilized transposed), back to back;
-/// nothing is written on error.
+/// `outBytes`, unless kBfpMixedAnyLength, must be the codes' length.
+/// Nothing is written on error.
 Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
-                    unsigned flags, const uint8_t *codes, void *out);
+                    unsigned flags, const uint8_t *codes, void *out,
+                    size_t outBytes = kBfpMixedAnyLength);
 /// The inverse: fp32 values, bfp0 tiles +0.
 Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
-                      unsigned flags, const uint8_t *codes, float *out);
+                      unsigned flags, const uint8_t *codes, float *out,
+                      size_t packedBytes = kBfpMixedAnyLength);
 /// Each tile's cheapest allowed code (`formats`: bit c allows code c)
 /// whose round trip meets `bound` under `metric` (max or mean absolute
 /// error at most `bound`, Pearson correlation at least `bound`; bfp0 by

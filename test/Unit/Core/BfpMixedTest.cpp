@@ -283,6 +283,16 @@ TEST(BfpMixed, ErrorsWriteNothing) {
   s = bfpAssignMixed(2, std::nan(""), 0.1, 1, int(Dtype::float32), m.data(),
                      64, 64, 0, out.data());
   EXPECT_FALSE(s.ok());
+  // The length checks (the lowering's calls): one byte short or long.
+  s = bfpPackMixed(int(Dtype::float32), m.data(), 64, 64, 0, codes.data(),
+                   out.data(), 4 * 1088 + 1);
+  EXPECT_EQ(s.message(), "invalid argument: the packed bytes differ from the "
+                         "codes' length (got 4353)");
+  std::vector<float> back(64 * 64, 7.0f), backBefore = back;
+  s = bfpUnpackMixed(out.data(), 64, 64, 0, codes.data(), back.data(),
+                     4 * 1088 - 1);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(back, backBefore);
   EXPECT_EQ(out, before);
   // A partly overlapping destination is an error too.
   s = bfpPackMixed(int(Dtype::float32), m.data(), 64, 64, 0, codes.data(),
