@@ -421,9 +421,7 @@ size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
 
 size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
                                     uint32_t tile_cols) {
-  const BfpFormatInfo *f = lookupBfpFormat(format);
-  const BfpTileShape *shape = lookupBfpTileShape(tile_rows, tile_cols);
-  return f && shape ? shape->packedBytes(*f) : 0;
+  return bfpPageBytes(format, tile_rows, tile_cols, 0);
 }
 
 

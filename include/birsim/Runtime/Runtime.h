@@ -204,7 +204,7 @@ BIRSIM_RT_API const char *birsim_bfp_flag(int index, unsigned *bits);
 /* The sites by number: "host", "fp32_dest", ...; NULL past the last. */
 BIRSIM_RT_API const char *birsim_bfp_site_name(int where);
 /* Bytes the packer writes per tile of this shape; 0 for an unknown format
- * or a shape tt-metal rejects. */
+ * or a shape tt-metal rejects (for an MX format, 1x16). */
 BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
                                                   uint32_t tile_rows,
                                                   uint32_t tile_cols);

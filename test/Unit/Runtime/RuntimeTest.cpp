@@ -733,6 +733,8 @@ TEST(RuntimeAbi, BfpShapesLayoutsInputsAndMatrices) {
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 32, 32), 1088u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 1, 32), 48u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP2_A, 1, 16), 20u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_MXINT8, 1, 16), 0u);
+  EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_MXINT8, 2, 16), 48u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP4_B, 16, 16), 144u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(BIRSIM_BFP8_B, 32, 8), 0u);
   EXPECT_EQ(birsim_bfp_packed_tile_bytes(firstUnknownFormat(), 32, 32), 0u);
