@@ -131,20 +131,25 @@ TEST(BfpMixed, PackIsEachTilePackedAlone) {
                           &back[r * 32], 128);
           }
           ASSERT_EQ(bfpMixedBytes(codes.data(), rows, cols), want.size());
-          Bytes got(want.size() + 16, 0xEE);
+          // 16 guard bytes (4 floats) before and after each output.
+          Bytes got(want.size() + 32, 0xEE);
           ASSERT_TRUE(bfpPackMixed(int(dtype), src, rows, cols, flags,
-                                   codes.data(), got.data())
+                                   codes.data(), got.data() + 16)
                           .ok());
-          EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin()))
+          EXPECT_TRUE(std::equal(want.begin(), want.end(), got.begin() + 16))
               << isaName(isa) << " flags " << flags;
-          EXPECT_TRUE(std::all_of(got.begin() + want.size(), got.end(),
-                                  [](uint8_t b) { return b == 0xEE; }));
-          std::vector<float> out(m.size(), -1.0f);
-          ASSERT_TRUE(bfpUnpackMixed(got.data(), rows, cols, flags,
-                                     codes.data(), out.data())
+          auto isGuard = [](uint8_t b) { return b == 0xEE; };
+          EXPECT_TRUE(std::all_of(got.begin(), got.begin() + 16, isGuard));
+          EXPECT_TRUE(std::all_of(got.end() - 16, got.end(), isGuard));
+          std::vector<float> out(m.size() + 8, -1.0f);
+          ASSERT_TRUE(bfpUnpackMixed(got.data() + 16, rows, cols, flags,
+                                     codes.data(), out.data() + 4)
                           .ok());
-          EXPECT_EQ(0, std::memcmp(out.data(), unpacked.data(), m.size() * 4))
+          EXPECT_EQ(0, std::memcmp(out.data() + 4, unpacked.data(),
+                                   m.size() * 4))
               << isaName(isa) << " flags " << flags;
+          for (size_t i = 0; i < 4; ++i)
+            EXPECT_TRUE(out[i] == -1.0f && out[m.size() + 4 + i] == -1.0f);
         }
     }
   }
@@ -201,11 +206,14 @@ TEST(BfpMixed, AssignerIsTheBruteForceChoice) {
   for (Isa isa : birsim::test::everyPath()) {
     selectIsa(isa);
     for (const Case &c : cases) {
-      Bytes codes((tiles + 3) / 4, 0xEE);
+      Bytes guarded((tiles + 3) / 4 + 8, 0xEE); // 4 guard bytes each side
       ASSERT_TRUE(bfpAssignMixed(c.metric, c.bound, c.zeroBound, c.formats,
                                  int(Dtype::float32), m.data(), rows, cols, 0,
-                                 codes.data())
+                                 guarded.data() + 4)
                       .ok());
+      for (size_t i = 0; i < 4; ++i)
+        ASSERT_TRUE(guarded[i] == 0xEE && guarded[guarded.size() - 1 - i] == 0xEE);
+      Bytes codes(guarded.begin() + 4, guarded.end() - 4);
       for (size_t t = 0; t < tiles; ++t) {
         std::vector<float> x = tileOf(m, cols, t);
         unsigned costliest = 0;

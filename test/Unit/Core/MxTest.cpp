@@ -12,6 +12,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Fidelity.h"
+#include "Paths.h"
 #include "PlainMx.h"
 
 #include "gtest/gtest.h"
@@ -222,6 +223,42 @@ TEST(Mx, PackIsTheEncodeOfEveryElement) {
             << f.name << " 0x" << std::hex << values[t * 1024 + i]
             << " scale 0x" << int(tile[i / 32]);
       }
+  }
+}
+
+// Every MX form writes its output and not a byte around it, on every path:
+// 64 guard bytes before and after, tiles and matrix forms, pages.
+TEST(Mx, NothingOutsideTheOutput) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(64);
+  std::vector<float> values(4 * 1024);
+  for (float &v : values)
+    v = std::ldexp(float(int(rng() % 2001) - 1000), int(rng() % 20) - 10);
+  for (Isa isa : birsim::test::everyPath()) {
+    selectIsa(isa);
+    for (const BfpFormatInfo &f : kMxFormats)
+      for (unsigned flags : {0u, kBfpFlag_page64})
+        for (bool matrix : {false, true}) {
+          BfpCall call = matrix ? bfpMatrixCall(0, int(f.format), 64, 64, 32,
+                                                32, flags)
+                                : bfpTilesCall(0, int(f.format), 4, 32, 32,
+                                               flags);
+          size_t bytes = 4 * bfpPageBytes(int(f.format), 32, 32,
+                                          bfpPageAlignmentOf(flags));
+          std::vector<uint8_t> packed(bytes + 128, 0xA5);
+          ASSERT_TRUE(bfpPack(call, int(Dtype::float32), values.data(),
+                              packed.data() + 64)
+                          .ok());
+          std::vector<uint8_t> back(4 * 4096 + 128, 0x5A);
+          ASSERT_TRUE(bfpUnpack(call, packed.data() + 64, back.data() + 64)
+                          .ok());
+          for (size_t i = 0; i < 64; ++i) {
+            ASSERT_EQ(packed[i], 0xA5) << f.name << " " << isaName(isa);
+            ASSERT_EQ(packed[64 + bytes + i], 0xA5) << f.name;
+            ASSERT_EQ(back[i], 0x5A) << f.name;
+            ASSERT_EQ(back[64 + 4 * 4096 + i], 0x5A) << f.name;
+          }
+        }
   }
 }
 
