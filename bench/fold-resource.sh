@@ -48,8 +48,9 @@ gen "%e = tensor.empty() : tensor<${TILES}x32x32xbf16>
     %t = arith.truncf %in : f32 to bf16
     linalg.yield %t : bf16
   } -> tensor<${TILES}x32x32xbf16>" "tensor<${TILES}x32x32xbf16>" linalg "$f32" $((TILES * 4096))
-# 1 GiB of bf16: 16384 x 32768 values, 524288 tiles of 32x32.
-[ -f "$out/matrix.mlirbc" ] ||
+# 1 GiB of bf16: 16384 x 32768 values, 524288 tiles of 32x32; kept between
+# runs, rewritten when birsim-opt is newer (bytecode holds the ops' properties).
+[ "$out/matrix.mlirbc" -nt "$opt" ] ||
   gen "%r = birsim.bfp_pack_matrix bfp8_b %w tile [32, 32] : tensor<16384x32768xbf16> -> tensor<524288x1088xi8>" \
       "tensor<524288x1088xi8>" matrix "tensor<16384x32768xbf16>" $((1 << 30))
 
