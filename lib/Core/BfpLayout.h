@@ -32,6 +32,15 @@ struct BfpLayout {
   }
 };
 
+/// An MX tile's scale bytes, zero-padded to a multiple of 16 (§5 MX tiles).
+inline unsigned mxScaleBytes(const BfpLayout &layout) {
+  return (layout.shape.values() / kMxBlockValues + 15) & ~15u;
+}
+/// Stores an MX block's element codes at `slots`: each in the low bits of
+/// its storage slot shifted to the top (fp6: bits 7..2), element 0 lowest.
+void mxStoreCodes(const BfpFormatInfo &f, const uint32_t *codes,
+                  uint8_t *slots);
+
 /// Tiles one after another, each row-major inside or in face order.
 BfpLayout bfpTilesLayout(const BfpFormatInfo &f, const BfpTileShape &shape,
                          const DtypeInfo &values, bool faces);

@@ -261,9 +261,15 @@ static void mxGather(const BfpLayout &layout, const char *tile, unsigned k,
                             elementAt(layout, tile, 2 * k + j / 16, j % 16));
 }
 
-/// An MX tile's scale bytes, zero-padded to a multiple of 16.
-static unsigned mxScaleBytes(const BfpLayout &layout) {
-  return (layout.shape.values() / kMxBlockValues + 15) & ~15u;
+void mxStoreCodes(const BfpFormatInfo &f, const uint32_t *codes,
+                  uint8_t *slots) {
+  unsigned perByte = f.datumsPerByte(), shift = f.datumBits - f.elementBits;
+  for (unsigned j = 0; j < kMxBlockValues; j += perByte) {
+    uint32_t byte = 0;
+    for (unsigned s = 0; s < perByte; ++s)
+      byte |= (codes[j + s] << shift) << (s * f.datumBits);
+    slots[j / perByte] = uint8_t(byte);
+  }
 }
 
 /// Calls visit(index, element bits of MX block k, value j) over a tile's
@@ -342,8 +348,7 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
                         MxTally *tally) {
   const BfpFormatInfo &f = *layout.format;
   unsigned blocks = layout.shape.values() / kMxBlockValues,
-           scaleBytes = mxScaleBytes(layout),
-           shift = f.datumBits - f.elementBits;
+           scaleBytes = mxScaleBytes(layout);
   const MxEncodeTable *table = tally ? nullptr : &mxEncodeTable(f);
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile =
@@ -359,14 +364,8 @@ static void packMxTiles(const BfpLayout &layout, const char *src,
       } else {
         packed[k] = mxBlock(f, block, codes, tally);
       }
-      uint8_t *slots = packed + scaleBytes + k * kMxBlockValues * f.datumBits / 8;
-      unsigned perByte = 8 / f.datumBits;
-      for (unsigned j = 0; j < kMxBlockValues; j += perByte) {
-        uint32_t byte = 0;
-        for (unsigned s = 0; s < perByte; ++s)
-          byte |= (codes[j + s] << shift) << (s * f.datumBits);
-        slots[j / perByte] = uint8_t(byte);
-      }
+      mxStoreCodes(f, codes,
+                   packed + scaleBytes + k * kMxBlockValues * f.datumBits / 8);
     }
   }
 }
@@ -708,22 +707,24 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
   return differing;
 }
 
-/// Packs the MX tiles of `layout` (threaded, portable), counting mx_pack.
+/// Packs the MX tiles of `layout` (threaded; counting mx_pack, portable).
 static void runMxPack(const BfpLayout &layout, const void *src,
                       size_t tileCount, void *out, FidelityCounts *counts) {
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    auto *bytes = static_cast<uint8_t *>(out) + begin * layout.packedBytes;
+    if (!counts) {
+      bfpPackTileRange(layout, src, begin, end - begin, bytes);
+      return;
+    }
     MxTally tally;
     packMxTiles(layout, static_cast<const char *>(src), begin, end - begin,
-                static_cast<uint8_t *>(out) + begin * layout.packedBytes,
-                counts ? &tally : nullptr);
-    if (counts) {
-      FidelityCounts chunk;
-      chunk.elements[int(FidelityFamily::mx_pack)] =
-          (end - begin) * layout.shape.values();
-      for (int c = 0; c < MxTally::kClasses; ++c)
-        chunk.count[int(mxPackEventOf(MxClass(c)))] = tally.cells[c];
-      counts->addLocked(chunk);
-    }
+                bytes, &tally);
+    FidelityCounts chunk;
+    chunk.elements[int(FidelityFamily::mx_pack)] =
+        (end - begin) * layout.shape.values();
+    for (int c = 0; c < MxTally::kClasses; ++c)
+      chunk.count[int(mxPackEventOf(MxClass(c)))] = tally.cells[c];
+    counts->addLocked(chunk);
   });
 }
 
@@ -790,9 +791,12 @@ void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
   BfpTally tally;
   auto *in = static_cast<const char *>(src);
   auto *bytes = static_cast<uint8_t *>(out);
-  if (layout.format->isMx())
+  const VectorKernels *vector = activeKernels();
+  if (layout.format->isMx() && vector)
+    vector->mxPack(layout, in, first, count, bytes);
+  else if (layout.format->isMx())
     packMxTiles(layout, in, first, count, bytes, nullptr);
-  else if (const VectorKernels *vector = activeKernels())
+  else if (vector)
     vector->bfpPack(layout, BfpSite::host, in, first, count, bytes, tally,
                     false);
   else
@@ -803,9 +807,12 @@ void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
 void bfpUnpackTileRange(const BfpLayout &layout, const void *packed,
                         size_t first, size_t count, void *dst) {
   auto *in = static_cast<const uint8_t *>(packed);
-  if (layout.format->isMx())
+  const VectorKernels *vector = activeKernels();
+  if (layout.format->isMx() && vector)
+    vector->mxUnpack(layout, in, first, count, dst);
+  else if (layout.format->isMx())
     unpackMxTiles(layout, in, first, count, static_cast<char *>(dst));
-  else if (const VectorKernels *vector = activeKernels())
+  else if (vector)
     vector->bfpUnpack(layout, BfpSite::host, in, first, count, dst);
   else
     unpackTiles(layout, in, first, count, static_cast<char *>(dst));

@@ -20,13 +20,7 @@ uint8_t mxScale(const BfpFormatInfo &f, const uint32_t *block) {
     return 0xFF;
   if (allNonFiniteOrZero && anyInf)
     return 0xFE;
-  // The largest magnitude's exponent (0 for an all-zero block); a subnormal
-  // one lies below -126, so the scale clamps to -127 whatever it is.
-  int exponent = maxFinite == 0         ? 0
-                 : maxFinite < 0x800000 ? -127
-                                        : int(maxFinite >> 23) - 127;
-  int adjusted = exponent - f.emax;
-  return uint8_t((adjusted < -127 ? -127 : adjusted) + kMxScaleBias);
+  return mxScaleOfMaxFinite(f, maxFinite);
 }
 
 uint32_t mxEncodeWithEvents(const BfpFormatInfo &f, uint32_t bits,

@@ -444,6 +444,18 @@ uint8_t bfpSharedExponent(const BfpFormatInfo &f, const uint32_t *block);
 /// least -127), biased by 127; 0xFF for an all-NaN block, 0xFE for a block
 /// of Inf, NaN and zeros with an Inf.
 uint8_t mxScale(const BfpFormatInfo &f, const uint32_t *block);
+/// The scale byte of a block with a finite non-zero value, or of an
+/// all-zero one (`maxFinite` 0): its largest finite magnitude's exponent
+/// (0 for an all-zero block; a subnormal one lies below -126, so the scale
+/// clamps to -127 whatever it is) less emax, at least -127, biased.
+constexpr uint8_t mxScaleOfMaxFinite(const BfpFormatInfo &f,
+                                     uint32_t maxFinite) {
+  int exponent = maxFinite == 0         ? 0
+                 : maxFinite < 0x800000 ? -127
+                                        : int(maxFinite >> 23) - 127;
+  int adjusted = exponent - f.emax;
+  return uint8_t((adjusted < -127 ? -127 : adjusted) + kMxScaleBias);
+}
 /// The bit of `c` in mxEncodeWithEvents' class set.
 constexpr unsigned mxClassBit(MxClass c) { return 1u << unsigned(c); }
 /// The element code of fp32 bits under scale byte `scale`: the value

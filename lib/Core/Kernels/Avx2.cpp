@@ -292,6 +292,10 @@ struct Avx2 : X86Vocabulary {
   static int bfpShared(const BfpBlock &e) {
     return horizontalMax(_mm256_max_epi32(e.lo, e.hi));
   }
+  /// Lane 0 of a splat.
+  static uint32_t firstLane(BfpShared splat) {
+    return uint32_t(_mm256_cvtsi256_si32(splat));
+  }
   static __m256i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
     return toBytes(lanes.lo, lanes.hi);

@@ -290,9 +290,15 @@ struct Avx512 : X86Vocabulary {
                              -1, -1, -1))));
   }
   static int bfpShared(BfpBlock e) { return _mm512_reduce_max_epi32(e); }
+  /// Lane 0 of a splat.
+  static uint32_t firstLane(BfpShared splat) {
+    return uint32_t(_mm_cvtsi128_si32(_mm512_castsi512_si128(splat)));
+  }
   static __m512i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
-    return _mm512_cvtepi32_epi8(lanes);
+    __m128i bytes = _mm512_cvtepi32_epi8(lanes);
+    asm("" : "+x"(bytes));
+    return bytes;
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return _mm512_cvtepu8_epi32(bytes);

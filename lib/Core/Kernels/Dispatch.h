@@ -45,6 +45,19 @@ template <typename Fn> void withBfpFormat(BfpFormat format, Fn &&fn) {
   });
 }
 
+/// Calls fn(std::integral_constant<BfpFormat, F>()) for MX format `format`:
+/// one instantiation per MX row of BfpFormats.def.
+template <typename Fn> void withMxFormat(BfpFormat format, Fn &&fn) {
+  withConstant<
+#define BIRSIM_BFP_FORMAT(...)
+#define BIRSIM_MX_FORMAT(Enumerator, ...) BfpFormat::Enumerator,
+#include "birsim/Core/BfpFormats.def"
+      BfpFormat(-1)>(format, [&](auto row) {
+    if constexpr (int(row.value) >= 0)
+      fn(row);
+  });
+}
+
 /// Calls fn(std::integral_constant<BfpSite, S>()) for BFP site `site`: one
 /// instantiation per BfpSites.def row.
 template <typename Fn> void withBfpSite(BfpSite site, Fn &&fn) {

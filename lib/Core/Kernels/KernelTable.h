@@ -165,6 +165,28 @@ template <class X> struct EntryPoints {
     });
     return differing;
   }
+
+  static void mxPack(const BfpLayout &layout, const void *src,
+                     size_t firstTile, size_t tileCount, void *out) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    withMxFormat(layout.format->format, [&](auto format) {
+      withLoad(layout, [&](auto load) {
+        mxPackLoop<X, load, format>(layout, static_cast<const char *>(src),
+                                    firstTile, tileCount,
+                                    static_cast<char *>(out));
+      });
+    });
+  }
+
+  static void mxUnpack(const BfpLayout &layout, const void *packed,
+                       size_t firstTile, size_t tileCount, void *dst) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    withMxFormat(layout.format->format, [&](auto format) {
+      mxUnpackLoop<X, format>(layout,
+                              static_cast<const unsigned char *>(packed),
+                              firstTile, tileCount, static_cast<char *>(dst));
+    });
+  }
 };
 
 /// The VectorKernels of path `X`.
@@ -180,6 +202,8 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.bfpUnpack = E::bfpUnpack;
   table.bfpDeviceDiff = E::bfpDeviceDiff;
   table.fp8AddCounted = E::fp8AddCounted;
+  table.mxPack = E::mxPack;
+  table.mxUnpack = E::mxUnpack;
   return table;
 }
 

@@ -152,6 +152,15 @@ struct VectorKernels {
   uint64_t (*bfpDeviceDiff)(const BfpLayout &layout, BfpSite site,
                             const void *src, size_t firstTile,
                             size_t tileCount, uint8_t *mask);
+  /// MX tiles [firstTile, firstTile + tileCount) of `layout` from `src`
+  /// (the whole call's values) into `out` (the first of those tiles'
+  /// bytes), as the host packs them (§5 MX tiles; no events).
+  void (*mxPack)(const BfpLayout &layout, const void *src, size_t firstTile,
+                 size_t tileCount, void *out);
+  /// The inverse: `packed` holds the first of those tiles, `dst` is the
+  /// whole call's fp32 values.
+  void (*mxUnpack)(const BfpLayout &layout, const void *packed,
+                   size_t firstTile, size_t tileCount, void *dst);
   /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
   /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,

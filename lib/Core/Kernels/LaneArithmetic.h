@@ -18,6 +18,7 @@
 
 #include "FormatConstants.h"
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -478,6 +479,116 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
           : V::sub(shared, leadingZeros) & V::splat(0xFF);
   I value = sign | V::shl(exponent, 23) | fraction;
   return V::select(V::eq(magnitude, V::zero()), sign, value);
+}
+
+//===-- MX tiles (§5 MX tiles) --------------------------------------------===//
+
+/// The fp32 bits of 2^e, -149 <= e <= 127: normal, or subnormal below
+/// 2^-126.
+constexpr uint32_t powerOfTwoBits(int e) {
+  return e >= -126 ? uint32_t(e + 127) << 23 : 1u << (e + 149);
+}
+
+/// An MX format's encoder and decoder in lanes: mxEncode and mxDecode (§5
+/// MX tiles), under the default MXCSR (the kernel's guard).
+template <class V> struct MxLanes {
+  using I = typename V::I;
+  explicit MxLanes(const BfpFormatInfo &f)
+      : integer(f.kind == BfpKind::MxInt), hasInf(f.element.hasInf()),
+        bits(int(f.elementBits)), m(f.element.mantissaBits),
+        maxCode(V::splat(integer ? uint32_t(f.mxIntMax())
+                                 : f.element.maxFiniteCode())),
+        codeMask(V::splat((1u << f.elementBits) - 1)),
+        magnitudeMask(V::splat(f.element.magnitudeMask())),
+        rebias(V::splat(uint32_t(127 - f.element.bias) << 23)),
+        minNormal(V::splat(powerOfTwoBits(1 - f.element.bias))),
+        quantumBase(V::splat(powerOfTwoBits(
+            24 - f.element.bias - f.element.mantissaBits))),
+        roundHalf(V::splat((1u << (22 - f.element.mantissaBits)) - 1)),
+        intScale(V::splat(powerOfTwoBits(int(f.elementBits) - 2))),
+        intMax(V::splatF(float(f.mxIntMax()))),
+        nanCode(V::splat(f.element.nanResult)),
+        infCode(V::splat(f.element.infCode())),
+        nanFrom(V::splat(!f.element.hasNaN() || integer ? 0x7FFFFFFFu
+                         : f.element.hasInf()           ? f.element.infCode() + 1
+                                              : f.element.magnitudeMask())),
+        infMagnitude(V::splat(f.element.hasInf() ? f.element.infCode()
+                                                 : 0x7FFFFFFFu)),
+        minNormalCode(V::splat(1u << f.element.mantissaBits)),
+        subnormalStep(V::splat(powerOfTwoBits(
+            1 - f.element.bias - f.element.mantissaBits))) {}
+
+  /// mxEncode of fp32 lanes under a scale byte whose 2^(127 - scale) is
+  /// `divisor` (fp32 bits, every lane); `Finite`: no lane is Inf or NaN.
+  /// The scaled magnitude s is one product, exact at and above 2^-126;
+  /// below, it rounds to no element but 0, as the flush gives. A float
+  /// element of s at or above its smallest normal is s's bits rebiased and
+  /// rounded at bit 23 - M (the carry runs into the exponent); below, s +
+  /// 2^(24 - bias - M), whose unit in the last place is the element's
+  /// subnormal step, rounds it. An integer element is s 2^(bits - 2),
+  /// clamped, rounded by adding 2^23. Codes beyond the largest saturate;
+  /// Inf and NaN as mxEncode.
+  template <bool Finite> I encode(I v, I divisor) const {
+    I magnitude = v & V::splat(0x7FFFFFFF);
+    auto negative = V::gt(V::zero(), v);
+    if (integer) {
+      I scaled = V::mulF(V::mulF(magnitude, divisor), intScale);
+      I q = V::sub(V::addF(V::minF(scaled, intMax), V::splat(0x4B000000)),
+                   V::splat(0x4B000000)); // 2^23
+      q = V::select(negative, V::sub(V::zero(), q), q) & codeMask;
+      if constexpr (Finite)
+        return q;
+      return V::select(V::gt(magnitude, V::splat(0x7F800000)), V::zero(), q);
+    }
+    I scaled = V::mulF(magnitude, divisor);
+    I normal = V::sub(scaled, rebias);
+    normal = V::shr(V::add(V::add(normal, roundHalf),
+                           V::shr(normal, 23 - m) & V::splat(1)),
+                    23 - m);
+    I subnormal = V::sub(V::addF(scaled, quantumBase), quantumBase);
+    I code = V::minUnsigned(V::select(V::gt(minNormal, scaled), subnormal,
+                                      normal),
+                            maxCode);
+    if (!Finite && hasInf)
+      code = V::select(V::eq(magnitude, V::splat(0x7F800000)), infCode, code);
+    code = code | V::keep(negative, V::splat(1u << (bits - 1)));
+    if constexpr (Finite)
+      return code;
+    return V::select(V::gt(magnitude, V::splat(0x7F800000)), nanCode, code);
+  }
+
+  /// mxDecode of element codes under a scale byte other than 0xFF, whose
+  /// power of two is `multiplier` (fp32 bits, in every lane): a float's
+  /// exact value (a normal code's bits rebiased at fp32's mantissa, a
+  /// subnormal one's mantissa times its step: no subnormal operand), an
+  /// integer's as fp32, then one rounded product.
+  I decode(I codes, I multiplier) const {
+    if (integer) {
+      I q = V::sra(V::shl(codes, 32 - bits), 32 - bits);
+      return V::mulF(V::toFloat(q), multiplier);
+    }
+    I magnitude = codes & magnitudeMask;
+    I sign = V::shl(V::shr(codes, bits - 1), 31);
+    I widened = V::select(V::gt(minNormalCode, magnitude),
+                          V::mulF(V::toFloat(magnitude), subnormalStep),
+                          V::add(V::shl(magnitude, 23 - m), rebias));
+    I value = V::mulF(widened, multiplier);
+    value = V::select(V::eq(magnitude, infMagnitude), V::splat(0x7F800000),
+                      value) | sign;
+    return V::select(V::gt(nanFrom, magnitude), value, V::splat(0x7FC00000));
+  }
+
+  bool integer, hasInf;
+  int bits, m;
+  I maxCode, codeMask, magnitudeMask, rebias, minNormal, quantumBase,
+      roundHalf, intScale, intMax, nanCode, infCode, nanFrom, infMagnitude,
+      minNormalCode, subnormalStep;
+};
+
+/// The fp32 bits of 2^(scale - 127 - shift) (`shift`: an integer element's
+/// fraction bits): the unpacker's multiplier for scale bytes 0..0xFE.
+constexpr uint32_t mxMultiplierBits(unsigned scale, int shift) {
+  return powerOfTwoBits(int(scale) - 127 - shift);
 }
 
 } // namespace birsim::core::kernel

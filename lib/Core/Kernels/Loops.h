@@ -36,6 +36,7 @@
 //                           bits, from an input element type of §5;
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
+//   X::firstLane(splat) -> lane 0 of a BfpShared,
 //   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
@@ -640,6 +641,154 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     X::moveCounts(lanes, local);
   }
   return local[BfpClass::deviceDiffers];
+}
+
+//===-- MX tiles (§5 MX tiles): whole blocks, so no tails -----------------===//
+
+/// Packs MX tiles [firstTile, firstTile + tileCount) as packMxTiles does.
+/// An MX block is the walk's blocks 2k and 2k + 1; four blocks share one
+/// reduction of their largest magnitudes, and a block with an Inf or a
+/// NaN takes mxScale.
+template <class X, int Load, BfpFormat Format>
+__attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
+                                          const char *src, size_t firstTile,
+                                          size_t tileCount, char *out) {
+  using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
+  constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
+  constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
+                     shift = f.datumBits - f.elementBits;
+  const MxLanes<V> lanes(f);
+  const unsigned blocks = layout.shape.values() / kMxBlockValues,
+                 scaleBytes = mxScaleBytes(layout),
+                 inputBytes = layout.values->bytes;
+  const size_t tileBytes = scaleBytes + size_t(blocks) * 2 * halfBytes;
+  size_t offsets[kBfpTileBlocks]; // of the walk's blocks, in bytes
+  for (unsigned b = 0; b < 2 * blocks; ++b)
+    offsets[b] = layout.blockStart[b] * inputBytes;
+  for (size_t t = 0; t < tileCount; ++t) {
+    const char *tile = src + layout.origin(firstTile + t) * inputBytes;
+    auto *packed = reinterpret_cast<uint8_t *>(out + t * layout.packedBytes);
+    X::reportWrite(packed, layout.packedBytes);
+    for (unsigned first = 0; first < blocks; first += 4) {
+      unsigned group = std::min(4u, blocks - first);
+      Block values[4][2], keys[4];
+      for (unsigned g = 0; g < group; ++g) {
+        for (unsigned h = 0; h < 2; ++h) {
+          const char *p = tile + offsets[2 * (first + g) + h];
+          X::prefetch(p);
+          values[g][h] = loadBfpValues<X, Load>(layout, p);
+        }
+        keys[g] = X::mapBlock(
+            [](auto a, auto b) {
+              auto magnitudes = V::splat(0x7FFFFFFF);
+              return V::max(a & magnitudes, b & magnitudes);
+            },
+            values[g][0], values[g][1]);
+      }
+      uint32_t maxMagnitude[4];
+      if (group == 4) {
+        typename X::BfpShared splats[4];
+        X::bfpShared4(keys, splats);
+        for (unsigned g = 0; g < 4; ++g)
+          maxMagnitude[g] = X::firstLane(splats[g]);
+      } else {
+        for (unsigned g = 0; g < group; ++g)
+          maxMagnitude[g] = uint32_t(X::bfpShared(keys[g]));
+      }
+      for (unsigned g = 0; g < group; ++g) {
+        unsigned k = first + g;
+        // Below Inf, the largest magnitude is the largest finite one.
+        bool finite = maxMagnitude[g] < 0x7F800000u;
+        uint8_t scale;
+        if (finite) {
+          scale = mxScaleOfMaxFinite(f, maxMagnitude[g]);
+        } else {
+          alignas(64) uint32_t block[kMxBlockValues];
+          X::storeBfpBlock(reinterpret_cast<char *>(block), values[g][0]);
+          X::storeBfpBlock(reinterpret_cast<char *>(block + kBfpBlockValues),
+                           values[g][1]);
+          scale = mxScale(f, block);
+        }
+        packed[k] = scale;
+        auto divisor = V::splat(powerOfTwoBits(127 - int(scale)));
+        for (unsigned h = 0; h < 2; ++h) {
+          auto codes = X::mapBlock(
+              [&](auto v) {
+                return finite ? lanes.template encode<true>(v, divisor)
+                              : lanes.template encode<false>(v, divisor);
+              },
+              values[g][h]);
+          if constexpr (shift != 0)
+            codes = X::mapBlock(
+                [&](auto c) { return V::shl(c, int(shift)); }, codes);
+          X::storeBfpDatums(f.datumBits,
+                            reinterpret_cast<char *>(packed + scaleBytes +
+                                                     (2 * k + h) * halfBytes),
+                            X::bfpDatumsOf(codes));
+        }
+      }
+    }
+    if (scaleBytes > blocks)
+      std::memset(packed + blocks, 0, scaleBytes - blocks);
+    if (layout.packedBytes > tileBytes) // §5 pages
+      std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes);
+  }
+}
+
+/// Unpacks MX tiles [firstTile, firstTile + tileCount) as unpackMxTiles
+/// does, a walk block (16 elements) at a time.
+template <class X, BfpFormat Format>
+__attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
+                                            const unsigned char *packed,
+                                            size_t firstTile,
+                                            size_t tileCount, char *dst) {
+  using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
+  constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
+  const MxLanes<V> lanes(f);
+  constexpr bool integer = f.kind == BfpKind::MxInt;
+  constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
+                     shift = f.datumBits - f.elementBits;
+  constexpr int fractionBits = integer ? int(f.elementBits) - 2 : 0;
+  const unsigned blocks = layout.shape.values() / kMxBlockValues,
+                 scaleBytes = mxScaleBytes(layout);
+  for (size_t t = 0; t < tileCount; ++t) {
+    const unsigned char *in = packed + t * layout.packedBytes;
+    char *tile = dst + layout.origin(firstTile + t) * 4;
+    X::reportRead(in, layout.packedBytes);
+    X::prefetch(in);
+    for (unsigned b = 0; b < 2 * blocks; ++b) {
+      uint8_t scale = in[b / 2];
+      auto codes = X::widenBfpDatums(
+          X::loadBfpDatums(f.datumBits, in + scaleBytes + b * halfBytes));
+      Block decoded;
+      if (scale == 0xFF) { // §5 MX decoding: NaN, or an integer's 0
+        uint32_t all = integer ? 0 : 0x7FC00000u;
+        decoded = X::mapBlock([&](auto) { return V::splat(all); }, codes);
+      } else {
+        auto multiplier = V::splat(mxMultiplierBits(scale, fractionBits));
+        decoded = X::mapBlock(
+            [&](auto c) {
+              return lanes.decode(V::shr(c, int(shift)), multiplier);
+            },
+            codes);
+      }
+      char *values = tile + layout.blockStart[b] * 4;
+      if (layout.valueStep == 1) {
+        X::reportWrite(values, 4 * kBfpBlockValues);
+        X::storeBfpBlock(values, decoded);
+        continue;
+      }
+      alignas(64) char lined[4 * kBfpBlockValues];
+      X::storeBfpBlock(lined, decoded);
+      size_t step = 4 * layout.valueStep;
+      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+        X::reportWrite(values + j * step, 4);
+        std::memcpy(values + j * step, lined + 4 * j, 4);
+      }
+    }
+  }
 }
 
 } // namespace birsim::core::kernel

@@ -160,7 +160,8 @@ TEST(Mx, EveryCodeUnderEveryScaleDecodes) {
 }
 
 // Unpacking tiles whose blocks take every scale byte and random codes
-// gives mxDecode of each element (the unpacker's table path included).
+// gives mxDecode of each element, on every path (the portable unpacker's
+// table path included).
 TEST(Mx, UnpackIsTheDecodeOfEveryElement) {
   std::mt19937 rng(0xFF);
   for (const BfpFormatInfo &f : kMxFormats) {
@@ -171,20 +172,26 @@ TEST(Mx, UnpackIsTheDecodeOfEveryElement) {
     for (size_t t = 0; t < tiles; ++t)
       for (unsigned k = 0; k < 32; ++k)
         packed[t * bytes + k] = uint8_t(t * 32 + k);
-    std::vector<uint32_t> out(tiles * 1024);
-    ASSERT_TRUE(bfpUnpack(int(f.format), packed.data(), tiles, 32, 32,
-                          kBfpFaces, out.data())
-                    .ok());
     unsigned shift = f.datumBits - f.elementBits;
-    for (size_t t = 0; t < tiles; ++t)
-      for (unsigned i = 0; i < 1024; ++i) {
-        size_t bit = size_t(i) * f.datumBits;
-        uint32_t slot = (packed[t * bytes + scaleBytes + bit / 8] >> bit % 8) &
-                        ((1u << f.datumBits) - 1);
-        ASSERT_EQ(out[t * 1024 + i],
-                  mxDecode(f, slot >> shift, uint8_t(t * 32 + i / 32)))
-            << f.name << " scale " << t * 32 + i / 32 << " element " << i;
-      }
+    birsim::test::PathGuard guard;
+    for (Isa isa : birsim::test::everyPath()) {
+      selectIsa(isa);
+      std::vector<uint32_t> out(tiles * 1024);
+      ASSERT_TRUE(bfpUnpack(int(f.format), packed.data(), tiles, 32, 32,
+                            kBfpFaces, out.data())
+                      .ok());
+      for (size_t t = 0; t < tiles; ++t)
+        for (unsigned i = 0; i < 1024; ++i) {
+          size_t bit = size_t(i) * f.datumBits;
+          uint32_t slot =
+              (packed[t * bytes + scaleBytes + bit / 8] >> bit % 8) &
+              ((1u << f.datumBits) - 1);
+          ASSERT_EQ(out[t * 1024 + i],
+                    mxDecode(f, slot >> shift, uint8_t(t * 32 + i / 32)))
+              << f.name << " on " << isaName(isa) << " scale "
+              << t * 32 + i / 32 << " element " << i;
+        }
+    }
   }
 }
 
@@ -202,28 +209,90 @@ TEST(Mx, PackIsTheEncodeOfEveryElement) {
   }
   std::shuffle(values.begin(), values.end(), rng);
   size_t tiles = values.size() / 1024;
+  birsim::test::PathGuard guard;
   for (const BfpFormatInfo &f : kMxFormats) {
-    std::vector<uint8_t> packed(tiles * f.tileBytes), counted(packed.size());
-    ASSERT_TRUE(bfpPack(int(f.format), int(Dtype::float32), values.data(),
-                        tiles, 32, 32, kBfpFaces, packed.data())
-                    .ok());
+    std::vector<uint8_t> counted(tiles * f.tileBytes);
     FidelityCounts counts;
     ASSERT_TRUE(bfpPack(int(f.format), int(Dtype::float32), values.data(),
                         tiles, 32, 32, kBfpFaces, counted.data(), &counts)
                     .ok());
-    EXPECT_EQ(packed, counted) << f.name;
     unsigned shift = f.datumBits - f.elementBits;
-    for (size_t t = 0; t < tiles; ++t)
-      for (unsigned i = 0; i < 1024; ++i) {
-        const uint8_t *tile = &packed[t * f.tileBytes];
-        size_t bit = size_t(i) * f.datumBits;
-        uint32_t code = ((tile[32 + bit / 8] >> bit % 8) &
-                         ((1u << f.datumBits) - 1)) >> shift;
-        ASSERT_EQ(code, mxEncode(f, values[t * 1024 + i], tile[i / 32]))
-            << f.name << " 0x" << std::hex << values[t * 1024 + i]
-            << " scale 0x" << int(tile[i / 32]);
-      }
+    for (Isa isa : birsim::test::everyPath()) {
+      selectIsa(isa);
+      std::vector<uint8_t> packed(tiles * f.tileBytes);
+      ASSERT_TRUE(bfpPack(int(f.format), int(Dtype::float32), values.data(),
+                          tiles, 32, 32, kBfpFaces, packed.data())
+                      .ok());
+      EXPECT_EQ(packed, counted) << f.name << " on " << isaName(isa);
+      for (size_t t = 0; t < tiles; ++t)
+        for (unsigned i = 0; i < 1024; ++i) {
+          const uint8_t *tile = &packed[t * f.tileBytes];
+          size_t bit = size_t(i) * f.datumBits;
+          uint32_t code = ((tile[32 + bit / 8] >> bit % 8) &
+                           ((1u << f.datumBits) - 1)) >> shift;
+          ASSERT_EQ(code, mxEncode(f, values[t * 1024 + i], tile[i / 32]))
+              << f.name << " on " << isaName(isa) << " 0x" << std::hex
+              << values[t * 1024 + i] << " scale 0x" << int(tile[i / 32]);
+        }
+    }
   }
+}
+
+// Blocks of every kind the vector packers tell apart (zero or normal
+// values, with a NaN, an Inf, a subnormal; all NaN, Inf only, all zero;
+// a span of exponents wide enough to flush; ties of every element grid;
+// random bits) pack on every path as the counted (portable) packer does,
+// from float32 and from bfloat16.
+TEST(Mx, EveryKindOfBlockOnEveryPath) {
+  std::mt19937 rng(0x5CA1E);
+  auto draw = [&](unsigned mode) {
+    uint32_t r = uint32_t(rng()), sign = r & 0x80000000u;
+    switch (mode) {
+    case 0: return r;                                         // any bits
+    case 1: return sign | (1 + r % 254) << 23 | (r >> 9 & 0x7FFFFF);
+    case 2: return sign | (r % 4 ? (100 + r % 50) << 23 : 0); // powers, zeros
+    case 3: return r % 31 ? sign | (120 + r % 10) << 23 : 0x7F800000u | sign;
+    case 4: return r % 31 ? sign | (120 + r % 10) << 23 : 0x7FC00001u;
+    case 5: return r % 31 ? sign | (1 + r % 20) << 23 : sign | (r & 0x7FFFFF);
+    case 6: return sign | (r % 2 ? 0x7F800000u : 0);          // Inf, zero
+    case 7: return 0x7F800000u | (1 + (r & 0x3FFFFF));        // all NaN
+    case 8: return sign;                                      // signed zeros
+    case 9: // element midpoints: a kept bit and the half below it set
+      return sign | (110 + r % 20) << 23 | (r & 0x7C0000) | 1u << (17 - r % 4);
+    default: return sign | (r % 2 ? 250u : 20u) << 23 | (r & 0x7FFFFF);
+    }
+  };
+  constexpr size_t tiles = 44;
+  std::vector<uint32_t> f32(tiles * 1024);
+  for (size_t b = 0; b < f32.size() / 32; ++b)
+    for (unsigned j = 0; j < 32; ++j)
+      f32[b * 32 + j] = draw(unsigned(b % 11));
+  std::vector<uint16_t> bf16(f32.size());
+  for (size_t i = 0; i < f32.size(); ++i)
+    bf16[i] = uint16_t(f32[i] >> 16);
+  birsim::test::PathGuard guard;
+  for (const BfpFormatInfo &f : kMxFormats)
+    for (Dtype input : {Dtype::float32, Dtype::bfloat16}) {
+      const void *src = input == Dtype::float32 ? (const void *)f32.data()
+                                                : (const void *)bf16.data();
+      std::vector<uint8_t> want(tiles * f.tileBytes);
+      FidelityCounts counts; // the counted packer is the portable one
+      ASSERT_TRUE(bfpPack(int(f.format), int(input), src, tiles, 32, 32,
+                          kBfpFaces, want.data(), &counts)
+                      .ok());
+      for (Isa isa : birsim::test::everyPath()) {
+        selectIsa(isa);
+        std::vector<uint8_t> got(want.size(), 0xEE);
+        ASSERT_TRUE(bfpPack(int(f.format), int(input), src, tiles, 32, 32,
+                            kBfpFaces, got.data())
+                        .ok());
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_EQ(got[i], want[i])
+              << f.name << " from " << dtypeInfo(input).name << " on "
+              << isaName(isa) << ": tile " << i / f.tileBytes << " byte "
+              << i % f.tileBytes;
+      }
+    }
 }
 
 // Every MX form writes its output and not a byte around it, on every path:
