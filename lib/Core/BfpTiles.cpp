@@ -729,14 +729,16 @@ static void runMxPack(const BfpLayout &layout, const void *src,
 }
 
 /// Packs the tiles of `layout` at `site` (threaded, vector path where
-/// there is one; the exponent search, `search`, portable); `counts` at the
+/// there is one), with the exponent search where `search`; `counts` at the
 /// host only, device_differs at bfpCountedSite() by the device diff.
 static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
                     size_t tileCount, void *out, FidelityCounts *counts,
                     bool search) {
   if (layout.format->isMx())
     return runMxPack(layout, src, tileCount, out, counts);
-  const VectorKernels *vector = search ? nullptr : activeKernels();
+  // The counted search (events against the searched bytes) is portable.
+  const VectorKernels *vector =
+      search && counts ? nullptr : activeKernels();
   BfpSite countedSite = bfpCountedSite();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
@@ -745,7 +747,7 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
     auto *bytes = static_cast<uint8_t *>(out) + begin * layout.packedBytes;
     if (vector)
       vector->bfpPack(layout, site, in, begin, end - begin, bytes, tally,
-                      counts != nullptr);
+                      counts != nullptr, search);
     else if (site == BfpSite::host)
       packTiles(layout, in, begin, end - begin, bytes, tally,
                 counts != nullptr, search, countedSite);
@@ -798,7 +800,7 @@ void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
     packMxTiles(layout, in, first, count, bytes, nullptr);
   else if (vector)
     vector->bfpPack(layout, BfpSite::host, in, first, count, bytes, tally,
-                    false);
+                    false, false);
   else
     packTiles(layout, in, first, count, bytes, tally, false);
   bfpAddTies(tally);

@@ -308,6 +308,17 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
+  /// The squares of a block's 16 fp32 lanes as doubles (exact), in order.
+  static void storeSquaresF64(double *p, const BfpBlock &v) {
+    __m256i halves[2] = {v.lo, v.hi};
+    for (int h = 0; h < 2; ++h)
+      for (int q = 0; q < 2; ++q) {
+        __m128 four = _mm_castsi128_ps(q ? _mm256_extracti128_si256(halves[h], 1)
+                                         : _mm256_castsi256_si128(halves[h]));
+        __m256d d = _mm256_cvtps_pd(four);
+        _mm256_storeu_pd(p + 8 * h + 4 * q, _mm256_mul_pd(d, d));
+      }
+  }
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;
   /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,

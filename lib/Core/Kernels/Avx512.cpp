@@ -304,6 +304,14 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
+  /// The squares of a block's 16 fp32 lanes as doubles (exact), in order.
+  static void storeSquaresF64(double *p, BfpBlock v) {
+    __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(asFloat(v)));
+    __m512d hi = _mm512_cvtps_pd(
+        _mm256_castsi256_ps(_mm512_extracti64x4_epi64(v, 1)));
+    _mm512_storeu_pd(p, _mm512_mul_pd(lo, lo));
+    _mm512_storeu_pd(p + 8, _mm512_mul_pd(hi, hi));
+  }
   /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.
   static constexpr bool kBfpHalfLanes = true;

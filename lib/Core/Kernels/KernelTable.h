@@ -117,16 +117,19 @@ template <class X> struct EntryPoints {
   /// thread's. A device site packs the "b" formats only (bfpCheckSite).
   static void bfpPack(const BfpLayout &layout, BfpSite site, const void *src,
                       size_t firstTile, size_t tileCount, void *out,
-                      BfpTally &tally, bool countEvents) {
+                      BfpTally &tally, bool countEvents, bool search) {
     Guard guard(nullptr, 0, nullptr, 0);
     withBfpSite(site, [&](auto at) {
       withBool(countEvents && at == BfpSite::host, [&](auto counted) {
-        withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
-          withLoad(layout, [&](auto load) {
-            if constexpr (at == BfpSite::host || !fp16Exponent)
-              bfpPackLoop<X, at, counted, m, fp16Exponent, load>(
-                  layout, static_cast<const char *>(src), firstTile,
-                  tileCount, static_cast<char *>(out), tally);
+        withBool(search && at == BfpSite::host && !counted, [&](auto searched) {
+          withBfpFormat(layout.format->format, [&](auto m, auto fp16Exponent) {
+            withLoad(layout, [&](auto load) {
+              if constexpr ((at == BfpSite::host || !fp16Exponent) &&
+                            (!searched || !fp16Exponent))
+                bfpPackLoop<X, at, counted, m, fp16Exponent, load, searched>(
+                    layout, static_cast<const char *>(src), firstTile,
+                    tileCount, static_cast<char *>(out), tally);
+            });
           });
         });
       });

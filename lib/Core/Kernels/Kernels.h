@@ -138,10 +138,11 @@ struct VectorKernels {
   /// from `src` (the whole call's values) into `out` (the first of those
   /// tiles' bytes) as the packer at `site` writes them (§5); at the host,
   /// ties tallied into `tally`, and with `countEvents` the other events of
-  /// docs/Fidelity.md too.
+  /// docs/Fidelity.md too; with `search` (the host, bfp8_b and bfp4_b, no
+  /// events), the exponent search.
   void (*bfpPack)(const BfpLayout &layout, BfpSite site, const void *src,
                   size_t firstTile, size_t tileCount, void *out,
-                  BfpTally &tally, bool countEvents);
+                  BfpTally &tally, bool countEvents, bool search);
   /// The inverse, decoding as the host or (at a device site) the unpacker:
   /// `packed` holds the first of those tiles, `dst` is the whole call's
   /// fp32 values.

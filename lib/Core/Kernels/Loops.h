@@ -37,6 +37,7 @@
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
+//   X::storeSquaresF64(p, block): its 16 fp32 lanes squared as doubles,
 //   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
@@ -411,8 +412,78 @@ struct BfpPackerLanes {
   }
 };
 
+/// §5 exponent search (tt-metal PR #57298) on `count` (at most 4) "b"
+/// blocks of fp32 lanes `values` whose shared exponents are the bytes of
+/// `shared` (block k in bits 8k..8k+7), each searched when above M and
+/// below 255. Each lane's error under Emax and under Emax - 1 (values
+/// above it at the largest magnitude) is an exact fp32 difference (both
+/// sides multiples of the lane's ulp, the datum's step at least that), its
+/// square an exact double; each block's two sums run in block order, as
+/// the portable search's, the blocks' sums side by side. Where Emax - 1 is
+/// strictly better, the block's values above it become its largest
+/// magnitude and its byte Emax - 1. Returns the bytes.
+template <class X, unsigned M>
+uint32_t bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
+                            unsigned count) {
+  using V = typename X::template Lanes<32>;
+  typename X::template Tally<BfpClass> trial{}; // the trials' ties are not the pack's
+  alignas(64) double squares[2][4][kBfpBlockValues] = {};
+  auto errors = [&](const typename X::BfpBlock &block, unsigned exponent,
+                    bool clampAbove, double *out) {
+    auto splat = X::bfpSplat(int(exponent));
+    uint32_t step = powerOfTwoBits(int(exponent) - 127 - int(M - 1));
+    X::storeSquaresF64(
+        out, X::mapBlock(
+                 [&](auto v) {
+                   auto d = bfpEncodeLanes<V, false, M, false>(v, splat, trial);
+                   if (clampAbove)
+                     d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
+                                         V::splat(exponent)),
+                                   (V::shr(v, 31 - M) & V::splat(1u << M)) |
+                                       V::splat((1u << M) - 1),
+                                   d);
+                   auto q = V::mulF(V::toFloat(d & V::splat((1u << M) - 1)),
+                                    V::splat(step)) |
+                            V::shl(V::shr(d, M), 31);
+                   return V::subF(v, q);
+                 },
+                 block));
+  };
+  bool searched[4] = {};
+  for (unsigned k = 0; k < count; ++k) {
+    unsigned e = shared >> 8 * k & 0xFF;
+    searched[k] = e > M && e != 255;
+    if (searched[k]) {
+      errors(values[k], e, false, squares[0][k]);
+      errors(values[k], e - 1, true, squares[1][k]);
+    }
+  }
+  double err[2][4] = {};
+  for (unsigned j = 0; j < kBfpBlockValues; ++j)
+    for (unsigned k = 0; k < 4; ++k) {
+      err[0][k] += squares[0][k][j];
+      err[1][k] += squares[1][k][j];
+    }
+  for (unsigned k = 0; k < count; ++k) {
+    if (!searched[k] || !(err[1][k] < err[0][k]))
+      continue;
+    unsigned lower = (shared >> 8 * k & 0xFF) - 1;
+    shared = (shared & ~(0xFFu << 8 * k)) | lower << 8 * k;
+    values[k] = X::mapBlock(
+        [&](auto v) {
+          return V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
+                                 V::splat(lower)),
+                           (v & V::splat(0x80000000u)) |
+                               V::splat(lower << 23 | 0x7FFFFFu),
+                           v);
+        },
+        values[k]);
+  }
+  return shared;
+}
+
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
-          bool Fp16Exponent, int Load>
+          bool Fp16Exponent, int Load, bool Search = false>
 __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
                                            const char *src, size_t firstTile,
                                            size_t tileCount, char *out,
@@ -474,6 +545,13 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
       }
       typename X::BfpShared shared[4];
       uint32_t bytes = X::bfpShared4(exponents, shared);
+      if constexpr (Search) {
+        uint32_t searched = bfpSearchExponents<X, M>(block, bytes, 4);
+        for (unsigned k = 0; k < 4; ++k)
+          if ((searched ^ bytes) >> 8 * k & 0xFF)
+            shared[k] = X::bfpSplat(int(searched >> 8 * k & 0xFF));
+        bytes = searched;
+      }
       std::memcpy(packed + b, &bytes, 4);
       for (unsigned k = 0; k < 4; ++k)
         X::storeBfpDatums(M + 1,
@@ -485,6 +563,8 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
       X::prefetch(values);
       auto block = P::values(loadBfpValues<X, Load>(layout, values));
       int shared = X::bfpShared(P::exponents(block));
+      if constexpr (Search)
+        shared = int(bfpSearchExponents<X, M>(&block, uint32_t(shared), 1));
       packed[b] = char(shared);
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                         P::datums(block, X::bfpSplat(shared), lanes));

@@ -783,6 +783,76 @@ TEST(BfpExpSearch, PullRequestVectors) {
   }
 }
 
+// The searched pack is the same bytes on every path and with events
+// counted (the portable search): every tile shape, both layouts, the
+// matrix forms plain and transposed, float32 and bfloat16, over blocks
+// whose values span many binades (squares of very different sizes, so the
+// block-order sums round), near the two exponents' boundary, subnormal,
+// and PR #57298's.
+TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
+  std::mt19937 rng(57298);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  auto draw = [&](size_t block) -> uint32_t {
+    uint32_t r = uint32_t(rng());
+    float x;
+    switch (block % 5) {
+    case 0: x = std::ldexp(normal(rng), int(r % 60) - 30); break;
+    case 1: x = std::ldexp(normal(rng), int(block % 31) - 15); break;
+    case 2: // the largest value and many just below half of it
+      x = r % 16 ? std::ldexp(1.0f - float(r % 64) / 1024, -1) : 1.0f;
+      x = r & 0x10000 ? -x : x;
+      break;
+    case 3: x = r % 16 ? 0.13f : 1.0f; break;
+    default: { // subnormal and tiny normal values
+      uint32_t bits = (r & 0x807FFFFFu) | (r % 3 ? 0 : (1 + r % 8) << 23);
+      std::memcpy(&x, &bits, 4);
+    }
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    return bits;
+  };
+  birsim::test::PathGuard guard;
+  for (const BfpTileShape &shape : kBfpTileShapes)
+    for (BfpFormat format : {BfpFormat::bfp4_b, BfpFormat::bfp8_b})
+      for (Dtype dtype : {Dtype::float32, Dtype::bfloat16})
+        for (int form = 0; form < 4; ++form) { // rows, faces, matrix, transposed
+          if (form == 3 && shape.rows < 16)
+            continue;
+          size_t tiles = 6, n = tiles * shape.values();
+          std::vector<uint32_t> f32(n);
+          for (size_t i = 0; i < n; ++i)
+            f32[i] = draw(i / 16);
+          std::vector<uint16_t> bf16(n);
+          for (size_t i = 0; i < n; ++i)
+            bf16[i] = uint16_t(f32[i] >> 16);
+          const void *src = dtype == Dtype::float32 ? (const void *)f32.data()
+                                                    : (const void *)bf16.data();
+          BfpCall call =
+              form < 2 ? bfpTilesCall(0, int(format), tiles, shape.rows,
+                                      shape.cols,
+                                      (form ? kBfpFaces : 0) | kBfpFlag_exp_search)
+                       : bfpMatrixCall(0, int(format), 2 * shape.rows,
+                                       3 * shape.cols, shape.rows, shape.cols,
+                                       (form == 3 ? kBfpTranspose : 0) |
+                                           kBfpFlag_exp_search);
+          const BfpFormatInfo &f = *lookupBfpFormat(int(format));
+          std::vector<uint8_t> want(tiles * shape.packedBytes(f));
+          FidelityCounts counts;
+          ASSERT_TRUE(bfpPack(call, int(dtype), src, want.data(), &counts).ok());
+          for (Isa isa : birsim::test::everyPath()) {
+            selectIsa(isa);
+            std::vector<uint8_t> got(want.size(), 0xEE);
+            ASSERT_TRUE(bfpPack(call, int(dtype), src, got.data()).ok());
+            for (size_t i = 0; i < want.size(); ++i)
+              ASSERT_EQ(got[i], want[i])
+                  << f.name << " " << shape.rows << "x" << shape.cols
+                  << " form " << form << " " << dtypeInfo(dtype).name << " on "
+                  << isaName(isa) << ": byte " << i;
+          }
+        }
+}
+
 // Per block, the search's choice is the smaller of the two squared errors
 // of the decoded values (a plain second implementation: pack at Emax and at
 // Emax - 1 by clamping, decode, sum in double); never worse than the plain
