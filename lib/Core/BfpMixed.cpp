@@ -1,6 +1,7 @@
 //===- BfpMixed.cpp - per-tile mixed BFP (docs/Semantics.md 5) ------------===//
 #include "birsim/Core/BfpMixed.h"
 #include "BfpLayout.h"
+#include "Kernels/Kernels.h"
 #include "ParallelFor.h"
 
 #include <cmath>
@@ -164,14 +165,45 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
   return Status::success();
 }
 
-/// A double sum of term(i) for i < n (a multiple of 8) as eight partial
-/// sums over i mod 8, added pairwise: the assigner's summation order
-/// (docs/Decisions.md D45).
-template <typename Term> static double sum8(size_t n, Term term) {
+/// A tile's values, in face order.
+constexpr size_t kMixedValues = kBfpMixedTileSide * kBfpMixedTileSide;
+
+/// One term of a sum the assigner takes (Kernels.h's MixedTerm), in double.
+static double mixedTermOf(MixedTerm term, float a, float b, double ca,
+                          double cb) {
+  switch (term) {
+  case MixedTerm::value:
+    return a;
+  case MixedTerm::magnitude:
+    return std::fabs(double(a));
+  case MixedTerm::centredSquare: {
+    double d = double(a) - ca;
+    return d * d;
+  }
+  case MixedTerm::absDifference:
+    return std::fabs(double(b) - double(a));
+  case MixedTerm::centredProduct: {
+    double d = double(a) - ca, e = double(b) - cb;
+    return d * e;
+  }
+  }
+  return 0;
+}
+
+/// The sum of `term` over a tile as eight partial sums over i mod 8, added
+/// pairwise: the assigner's summation order (docs/Decisions.md D45), on
+/// `vector` where not null.
+static double mixedSum(const VectorKernels *vector, MixedTerm term,
+                       const float *a, const float *b = nullptr,
+                       double ca = 0, double cb = 0) {
   double part[8] = {};
-  for (size_t i = 0; i < n; i += 8)
-    for (size_t k = 0; k < 8; ++k)
-      part[k] += term(i + k);
+  if (vector) {
+    vector->mixedPartials(term, a, b, ca, cb, kMixedValues, part);
+  } else {
+    for (size_t i = 0; i < kMixedValues; i += 8)
+      for (size_t k = 0; k < 8; ++k)
+        part[k] += mixedTermOf(term, a[i + k], b ? b[i + k] : 0.0f, ca, cb);
+  }
   return ((part[0] + part[1]) + (part[2] + part[3])) +
          ((part[4] + part[5]) + (part[6] + part[7]));
 }
@@ -179,61 +211,66 @@ template <typename Term> static double sum8(size_t n, Term term) {
 /// A tile's reference values in face order and what every metric reads
 /// of them alone.
 struct MixedReference {
-  static constexpr size_t kValues = kBfpMixedTileSide * kBfpMixedTileSide;
-  double x[kValues];
+  float x[kMixedValues];
   double mean, centredSquares, meanAbs;
 
-  void summarize() {
-    mean = sum8(kValues, [&](size_t i) { return x[i]; }) / double(kValues);
-    centredSquares = sum8(kValues, [&](size_t i) {
-      double d = x[i] - mean;
-      return d * d;
-    });
-    meanAbs = sum8(kValues, [&](size_t i) { return std::fabs(x[i]); }) /
-              double(kValues);
+  void summarize(const VectorKernels *vector) {
+    mean = mixedSum(vector, MixedTerm::value, x) / double(kMixedValues);
+    centredSquares = mixedSum(vector, MixedTerm::centredSquare, x, nullptr,
+                              mean);
+    meanAbs = mixedSum(vector, MixedTerm::magnitude, x) / double(kMixedValues);
   }
 };
 
-/// Whether a tile's round trip `q` of `ref` meets the bound under
-/// `metric`, in double.
-static bool meets(BfpMixedMetric metric, double bound,
-                  const MixedReference &ref, const float *q) {
-  constexpr size_t n = MixedReference::kValues;
-  const double *x = ref.x;
+/// The value of `metric` for a tile's round trip `q` of `ref`, in double.
+static double metricValue(const VectorKernels *vector, BfpMixedMetric metric,
+                          const MixedReference &ref, const float *q) {
+  constexpr size_t n = kMixedValues;
+  const float *x = ref.x;
   switch (metric) {
   case BfpMixedMetric::maxAbs: {
+    if (vector)
+      return vector->mixedMaxAbsDifference(x, q, n);
     double worst = 0;
     for (size_t i = 0; i < n; ++i)
-      worst = std::fmax(worst, std::fabs(double(q[i]) - x[i]));
-    return worst <= bound;
+      worst = std::fmax(worst, mixedTermOf(MixedTerm::absDifference, x[i],
+                                           q[i], 0, 0));
+    return worst;
   }
   case BfpMixedMetric::meanAbs:
-    return sum8(n, [&](size_t i) { return std::fabs(double(q[i]) - x[i]); }) /
-               double(n) <=
-           bound;
+    return mixedSum(vector, MixedTerm::absDifference, x, q) / double(n);
   case BfpMixedMetric::pcc: {
-    double mq = sum8(n, [&](size_t i) { return double(q[i]); }) / double(n);
-    double sxq = sum8(n, [&](size_t i) {
-      return (x[i] - ref.mean) * (double(q[i]) - mq);
-    });
-    double sqq = sum8(n, [&](size_t i) {
-      double d = double(q[i]) - mq;
-      return d * d;
-    });
+    double mq = mixedSum(vector, MixedTerm::value, q) / double(n);
+    double sxq =
+        mixedSum(vector, MixedTerm::centredProduct, x, q, ref.mean, mq);
+    double sqq = mixedSum(vector, MixedTerm::centredSquare, q, nullptr, mq);
     double denominator = std::sqrt(ref.centredSquares) * std::sqrt(sqq);
-    double pcc;
-    if (denominator != 0) {
-      pcc = sxq / denominator;
-    } else {
-      bool identical = true;
-      for (size_t i = 0; i < n; ++i)
-        identical &= double(q[i]) == x[i];
-      pcc = identical ? 1.0 : 0.0;
-    }
-    return pcc >= bound;
+    if (denominator != 0)
+      return sxq / denominator;
+    for (size_t i = 0; i < n; ++i)
+      if (q[i] != x[i])
+        return 0.0;
+    return 1.0;
   }
   }
-  return false;
+  return 0;
+}
+
+/// Whether a tile's round trip `q` of `ref` meets the bound under
+/// `metric`: pcc at least it, the errors at most it.
+static bool meets(const VectorKernels *vector, BfpMixedMetric metric,
+                  double bound, const MixedReference &ref, const float *q) {
+  double value = metricValue(vector, metric, ref, q);
+  return metric == BfpMixedMetric::pcc ? value >= bound : value <= bound;
+}
+
+double bfpMixedMetricValue(BfpMixedMetric metric, const float *x,
+                           const float *q) {
+  const VectorKernels *vector = activeKernels();
+  auto ref = std::make_unique<MixedReference>();
+  std::memcpy(ref->x, x, sizeof ref->x);
+  ref->summarize(vector);
+  return metricValue(vector, metric, *ref, q);
 }
 
 Status bfpAssignMixed(int metric, double bound, double zeroBound,
@@ -283,25 +320,27 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
     faceOrder[c] = bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format),
                                   shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles);
-  constexpr size_t kValues = MixedReference::kValues;
+  const VectorKernels *vector = activeKernels();
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
     auto ref = std::make_unique<MixedReference>();
-    std::vector<float> q(kValues);
+    std::vector<float> q(kMixedValues);
     for (size_t t = begin; t < end; ++t) {
       // The reference and each round trip, both in the tile's face order.
-      auto *in = static_cast<const char *>(src);
-      size_t origin = layouts[0].origin(t);
-      for (unsigned b = 0; b < kBfpTileBlocks; ++b)
-        for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-          size_t at = origin + layouts[0].blockStart[b] +
-                      j * layouts[0].valueStep;
-          float v;
-          uint32_t bits = bfpInputBits(input, in + at * input.bytes);
-          std::memcpy(&v, &bits, 4);
-          ref->x[b * kBfpBlockValues + j] = v;
-        }
-      ref->summarize();
+      if (vector) {
+        vector->bfpGather(layouts[0], src, t, ref->x);
+      } else {
+        auto *in = static_cast<const char *>(src);
+        size_t origin = layouts[0].origin(t);
+        for (unsigned b = 0; b < kBfpTileBlocks; ++b)
+          for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+            size_t at = origin + layouts[0].blockStart[b] +
+                        j * layouts[0].valueStep;
+            uint32_t bits = bfpInputBits(input, in + at * input.bytes);
+            std::memcpy(&ref->x[b * kBfpBlockValues + j], &bits, 4);
+          }
+      }
+      ref->summarize(vector);
       unsigned chosen = costliest;
       for (int code = 3; code >= 0; --code) {
         if (!(formats >> code & 1))
@@ -310,9 +349,15 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
         if (code == 3) {
           good = ref->meanAbs <= zeroBound;
         } else {
-          bfpPackTileRange(layouts[code], src, t, 1, packed.data());
-          bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, q.data());
-          good = meets(BfpMixedMetric(metric), bound, *ref, q.data());
+          if (vector) {
+            vector->bfpRoundTrip(*layouts[code].format, ref->x, q.data(),
+                                 kMixedValues);
+          } else {
+            bfpPackTileRange(layouts[code], src, t, 1, packed.data());
+            bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1,
+                               q.data());
+          }
+          good = meets(vector, BfpMixedMetric(metric), bound, *ref, q.data());
         }
         if (good) {
           chosen = unsigned(code);

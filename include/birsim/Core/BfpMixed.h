@@ -61,6 +61,14 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
 Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
                       unsigned flags, const uint8_t *codes, float *out,
                       size_t packedBytes = kBfpMixedAnyLength);
+/// The assigner's measure of `metric` for the round trip `q` of a tile's
+/// values `x` (1024 each, face order), in double (docs/Decisions.md D45):
+/// the largest or mean absolute error, or the Pearson correlation (1 for
+/// a constant tile whose round trip is equal, else 0 when a side is
+/// constant); computed on the active path. The summary `x` alone gives
+/// (mean, centred squares) is computed too.
+double bfpMixedMetricValue(BfpMixedMetric metric, const float *x,
+                           const float *q);
 /// Each tile's cheapest allowed code (`formats`: bit c allows code c)
 /// whose round trip meets `bound` under `metric` (max or mean absolute
 /// error at most `bound`, Pearson correlation at least `bound`; bfp0 by

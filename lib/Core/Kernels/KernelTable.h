@@ -190,6 +190,40 @@ template <class X> struct EntryPoints {
                               firstTile, tileCount, static_cast<char *>(dst));
     });
   }
+
+  static void bfpGather(const BfpLayout &layout, const void *src, size_t tile,
+                        float *out) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    withLoad(layout, [&](auto load) {
+      bfpGatherLoop<X, load>(layout, static_cast<const char *>(src), tile,
+                             out);
+    });
+  }
+
+  static void bfpRoundTrip(const BfpFormatInfo &f, const float *x, float *q,
+                           size_t count) {
+    Guard guard(x, 4 * count, q, 4 * count);
+    withBfpFormat(f.format, [&](auto m, auto fp16Exponent) {
+      bfpRoundTripLoop<X, m, fp16Exponent>(f, x, q, count);
+    });
+  }
+
+  static void mixedPartials(MixedTerm term, const float *a, const float *b,
+                            double ca, double cb, size_t n,
+                            double *partials) {
+    Guard guard(a, 4 * n, partials, 64);
+    withConstant<MixedTerm::value, MixedTerm::magnitude,
+                 MixedTerm::centredSquare, MixedTerm::absDifference,
+                 MixedTerm::centredProduct>(term, [&](auto t) {
+      mixedPartialsLoop<X, t>(a, b, ca, cb, n, partials);
+    });
+  }
+
+  static double mixedMaxAbsDifference(const float *a, const float *b,
+                                      size_t n) {
+    Guard guard(a, 4 * n, nullptr, 0);
+    return mixedMaxAbsDifferenceLoop<X>(a, b, n);
+  }
 };
 
 /// The VectorKernels of path `X`.
@@ -207,6 +241,10 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.fp8AddCounted = E::fp8AddCounted;
   table.mxPack = E::mxPack;
   table.mxUnpack = E::mxUnpack;
+  table.bfpGather = E::bfpGather;
+  table.bfpRoundTrip = E::bfpRoundTrip;
+  table.mixedPartials = E::mixedPartials;
+  table.mixedMaxAbsDifference = E::mixedMaxAbsDifference;
   return table;
 }
 

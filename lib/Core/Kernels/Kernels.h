@@ -111,6 +111,16 @@ inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
   return NarrowReduceLoop::general;
 }
 
+/// A term the mixed-BFP assigner sums over a tile (D45), in double from
+/// fp32 values `a[i]`, `b[i]` and constants `ca`, `cb`.
+enum class MixedTerm : int {
+  value,          ///< a
+  magnitude,      ///< |a|
+  centredSquare,  ///< (a - ca)^2
+  absDifference,  ///< |b - a|
+  centredProduct, ///< (a - ca) (b - cb)
+};
+
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
 struct VectorKernels {
@@ -162,6 +172,21 @@ struct VectorKernels {
   /// whole call's fp32 values.
   void (*mxUnpack)(const BfpLayout &layout, const void *packed,
                    size_t firstTile, size_t tileCount, void *dst);
+  /// Tile `tile` of `layout`'s values as fp32 (the host's inputs, §5) in
+  /// walk order: block b's 16 values at out[16 b].
+  void (*bfpGather)(const BfpLayout &layout, const void *src, size_t tile,
+                    float *out);
+  /// The host's pack then unpack (§5) of `count` fp32 values (whole
+  /// blocks of 16) under BFP format `format`: `q` the decoded values.
+  void (*bfpRoundTrip)(const BfpFormatInfo &format, const float *x, float *q,
+                       size_t count);
+  /// The assigner's eight partial sums of `term` (partials[k]: i = k mod
+  /// 8, in order of i), i < n, n a multiple of 8.
+  void (*mixedPartials)(MixedTerm term, const float *a, const float *b,
+                        double ca, double cb, size_t n, double *partials);
+  /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
+  /// terms skipped (fmax), 0 for none.
+  double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);
   /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
   /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,

@@ -871,6 +871,109 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
   }
 }
 
+//===-- The mixed-BFP assigner (D45) --------------------------------------===//
+
+/// Tile `tile` of `layout`'s values as fp32, block b at out[16 b].
+template <class X, int Load>
+__attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
+                                             const char *src, size_t tile,
+                                             float *out) {
+  const char *origin = src + layout.origin(tile) * layout.values->bytes;
+  for (unsigned b = 0; b < layout.shape.blocks(); ++b)
+    X::storeBfpBlock(
+        reinterpret_cast<char *>(out + b * kBfpBlockValues),
+        loadBfpValues<X, Load>(
+            layout, origin + layout.blockStart[b] * layout.values->bytes));
+}
+
+/// The host's pack then unpack of blocks of 16 fp32 values (§5 steps 1-5,
+/// then decoding).
+template <class X, unsigned M, bool Fp16Exponent>
+__attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
+                                                const float *x, float *q,
+                                                size_t count) {
+  using V = typename X::template Lanes<32>;
+  typename X::template Tally<BfpClass> ignored{};
+  for (size_t i = 0; i < count; i += kBfpBlockValues) {
+    auto values = X::loadBfpBlock(Dtype::float32,
+                                  reinterpret_cast<const char *>(x + i));
+    auto shared = X::bfpSplat(X::bfpShared(X::mapBlock(
+        [](auto v) { return bfpBlockExponents<V, Fp16Exponent>(v); },
+        values)));
+    X::storeBfpBlock(
+        reinterpret_cast<char *>(q + i),
+        X::mapBlock(
+            [&](auto v) {
+              return bfpDecodeLanes<V>(
+                  f,
+                  bfpEncodeLanes<V, false, M, Fp16Exponent>(v, shared,
+                                                            ignored),
+                  shared);
+            },
+            values));
+  }
+}
+
+/// Eight doubles, lane k the partial sum of i = k mod 8 (clang's vector
+/// extension, as wide as the path takes it), from eight fp32 values.
+using MixedLanes = double __attribute__((vector_size(64)));
+using MixedFloats = float __attribute__((vector_size(32)));
+#define BIRSIM_MIXED_LOAD(p)                                                   \
+  __builtin_convertvector(                                                     \
+      [&] {                                                                    \
+        MixedFloats f;                                                         \
+        std::memcpy(&f, p, sizeof f);                                          \
+        return f;                                                              \
+      }(),                                                                     \
+      MixedLanes)
+
+/// The partial sums of `Term`, each term's operations as the portable
+/// assigner's (BfpMixed.cpp) and none contracted.
+template <class X, MixedTerm Term>
+__attribute__((noinline)) void mixedPartialsLoop(const float *a,
+                                                 const float *b, double ca,
+                                                 double cb, size_t n,
+                                                 double *partials) {
+#pragma clang fp contract(off)
+  MixedLanes sum = {};
+  for (size_t i = 0; i < n; i += 8) {
+    MixedLanes x = BIRSIM_MIXED_LOAD(a + i), t;
+    if constexpr (Term == MixedTerm::value) {
+      t = x;
+    } else if constexpr (Term == MixedTerm::magnitude) {
+      t = __builtin_elementwise_abs(x);
+    } else if constexpr (Term == MixedTerm::centredSquare) {
+      MixedLanes d = x - ca;
+      t = d * d;
+    } else if constexpr (Term == MixedTerm::absDifference) {
+      t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(b + i) - x);
+    } else {
+      MixedLanes d = x - ca, e = BIRSIM_MIXED_LOAD(b + i) - cb;
+      t = d * e;
+    }
+    sum = sum + t;
+  }
+  std::memcpy(partials, &sum, sizeof sum);
+}
+
+/// fmax over |b - a|: a NaN term keeps the running maximum.
+template <class X>
+__attribute__((noinline)) double
+mixedMaxAbsDifferenceLoop(const float *a, const float *b, size_t n) {
+  MixedLanes worst = {};
+  for (size_t i = 0; i < n; i += 8) {
+    MixedLanes t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(b + i) -
+                                             BIRSIM_MIXED_LOAD(a + i));
+    worst = t > worst ? t : worst;
+  }
+  double lanes[8], most = 0;
+  std::memcpy(lanes, &worst, sizeof lanes);
+  for (double v : lanes)
+    most = v > most ? v : most;
+  return most;
+}
+#undef BIRSIM_MIXED_LOAD
+
 } // namespace birsim::core::kernel
 
 #endif // BIRSIM_LIB_CORE_KERNELS_LOOPS_H

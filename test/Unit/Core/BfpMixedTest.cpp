@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -262,6 +263,103 @@ TEST(BfpMixed, AssignerIsTheBruteForceChoice) {
   }
   for (unsigned code = 0; code < 4; ++code)
     EXPECT_GT(seen[code], 0u) << "no tile chose code " << code;
+}
+
+// The assigner's measures are the same doubles on every path (the vector
+// paths sum in the portable order, D45), and the vector round trip is the
+// pack and unpack: tiles of normal values over many binades, of zeros, of
+// one constant (PCC's zero denominator, equal or not), with an Inf or a
+// NaN, against their bfp8_b, bfp4_b and bfp2_b round trips and random ones.
+TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(0xD45);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int round = 0; round < 60; ++round) {
+    std::vector<float> x(1024);
+    int kind = round % 6;
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = kind == 0   ? std::ldexp(normal(rng), int(rng() % 40) - 20)
+             : kind == 1 ? 0.0f
+             : kind == 2 ? 0.375f
+             : kind == 3 ? normal(rng) * 1e-3f
+                         : normal(rng);
+    if (kind == 4)
+      x[rng() % 1024] = std::numeric_limits<float>::infinity();
+    if (kind == 5)
+      x[rng() % 1024] = std::nanf("");
+    std::vector<std::vector<float>> trips;
+    selectIsa(Isa::portable);
+    for (const BfpMixedCode &code : kBfpMixedCodes) {
+      int format = code.format;
+      if (format < 0)
+        continue;
+      Bytes one(lookupBfpFormat(format)->tileBytes);
+      std::vector<float> q(1024);
+      ASSERT_TRUE(bfpPack(format, int(Dtype::float32), x.data(), 1, 32, 32,
+                          kBfpFaces, one.data())
+                      .ok());
+      ASSERT_TRUE(
+          bfpUnpack(format, one.data(), 1, 32, 32, kBfpFaces, q.data()).ok());
+      trips.push_back(q);
+    }
+    std::vector<float> random(1024);
+    for (float &v : random)
+      v = normal(rng);
+    trips.push_back(random);
+    trips.push_back(x);
+    for (int metric = 0; metric < 3; ++metric)
+      for (const std::vector<float> &q : trips) {
+        selectIsa(Isa::portable);
+        double want = bfpMixedMetricValue(BfpMixedMetric(metric), x.data(),
+                                          q.data());
+        for (Isa isa : birsim::test::everyPath()) {
+          selectIsa(isa);
+          double got = bfpMixedMetricValue(BfpMixedMetric(metric), x.data(),
+                                           q.data());
+          ASSERT_TRUE(std::memcmp(&got, &want, sizeof got) == 0)
+              << "metric " << metric << " round " << round << " on "
+              << isaName(isa) << ": " << got << " vs " << want;
+        }
+      }
+  }
+  // The codes of a matrix whose bounds are its tiles' own measures (the
+  // comparisons at equality) are the same on every path.
+  // Tile 5's bfp4_b round trip in face order, the assigner's order: its
+  // measure is the bound, which tile 5 then meets with bfp4_b at equality.
+  std::vector<float> m = matrixOf(128, 256, rng);
+  for (size_t r = 0; r < 32; ++r) // tile 5: Gaussian
+    for (size_t c = 0; c < 32; ++c)
+      m[r * 256 + 5 * 32 + c] = normal(rng);
+  std::vector<float> rows = tileOf(m, 256, 5), tile(1024), q(1024);
+  for (unsigned r = 0; r < 32; ++r)
+    for (unsigned c = 0; c < 32; ++c)
+      tile[((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16] =
+          rows[r * 32 + c];
+  int bfp4 = kBfpMixedCodes[1].format;
+  Bytes one(lookupBfpFormat(bfp4)->tileBytes);
+  ASSERT_TRUE(bfpPack(bfp4, int(Dtype::float32), tile.data(), 1, 32, 32,
+                      kBfpFaces, one.data())
+                  .ok());
+  ASSERT_TRUE(
+      bfpUnpack(bfp4, one.data(), 1, 32, 32, kBfpFaces, q.data()).ok());
+  for (int metric = 0; metric < 3; ++metric) {
+    selectIsa(Isa::portable);
+    double bound = bfpMixedMetricValue(BfpMixedMetric(metric), tile.data(),
+                                       q.data());
+    Bytes want(8);
+    ASSERT_TRUE(bfpAssignMixed(metric, bound, 0.0, 0x7, int(Dtype::float32),
+                               m.data(), 128, 256, 0, want.data())
+                    .ok());
+    EXPECT_EQ(bfpMixedCode(want.data(), 5), 1u) << "metric " << metric << " bound " << bound;
+    for (Isa isa : birsim::test::everyPath()) {
+      selectIsa(isa);
+      Bytes got(8);
+      ASSERT_TRUE(bfpAssignMixed(metric, bound, 0.0, 0x7, int(Dtype::float32),
+                                 m.data(), 128, 256, 0, got.data())
+                      .ok());
+      EXPECT_EQ(got, want) << "metric " << metric << " on " << isaName(isa);
+    }
+  }
 }
 
 TEST(BfpMixed, ErrorsWriteNothing) {
