@@ -190,87 +190,109 @@ static double mixedTermOf(MixedTerm term, float a, float b, double ca,
   return 0;
 }
 
-/// The sum of `term` over a tile as eight partial sums over i mod 8, added
-/// pairwise: the assigner's summation order (docs/Decisions.md D45), on
-/// `vector` where not null.
-static double mixedSum(const VectorKernels *vector, MixedTerm term,
-                       const float *a, const float *b = nullptr,
-                       double ca = 0, double cb = 0) {
-  double part[8] = {};
+/// The sums of `term` (count at most kMaxMixedSums) over a tile, each as
+/// eight partial sums over i mod 8 added pairwise: the assigner's
+/// summation order (docs/Decisions.md D45), on `vector` where not null.
+static void mixedSums(const VectorKernels *vector, MixedTerm term,
+                      MixedSum *sums, unsigned count, double *results) {
   if (vector) {
-    vector->mixedPartials(term, a, b, ca, cb, kMixedValues, part);
+    vector->mixedPartials(term, sums, count, kMixedValues);
   } else {
-    for (size_t i = 0; i < kMixedValues; i += 8)
-      for (size_t k = 0; k < 8; ++k)
-        part[k] += mixedTermOf(term, a[i + k], b ? b[i + k] : 0.0f, ca, cb);
+    for (unsigned s = 0; s < count; ++s) {
+      MixedSum &job = sums[s];
+      std::fill(job.partials, job.partials + 8, 0.0);
+      for (size_t i = 0; i < kMixedValues; i += 8)
+        for (size_t k = 0; k < 8; ++k)
+          job.partials[k] += mixedTermOf(term, job.a[i + k],
+                                         job.b ? job.b[i + k] : 0.0f, job.ca,
+                                         job.cb);
+    }
   }
-  return ((part[0] + part[1]) + (part[2] + part[3])) +
-         ((part[4] + part[5]) + (part[6] + part[7]));
+  for (unsigned s = 0; s < count; ++s) {
+    const double *p = sums[s].partials;
+    results[s] = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  }
 }
 
-/// A tile's reference values in face order and what every metric reads
-/// of them alone.
-struct MixedReference {
-  float x[kMixedValues];
-  double mean, centredSquares, meanAbs;
-
-  void summarize(const VectorKernels *vector) {
-    mean = mixedSum(vector, MixedTerm::value, x) / double(kMixedValues);
-    centredSquares = mixedSum(vector, MixedTerm::centredSquare, x, nullptr,
-                              mean);
-    meanAbs = mixedSum(vector, MixedTerm::magnitude, x) / double(kMixedValues);
-  }
-};
-
-/// The value of `metric` for a tile's round trip `q` of `ref`, in double.
-static double metricValue(const VectorKernels *vector, BfpMixedMetric metric,
-                          const MixedReference &ref, const float *q) {
-  constexpr size_t n = kMixedValues;
-  const float *x = ref.x;
+/// The measures under `metric` of round trips q[0..count) (count below
+/// kMaxMixedSums) of a tile's values `x`, and x's mean absolute value (the
+/// bfp0 measure); in double, the round trips' sums side by side.
+static void measureRoundTrips(const VectorKernels *vector,
+                              BfpMixedMetric metric, const float *x,
+                              const float *const *q, unsigned count,
+                              double *measures, double &meanAbs) {
+  constexpr double n = double(kMixedValues);
+  MixedSum sums[kMaxMixedSums];
+  double results[kMaxMixedSums];
+  auto job = [&](unsigned s, const float *a, const float *b, double ca,
+                 double cb) { sums[s] = MixedSum{a, b, ca, cb, {}}; };
+  job(0, x, nullptr, 0, 0);
+  mixedSums(vector, MixedTerm::magnitude, sums, 1, results);
+  meanAbs = results[0] / n;
   switch (metric) {
-  case BfpMixedMetric::maxAbs: {
-    if (vector)
-      return vector->mixedMaxAbsDifference(x, q, n);
-    double worst = 0;
-    for (size_t i = 0; i < n; ++i)
-      worst = std::fmax(worst, mixedTermOf(MixedTerm::absDifference, x[i],
-                                           q[i], 0, 0));
-    return worst;
-  }
+  case BfpMixedMetric::maxAbs:
+    for (unsigned c = 0; c < count; ++c) {
+      if (vector) {
+        measures[c] = vector->mixedMaxAbsDifference(x, q[c], kMixedValues);
+        continue;
+      }
+      double worst = 0;
+      for (size_t i = 0; i < kMixedValues; ++i)
+        worst = std::fmax(worst, mixedTermOf(MixedTerm::absDifference, x[i],
+                                             q[c][i], 0, 0));
+      measures[c] = worst;
+    }
+    return;
   case BfpMixedMetric::meanAbs:
-    return mixedSum(vector, MixedTerm::absDifference, x, q) / double(n);
+    for (unsigned c = 0; c < count; ++c)
+      job(c, x, q[c], 0, 0);
+    mixedSums(vector, MixedTerm::absDifference, sums, count, results);
+    for (unsigned c = 0; c < count; ++c)
+      measures[c] = results[c] / n;
+    return;
   case BfpMixedMetric::pcc: {
-    double mq = mixedSum(vector, MixedTerm::value, q) / double(n);
-    double sxq =
-        mixedSum(vector, MixedTerm::centredProduct, x, q, ref.mean, mq);
-    double sqq = mixedSum(vector, MixedTerm::centredSquare, q, nullptr, mq);
-    double denominator = std::sqrt(ref.centredSquares) * std::sqrt(sqq);
-    if (denominator != 0)
-      return sxq / denominator;
-    for (size_t i = 0; i < n; ++i)
-      if (q[i] != x[i])
-        return 0.0;
-    return 1.0;
+    // Means, then the centred squares (x's first) and products.
+    double mean[kMaxMixedSums], squares[kMaxMixedSums], products[kMaxMixedSums];
+    job(0, x, nullptr, 0, 0);
+    for (unsigned c = 0; c < count; ++c)
+      job(c + 1, q[c], nullptr, 0, 0);
+    mixedSums(vector, MixedTerm::value, sums, count + 1, mean);
+    for (unsigned s = 0; s <= count; ++s) {
+      mean[s] /= n;
+      job(s, s ? q[s - 1] : x, nullptr, mean[s], 0);
+    }
+    mixedSums(vector, MixedTerm::centredSquare, sums, count + 1, squares);
+    for (unsigned c = 0; c < count; ++c)
+      job(c, x, q[c], mean[0], mean[c + 1]);
+    mixedSums(vector, MixedTerm::centredProduct, sums, count, products);
+    for (unsigned c = 0; c < count; ++c) {
+      double denominator = std::sqrt(squares[0]) * std::sqrt(squares[c + 1]);
+      if (denominator != 0) {
+        measures[c] = products[c] / denominator;
+        continue;
+      }
+      measures[c] = 1.0; // a constant side: 1 when the round trip is equal
+      for (size_t i = 0; i < kMixedValues; ++i)
+        if (q[c][i] != x[i]) {
+          measures[c] = 0.0;
+          break;
+        }
+    }
+    return;
   }
   }
-  return 0;
 }
 
-/// Whether a tile's round trip `q` of `ref` meets the bound under
-/// `metric`: pcc at least it, the errors at most it.
-static bool meets(const VectorKernels *vector, BfpMixedMetric metric,
-                  double bound, const MixedReference &ref, const float *q) {
-  double value = metricValue(vector, metric, ref, q);
-  return metric == BfpMixedMetric::pcc ? value >= bound : value <= bound;
+/// Whether a measure meets the bound: PCC at least it, errors at most it.
+static bool meetsBound(BfpMixedMetric metric, double measure, double bound) {
+  return metric == BfpMixedMetric::pcc ? measure >= bound : measure <= bound;
 }
 
 double bfpMixedMetricValue(BfpMixedMetric metric, const float *x,
                            const float *q) {
-  const VectorKernels *vector = activeKernels();
-  auto ref = std::make_unique<MixedReference>();
-  std::memcpy(ref->x, x, sizeof ref->x);
-  ref->summarize(vector);
-  return metricValue(vector, metric, *ref, q);
+  double measure, meanAbs;
+  measureRoundTrips(activeKernels(), metric, x, &q, 1, &measure, meanAbs);
+  return measure;
 }
 
 Status bfpAssignMixed(int metric, double bound, double zeroBound,
@@ -321,14 +343,22 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
                                   shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles);
   const VectorKernels *vector = activeKernels();
+  // The allowed BFP codes, cheapest first, measured together.
+  unsigned candidates[3], count = 0;
+  for (int code = 2; code >= 0; --code)
+    if (formats >> code & 1)
+      candidates[count++] = unsigned(code);
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
-    auto ref = std::make_unique<MixedReference>();
-    std::vector<float> q(kMixedValues);
+    std::vector<float> values(4 * kMixedValues);
+    float *x = values.data();
+    const float *q[3];
+    for (unsigned c = 0; c < count; ++c)
+      q[c] = x + (c + 1) * kMixedValues;
     for (size_t t = begin; t < end; ++t) {
-      // The reference and each round trip, both in the tile's face order.
+      // The reference and each round trip, all in the tile's face order.
       if (vector) {
-        vector->bfpGather(layouts[0], src, t, ref->x);
+        vector->bfpGather(layouts[0], src, t, x);
       } else {
         auto *in = static_cast<const char *>(src);
         size_t origin = layouts[0].origin(t);
@@ -337,32 +367,31 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
             size_t at = origin + layouts[0].blockStart[b] +
                         j * layouts[0].valueStep;
             uint32_t bits = bfpInputBits(input, in + at * input.bytes);
-            std::memcpy(&ref->x[b * kBfpBlockValues + j], &bits, 4);
+            std::memcpy(&x[b * kBfpBlockValues + j], &bits, 4);
           }
       }
-      ref->summarize(vector);
-      unsigned chosen = costliest;
-      for (int code = 3; code >= 0; --code) {
-        if (!(formats >> code & 1))
-          continue;
-        bool good;
-        if (code == 3) {
-          good = ref->meanAbs <= zeroBound;
+      for (unsigned c = 0; c < count; ++c) {
+        auto *trip = const_cast<float *>(q[c]);
+        unsigned code = candidates[c];
+        if (vector) {
+          vector->bfpRoundTrip(*layouts[code].format, x, trip, kMixedValues);
         } else {
-          if (vector) {
-            vector->bfpRoundTrip(*layouts[code].format, ref->x, q.data(),
-                                 kMixedValues);
-          } else {
-            bfpPackTileRange(layouts[code], src, t, 1, packed.data());
-            bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1,
-                               q.data());
+          bfpPackTileRange(layouts[code], src, t, 1, packed.data());
+          bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, trip);
+        }
+      }
+      double measures[3], meanAbs;
+      measureRoundTrips(vector, BfpMixedMetric(metric), x, q, count, measures,
+                        meanAbs);
+      unsigned chosen = costliest;
+      if (formats >> 3 & 1 && meanAbs <= zeroBound) {
+        chosen = 3;
+      } else {
+        for (unsigned c = 0; c < count; ++c)
+          if (meetsBound(BfpMixedMetric(metric), measures[c], bound)) {
+            chosen = candidates[c];
+            break;
           }
-          good = meets(vector, BfpMixedMetric(metric), bound, *ref, q.data());
-        }
-        if (good) {
-          chosen = unsigned(code);
-          break;
-        }
       }
       chosenCodes[t] = uint8_t(chosen);
     }

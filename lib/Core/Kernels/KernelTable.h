@@ -208,14 +208,16 @@ template <class X> struct EntryPoints {
     });
   }
 
-  static void mixedPartials(MixedTerm term, const float *a, const float *b,
-                            double ca, double cb, size_t n,
-                            double *partials) {
-    Guard guard(a, 4 * n, partials, 64);
+  static void mixedPartials(MixedTerm term, MixedSum *sums, unsigned count,
+                            size_t n) {
+    Guard guard(nullptr, 0, nullptr, 0);
     withConstant<MixedTerm::value, MixedTerm::magnitude,
                  MixedTerm::centredSquare, MixedTerm::absDifference,
                  MixedTerm::centredProduct>(term, [&](auto t) {
-      mixedPartialsLoop<X, t>(a, b, ca, cb, n, partials);
+      static_assert(kMaxMixedSums == 4);
+      withConstant<1u, 2u, 3u, 4u>(count, [&](auto c) {
+        mixedPartialsLoop<X, t, c>(sums, n);
+      });
     });
   }
 

@@ -121,6 +121,16 @@ enum class MixedTerm : int {
   centredProduct, ///< (a - ca) (b - cb)
 };
 
+/// One sum of a MixedTerm over a tile: its operands, and its eight partial
+/// sums (partials[k]: the terms i = k mod 8, in order of i).
+struct MixedSum {
+  const float *a, *b;
+  double ca, cb;
+  double partials[8];
+};
+/// The most sums of one term a kernel call takes side by side.
+constexpr unsigned kMaxMixedSums = 4;
+
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
 struct VectorKernels {
@@ -180,10 +190,10 @@ struct VectorKernels {
   /// blocks of 16) under BFP format `format`: `q` the decoded values.
   void (*bfpRoundTrip)(const BfpFormatInfo &format, const float *x, float *q,
                        size_t count);
-  /// The assigner's eight partial sums of `term` (partials[k]: i = k mod
-  /// 8, in order of i), i < n, n a multiple of 8.
-  void (*mixedPartials)(MixedTerm term, const float *a, const float *b,
-                        double ca, double cb, size_t n, double *partials);
+  /// The partial sums of `term` for `count` (1..kMaxMixedSums) sums over
+  /// i < n, n a multiple of 8, side by side.
+  void (*mixedPartials)(MixedTerm term, MixedSum *sums, unsigned count,
+                        size_t n);
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);

@@ -887,19 +887,15 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 }
 
 /// The host's pack then unpack of blocks of 16 fp32 values (§5 steps 1-5,
-/// then decoding).
+/// then decoding), four blocks sharing one reduction of their exponents.
 template <class X, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
                                                 const float *x, float *q,
                                                 size_t count) {
   using V = typename X::template Lanes<32>;
   typename X::template Tally<BfpClass> ignored{};
-  for (size_t i = 0; i < count; i += kBfpBlockValues) {
-    auto values = X::loadBfpBlock(Dtype::float32,
-                                  reinterpret_cast<const char *>(x + i));
-    auto shared = X::bfpSplat(X::bfpShared(X::mapBlock(
-        [](auto v) { return bfpBlockExponents<V, Fp16Exponent>(v); },
-        values)));
+  auto trip = [&](size_t i, const typename X::BfpBlock &values,
+                  typename X::BfpShared shared) {
     X::storeBfpBlock(
         reinterpret_cast<char *>(q + i),
         X::mapBlock(
@@ -911,6 +907,29 @@ __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
                   shared);
             },
             values));
+  };
+  auto exponents = [](const typename X::BfpBlock &values) {
+    return X::mapBlock(
+        [](auto v) { return bfpBlockExponents<V, Fp16Exponent>(v); }, values);
+  };
+  size_t i = 0;
+  for (; i + 4 * kBfpBlockValues <= count; i += 4 * kBfpBlockValues) {
+    typename X::BfpBlock values[4], e[4];
+    for (unsigned k = 0; k < 4; ++k) {
+      values[k] = X::loadBfpBlock(
+          Dtype::float32,
+          reinterpret_cast<const char *>(x + i + k * kBfpBlockValues));
+      e[k] = exponents(values[k]);
+    }
+    typename X::BfpShared shared[4];
+    X::bfpShared4(e, shared);
+    for (unsigned k = 0; k < 4; ++k)
+      trip(i + k * kBfpBlockValues, values[k], shared[k]);
+  }
+  for (; i < count; i += kBfpBlockValues) {
+    auto values = X::loadBfpBlock(Dtype::float32,
+                                  reinterpret_cast<const char *>(x + i));
+    trip(i, values, X::bfpSplat(X::bfpShared(exponents(values))));
   }
 }
 
@@ -927,33 +946,34 @@ using MixedFloats = float __attribute__((vector_size(32)));
       }(),                                                                     \
       MixedLanes)
 
-/// The partial sums of `Term`, each term's operations as the portable
-/// assigner's (BfpMixed.cpp) and none contracted.
-template <class X, MixedTerm Term>
-__attribute__((noinline)) void mixedPartialsLoop(const float *a,
-                                                 const float *b, double ca,
-                                                 double cb, size_t n,
-                                                 double *partials) {
+/// The partial sums of `Term` for `Count` sums side by side (independent
+/// chains), each term's operations as the portable assigner's
+/// (BfpMixed.cpp) and none contracted.
+template <class X, MixedTerm Term, unsigned Count>
+__attribute__((noinline)) void mixedPartialsLoop(MixedSum *sums, size_t n) {
 #pragma clang fp contract(off)
-  MixedLanes sum = {};
-  for (size_t i = 0; i < n; i += 8) {
-    MixedLanes x = BIRSIM_MIXED_LOAD(a + i), t;
-    if constexpr (Term == MixedTerm::value) {
-      t = x;
-    } else if constexpr (Term == MixedTerm::magnitude) {
-      t = __builtin_elementwise_abs(x);
-    } else if constexpr (Term == MixedTerm::centredSquare) {
-      MixedLanes d = x - ca;
-      t = d * d;
-    } else if constexpr (Term == MixedTerm::absDifference) {
-      t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(b + i) - x);
-    } else {
-      MixedLanes d = x - ca, e = BIRSIM_MIXED_LOAD(b + i) - cb;
-      t = d * e;
+  MixedLanes sum[Count] = {};
+  for (size_t i = 0; i < n; i += 8)
+    for (unsigned s = 0; s < Count; ++s) {
+      const MixedSum &job = sums[s];
+      MixedLanes x = BIRSIM_MIXED_LOAD(job.a + i), t;
+      if constexpr (Term == MixedTerm::value) {
+        t = x;
+      } else if constexpr (Term == MixedTerm::magnitude) {
+        t = __builtin_elementwise_abs(x);
+      } else if constexpr (Term == MixedTerm::centredSquare) {
+        MixedLanes d = x - job.ca;
+        t = d * d;
+      } else if constexpr (Term == MixedTerm::absDifference) {
+        t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(job.b + i) - x);
+      } else {
+        MixedLanes d = x - job.ca, e = BIRSIM_MIXED_LOAD(job.b + i) - job.cb;
+        t = d * e;
+      }
+      sum[s] = sum[s] + t;
     }
-    sum = sum + t;
-  }
-  std::memcpy(partials, &sum, sizeof sum);
+  for (unsigned s = 0; s < Count; ++s)
+    std::memcpy(sums[s].partials, &sum[s], sizeof sum[s]);
 }
 
 /// fmax over |b - a|: a NaN term keeps the running maximum.

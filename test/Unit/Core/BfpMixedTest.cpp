@@ -302,6 +302,16 @@ TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
           bfpUnpack(format, one.data(), 1, 32, 32, kBfpFaces, q.data()).ok());
       trips.push_back(q);
     }
+    // The vector round trip is the pack and unpack.
+    for (Isa isa : birsim::test::everyPath())
+      if (const VectorKernels *kernels = kernelsOf(isa))
+        for (unsigned c = 0; c < 3; ++c) {
+          std::vector<float> q(1024);
+          kernels->bfpRoundTrip(*lookupBfpFormat(kBfpMixedCodes[c].format),
+                                x.data(), q.data(), 1024);
+          ASSERT_TRUE(std::memcmp(q.data(), trips[c].data(), 4096) == 0)
+              << isaName(isa) << " code " << c << " round " << round;
+        }
     std::vector<float> random(1024);
     for (float &v : random)
       v = normal(rng);
