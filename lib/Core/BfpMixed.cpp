@@ -4,6 +4,7 @@
 #include "Kernels/Kernels.h"
 #include "ParallelFor.h"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -168,44 +169,34 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
 /// A tile's values, in face order.
 constexpr size_t kMixedValues = kBfpMixedTileSide * kBfpMixedTileSide;
 
-/// One term of a sum the assigner takes (Kernels.h's MixedTerm), in double.
-static double mixedTermOf(MixedTerm term, float a, float b, double ca,
-                          double cb) {
-  switch (term) {
-  case MixedTerm::value:
-    return a;
-  case MixedTerm::magnitude:
-    return std::fabs(double(a));
-  case MixedTerm::centredSquare: {
-    double d = double(a) - ca;
-    return d * d;
-  }
-  case MixedTerm::absDifference:
-    return std::fabs(double(b) - double(a));
-  case MixedTerm::centredProduct: {
-    double d = double(a) - ca, e = double(b) - cb;
-    return d * e;
-  }
-  }
-  return 0;
+/// One term of a product sum (a - ca) (b - cb) or of a difference sum
+/// |b - a| (Kernels.h's MixedSum), in double. The assigner's other sums are
+/// these with exact constants: sum of a is (a - 0) (1 - 0), of |a| is
+/// |0 - a|, of (a - ca)^2 is (a - ca) (a - ca).
+static double mixedTermOf(bool product, const MixedSum &sum, size_t i) {
+  double a = sum.a[i], b = sum.b[i];
+  if (!product)
+    return std::fabs(b - a);
+  double d = a - sum.ca, e = b - sum.cb;
+  return d * e;
 }
 
-/// The sums of `term` (count at most kMaxMixedSums) over a tile, each as
-/// eight partial sums over i mod 8 added pairwise: the assigner's
+/// `products` product sums then `differences` difference sums over a tile,
+/// each as eight partial sums over i mod 8 added pairwise: the assigner's
 /// summation order (docs/Decisions.md D45), on `vector` where not null.
-static void mixedSums(const VectorKernels *vector, MixedTerm term,
-                      MixedSum *sums, unsigned count, double *results) {
+static void mixedSums(const VectorKernels *vector, MixedSum *sums,
+                      unsigned products, unsigned differences,
+                      double *results) {
+  unsigned count = products + differences;
   if (vector) {
-    vector->mixedPartials(term, sums, count, kMixedValues);
+    vector->mixedPartials(sums, products, differences, kMixedValues);
   } else {
     for (unsigned s = 0; s < count; ++s) {
       MixedSum &job = sums[s];
       std::fill(job.partials, job.partials + 8, 0.0);
       for (size_t i = 0; i < kMixedValues; i += 8)
         for (size_t k = 0; k < 8; ++k)
-          job.partials[k] += mixedTermOf(term, job.a[i + k],
-                                         job.b ? job.b[i + k] : 0.0f, job.ca,
-                                         job.cb);
+          job.partials[k] += mixedTermOf(s < products, job, i + k);
     }
   }
   for (unsigned s = 0; s < count; ++s) {
@@ -214,72 +205,88 @@ static void mixedSums(const VectorKernels *vector, MixedTerm term,
   }
 }
 
-/// The measures under `metric` of round trips q[0..count) (count below
-/// kMaxMixedSums) of a tile's values `x`, and x's mean absolute value (the
-/// bfp0 measure); in double, the round trips' sums side by side.
+/// The measures under `metric` of round trips q[0..count) (count at most
+/// 3) of a tile's values `x`, and x's mean absolute value (the bfp0
+/// measure); in double, the sums of a pass side by side.
 static void measureRoundTrips(const VectorKernels *vector,
                               BfpMixedMetric metric, const float *x,
                               const float *const *q, unsigned count,
                               double *measures, double &meanAbs) {
+  static const std::array<float, kMixedValues> zeros{};
+  static const std::array<float, kMixedValues> ones = [] {
+    std::array<float, kMixedValues> a;
+    a.fill(1.0f);
+    return a;
+  }();
   constexpr double n = double(kMixedValues);
-  MixedSum sums[kMaxMixedSums];
-  double results[kMaxMixedSums];
-  auto job = [&](unsigned s, const float *a, const float *b, double ca,
-                 double cb) { sums[s] = MixedSum{a, b, ca, cb, {}}; };
-  job(0, x, nullptr, 0, 0);
-  mixedSums(vector, MixedTerm::magnitude, sums, 1, results);
-  meanAbs = results[0] / n;
-  switch (metric) {
-  case BfpMixedMetric::maxAbs:
+  MixedSum sums[kMaxMixedProducts + kMaxMixedDifferences];
+  double results[kMaxMixedProducts + kMaxMixedDifferences];
+  unsigned products = 0, differences = 0;
+  auto product = [&](const float *a, const float *b, double ca, double cb) {
+    sums[products++] = MixedSum{a, b, ca, cb, {}};
+  };
+  // Pass 1: the sums of x and of each q (pcc's means), then |x| and (mean
+  // absolute error) each |q - x|.
+  bool pcc = metric == BfpMixedMetric::pcc,
+       meanError = metric == BfpMixedMetric::meanAbs;
+  if (pcc)
+    for (unsigned s = 0; s <= count; ++s)
+      product(s ? q[s - 1] : x, ones.data(), 0, 0);
+  unsigned first = products;
+  auto difference = [&](const float *a, const float *b) {
+    sums[first + differences++] = MixedSum{a, b, 0, 0, {}};
+  };
+  difference(zeros.data(), x);
+  if (meanError)
+    for (unsigned c = 0; c < count; ++c)
+      difference(x, q[c]);
+  mixedSums(vector, sums, products, differences, results);
+  meanAbs = results[first] / n;
+  if (meanError) {
+    for (unsigned c = 0; c < count; ++c)
+      measures[c] = results[first + 1 + c] / n;
+    return;
+  }
+  if (metric == BfpMixedMetric::maxAbs) {
     for (unsigned c = 0; c < count; ++c) {
       if (vector) {
         measures[c] = vector->mixedMaxAbsDifference(x, q[c], kMixedValues);
         continue;
       }
+      MixedSum job{x, q[c], 0, 0, {}};
       double worst = 0;
       for (size_t i = 0; i < kMixedValues; ++i)
-        worst = std::fmax(worst, mixedTermOf(MixedTerm::absDifference, x[i],
-                                             q[c][i], 0, 0));
+        worst = std::fmax(worst, mixedTermOf(false, job, i));
       measures[c] = worst;
     }
     return;
-  case BfpMixedMetric::meanAbs:
-    for (unsigned c = 0; c < count; ++c)
-      job(c, x, q[c], 0, 0);
-    mixedSums(vector, MixedTerm::absDifference, sums, count, results);
-    for (unsigned c = 0; c < count; ++c)
-      measures[c] = results[c] / n;
-    return;
-  case BfpMixedMetric::pcc: {
-    // Means, then the centred squares (x's first) and products.
-    double mean[kMaxMixedSums], squares[kMaxMixedSums], products[kMaxMixedSums];
-    job(0, x, nullptr, 0, 0);
-    for (unsigned c = 0; c < count; ++c)
-      job(c + 1, q[c], nullptr, 0, 0);
-    mixedSums(vector, MixedTerm::value, sums, count + 1, mean);
-    for (unsigned s = 0; s <= count; ++s) {
-      mean[s] /= n;
-      job(s, s ? q[s - 1] : x, nullptr, mean[s], 0);
-    }
-    mixedSums(vector, MixedTerm::centredSquare, sums, count + 1, squares);
-    for (unsigned c = 0; c < count; ++c)
-      job(c, x, q[c], mean[0], mean[c + 1]);
-    mixedSums(vector, MixedTerm::centredProduct, sums, count, products);
-    for (unsigned c = 0; c < count; ++c) {
-      double denominator = std::sqrt(squares[0]) * std::sqrt(squares[c + 1]);
-      if (denominator != 0) {
-        measures[c] = products[c] / denominator;
-        continue;
-      }
-      measures[c] = 1.0; // a constant side: 1 when the round trip is equal
-      for (size_t i = 0; i < kMixedValues; ++i)
-        if (q[c][i] != x[i]) {
-          measures[c] = 0.0;
-          break;
-        }
-    }
-    return;
   }
+  // Pass 2 (pcc): the centred squares of x and each q, and each centred
+  // product of x and q.
+  double mean[4];
+  for (unsigned s = 0; s <= count; ++s)
+    mean[s] = results[s] / n;
+  products = differences = 0;
+  for (unsigned s = 0; s <= count; ++s) {
+    const float *a = s ? q[s - 1] : x;
+    product(a, a, mean[s], mean[s]);
+  }
+  for (unsigned c = 0; c < count; ++c)
+    product(x, q[c], mean[0], mean[c + 1]);
+  mixedSums(vector, sums, products, 0, results);
+  const double *squares = results, *centred = results + count + 1;
+  for (unsigned c = 0; c < count; ++c) {
+    double denominator = std::sqrt(squares[0]) * std::sqrt(squares[c + 1]);
+    if (denominator != 0) {
+      measures[c] = centred[c] / denominator;
+      continue;
+    }
+    measures[c] = 1.0; // a constant side: 1 when the round trip is equal
+    for (size_t i = 0; i < kMixedValues; ++i)
+      if (q[c][i] != x[i]) {
+        measures[c] = 0.0;
+        break;
+      }
   }
 }
 

@@ -208,15 +208,14 @@ template <class X> struct EntryPoints {
     });
   }
 
-  static void mixedPartials(MixedTerm term, MixedSum *sums, unsigned count,
-                            size_t n) {
+  static void mixedPartials(MixedSum *sums, unsigned products,
+                            unsigned differences, size_t n) {
     Guard guard(nullptr, 0, nullptr, 0);
-    withConstant<MixedTerm::value, MixedTerm::magnitude,
-                 MixedTerm::centredSquare, MixedTerm::absDifference,
-                 MixedTerm::centredProduct>(term, [&](auto t) {
-      static_assert(kMaxMixedSums == 4);
-      withConstant<1u, 2u, 3u, 4u>(count, [&](auto c) {
-        mixedPartialsLoop<X, t, c>(sums, n);
+    static_assert(kMaxMixedProducts == 7 && kMaxMixedDifferences == 4);
+    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(products, [&](auto p) {
+      withConstant<0u, 1u, 2u, 3u, 4u>(differences, [&](auto d) {
+        if constexpr (p + d > 0)
+          mixedPartialsLoop<X, p, d>(sums, n);
       });
     });
   }

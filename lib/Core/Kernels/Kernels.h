@@ -111,25 +111,18 @@ inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
   return NarrowReduceLoop::general;
 }
 
-/// A term the mixed-BFP assigner sums over a tile (D45), in double from
-/// fp32 values `a[i]`, `b[i]` and constants `ca`, `cb`.
-enum class MixedTerm : int {
-  value,          ///< a
-  magnitude,      ///< |a|
-  centredSquare,  ///< (a - ca)^2
-  absDifference,  ///< |b - a|
-  centredProduct, ///< (a - ca) (b - cb)
-};
-
-/// One sum of a MixedTerm over a tile: its operands, and its eight partial
+/// One sum the mixed-BFP assigner takes over a tile (D45), in double from
+/// fp32 values a[i], b[i] and constants ca, cb: of (a - ca) (b - cb) (a
+/// product sum) or of |b - a| (a difference sum); with its eight partial
 /// sums (partials[k]: the terms i = k mod 8, in order of i).
 struct MixedSum {
   const float *a, *b;
   double ca, cb;
   double partials[8];
 };
-/// The most sums of one term a kernel call takes side by side.
-constexpr unsigned kMaxMixedSums = 4;
+/// The most product sums and difference sums a kernel call takes side by
+/// side.
+constexpr unsigned kMaxMixedProducts = 7, kMaxMixedDifferences = 4;
 
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
@@ -190,10 +183,10 @@ struct VectorKernels {
   /// blocks of 16) under BFP format `format`: `q` the decoded values.
   void (*bfpRoundTrip)(const BfpFormatInfo &format, const float *x, float *q,
                        size_t count);
-  /// The partial sums of `term` for `count` (1..kMaxMixedSums) sums over
-  /// i < n, n a multiple of 8, side by side.
-  void (*mixedPartials)(MixedTerm term, MixedSum *sums, unsigned count,
-                        size_t n);
+  /// The partial sums over i < n (a multiple of 8) of `products` product
+  /// sums then `differences` difference sums (`sums`), side by side.
+  void (*mixedPartials)(MixedSum *sums, unsigned products,
+                        unsigned differences, size_t n);
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);

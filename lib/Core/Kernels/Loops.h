@@ -888,6 +888,10 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 
 /// The host's pack then unpack of blocks of 16 fp32 values (§5 steps 1-5,
 /// then decoding), four blocks sharing one reduction of their exponents.
+/// Below 255, a "b" block's decoded value is the datum's magnitude times
+/// 2^(shared - 127 - (M - 1)), signed: an exact fp32 product, since a
+/// non-zero datum comes from a normal value (denormals are datum 0), which
+/// keeps it at least 2^-126.
 template <class X, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
                                                 const float *x, float *q,
@@ -895,16 +899,19 @@ __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
   using V = typename X::template Lanes<32>;
   typename X::template Tally<BfpClass> ignored{};
   auto trip = [&](size_t i, const typename X::BfpBlock &values,
-                  typename X::BfpShared shared) {
+                  typename X::BfpShared shared, int byte) {
+    bool product = !Fp16Exponent && byte != 255;
+    auto step = V::splat(powerOfTwoBits(byte - 127 - int(M - 1)));
     X::storeBfpBlock(
         reinterpret_cast<char *>(q + i),
         X::mapBlock(
             [&](auto v) {
-              return bfpDecodeLanes<V>(
-                  f,
-                  bfpEncodeLanes<V, false, M, Fp16Exponent>(v, shared,
-                                                            ignored),
-                  shared);
+              auto d = bfpEncodeLanes<V, false, M, Fp16Exponent>(v, shared,
+                                                                 ignored);
+              if (!product)
+                return bfpDecodeLanes<V>(f, d, shared);
+              return V::mulF(V::toFloat(d & V::splat((1u << M) - 1)), step) |
+                     V::shl(V::shr(d, M), 31);
             },
             values));
   };
@@ -922,14 +929,16 @@ __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
       e[k] = exponents(values[k]);
     }
     typename X::BfpShared shared[4];
-    X::bfpShared4(e, shared);
+    uint32_t bytes = X::bfpShared4(e, shared);
     for (unsigned k = 0; k < 4; ++k)
-      trip(i + k * kBfpBlockValues, values[k], shared[k]);
+      trip(i + k * kBfpBlockValues, values[k], shared[k],
+           int(bytes >> 8 * k & 0xFF));
   }
   for (; i < count; i += kBfpBlockValues) {
     auto values = X::loadBfpBlock(Dtype::float32,
                                   reinterpret_cast<const char *>(x + i));
-    trip(i, values, X::bfpSplat(X::bfpShared(exponents(values))));
+    int byte = X::bfpShared(exponents(values));
+    trip(i, values, X::bfpSplat(byte), byte);
   }
 }
 
@@ -946,33 +955,28 @@ using MixedFloats = float __attribute__((vector_size(32)));
       }(),                                                                     \
       MixedLanes)
 
-/// The partial sums of `Term` for `Count` sums side by side (independent
-/// chains), each term's operations as the portable assigner's
-/// (BfpMixed.cpp) and none contracted.
-template <class X, MixedTerm Term, unsigned Count>
+/// The partial sums of `Products` product sums then `Differences`
+/// difference sums side by side (independent chains), each term's
+/// operations as the portable assigner's (BfpMixed.cpp), none contracted.
+template <class X, unsigned Products, unsigned Differences>
 __attribute__((noinline)) void mixedPartialsLoop(MixedSum *sums, size_t n) {
 #pragma clang fp contract(off)
-  MixedLanes sum[Count] = {};
+  constexpr unsigned kSums = Products + Differences;
+  MixedLanes sum[kSums] = {};
   for (size_t i = 0; i < n; i += 8)
-    for (unsigned s = 0; s < Count; ++s) {
+    for (unsigned s = 0; s < kSums; ++s) {
       const MixedSum &job = sums[s];
-      MixedLanes x = BIRSIM_MIXED_LOAD(job.a + i), t;
-      if constexpr (Term == MixedTerm::value) {
-        t = x;
-      } else if constexpr (Term == MixedTerm::magnitude) {
-        t = __builtin_elementwise_abs(x);
-      } else if constexpr (Term == MixedTerm::centredSquare) {
-        MixedLanes d = x - job.ca;
-        t = d * d;
-      } else if constexpr (Term == MixedTerm::absDifference) {
-        t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(job.b + i) - x);
-      } else {
-        MixedLanes d = x - job.ca, e = BIRSIM_MIXED_LOAD(job.b + i) - job.cb;
+      MixedLanes x = BIRSIM_MIXED_LOAD(job.a + i),
+                 y = BIRSIM_MIXED_LOAD(job.b + i), t;
+      if (s < Products) {
+        MixedLanes d = x - job.ca, e = y - job.cb;
         t = d * e;
+      } else {
+        t = __builtin_elementwise_abs(y - x);
       }
       sum[s] = sum[s] + t;
     }
-  for (unsigned s = 0; s < Count; ++s)
+  for (unsigned s = 0; s < kSums; ++s)
     std::memcpy(sums[s].partials, &sum[s], sizeof sum[s]);
 }
 

@@ -269,19 +269,22 @@ TEST(BfpMixed, AssignerIsTheBruteForceChoice) {
 // paths sum in the portable order, D45), and the vector round trip is the
 // pack and unpack: tiles of normal values over many binades, of zeros, of
 // one constant (PCC's zero denominator, equal or not), with an Inf or a
-// NaN, against their bfp8_b, bfp4_b and bfp2_b round trips and random ones.
+// NaN, of values near fp32's smallest (shared exponents below the datum
+// width), against their bfp8_b, bfp4_b and bfp2_b round trips and random
+// ones.
 TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
   birsim::test::PathGuard guard;
   std::mt19937 rng(0xD45);
   std::normal_distribution<float> normal(0.0f, 1.0f);
-  for (int round = 0; round < 60; ++round) {
+  for (int round = 0; round < 70; ++round) {
     std::vector<float> x(1024);
-    int kind = round % 6;
+    int kind = round % 7;
     for (size_t i = 0; i < x.size(); ++i)
       x[i] = kind == 0   ? std::ldexp(normal(rng), int(rng() % 40) - 20)
              : kind == 1 ? 0.0f
              : kind == 2 ? 0.375f
              : kind == 3 ? normal(rng) * 1e-3f
+             : kind == 6 ? std::ldexp(normal(rng), -int(rng() % 24) - 118)
                          : normal(rng);
     if (kind == 4)
       x[rng() % 1024] = std::numeric_limits<float>::infinity();
