@@ -4,7 +4,6 @@
 #include "Kernels/Kernels.h"
 #include "ParallelFor.h"
 
-#include <array>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -169,124 +168,112 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
 /// A tile's values, in face order.
 constexpr size_t kMixedValues = kBfpMixedTileSide * kBfpMixedTileSide;
 
-/// One term of a product sum (a - ca) (b - cb) or of a difference sum
-/// |b - a| (Kernels.h's MixedSum), in double. The assigner's other sums are
-/// these with exact constants: sum of a is (a - 0) (1 - 0), of |a| is
-/// |0 - a|, of (a - ca)^2 is (a - ca) (a - ca).
-static double mixedTermOf(bool product, const MixedSum &sum, size_t i) {
-  double a = sum.a[i], b = sum.b[i];
-  if (!product)
-    return std::fabs(b - a);
-  double d = a - sum.ca, e = b - sum.cb;
-  return d * e;
+/// The partial sums of `pass` (Kernels.h's MixedPass) on the portable
+/// path, each term as the vector paths compute it.
+static void mixedPassPortable(MixedPass pass, const float *x,
+                              const float *const *q, unsigned count,
+                              const double *means, double (*partials)[8]) {
+  for (unsigned s = 0; s < mixedSumsOf(pass, count); ++s)
+    std::fill(partials[s], partials[s] + 8, 0.0);
+  for (size_t i = 0; i < kMixedValues; i += 8)
+    for (size_t k = 0; k < 8; ++k) {
+      double xs = x[i + k];
+      switch (pass) {
+      case MixedPass::sums:
+        partials[0][k] += xs;
+        for (unsigned c = 0; c < count; ++c)
+          partials[1 + c][k] += double(q[c][i + k]);
+        partials[1 + count][k] += std::fabs(xs);
+        break;
+      case MixedPass::absoluteErrors:
+        partials[0][k] += std::fabs(xs);
+        for (unsigned c = 0; c < count; ++c)
+          partials[1 + c][k] += std::fabs(double(q[c][i + k]) - xs);
+        break;
+      case MixedPass::moments: {
+        double d = xs - means[0];
+        partials[0][k] += d * d;
+        for (unsigned c = 0; c < count; ++c) {
+          double e = double(q[c][i + k]) - means[1 + c];
+          partials[1 + c][k] += e * e;
+          partials[1 + count + c][k] += d * e;
+        }
+        break;
+      }
+      }
+    }
 }
 
-/// `products` product sums then `differences` difference sums over a tile,
-/// each as eight partial sums over i mod 8 added pairwise: the assigner's
-/// summation order (docs/Decisions.md D45), on `vector` where not null.
-static void mixedSums(const VectorKernels *vector, MixedSum *sums,
-                      unsigned products, unsigned differences,
-                      double *results) {
-  unsigned count = products + differences;
-  if (vector) {
-    vector->mixedPartials(sums, products, differences, kMixedValues);
-  } else {
-    for (unsigned s = 0; s < count; ++s) {
-      MixedSum &job = sums[s];
-      std::fill(job.partials, job.partials + 8, 0.0);
-      for (size_t i = 0; i < kMixedValues; i += 8)
-        for (size_t k = 0; k < 8; ++k)
-          job.partials[k] += mixedTermOf(s < products, job, i + k);
-    }
-  }
-  for (unsigned s = 0; s < count; ++s) {
-    const double *p = sums[s].partials;
+/// The sums of `pass` over a tile, each as eight partial sums over i mod 8
+/// added pairwise: the assigner's summation order (docs/Decisions.md D45),
+/// on `vector` where not null.
+static void runMixedPass(const VectorKernels *vector, MixedPass pass,
+                          const float *x, const float *const *q,
+                          unsigned count, const double *means,
+                          double *results) {
+  double partials[2 * kMaxMixedTrips + 2][8];
+  if (vector)
+    vector->mixedPass(pass, x, q, count, means, kMixedValues, partials);
+  else
+    mixedPassPortable(pass, x, q, count, means, partials);
+  for (unsigned s = 0; s < mixedSumsOf(pass, count); ++s) {
+    const double *p = partials[s];
     results[s] = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
   }
 }
 
 /// The measures under `metric` of round trips q[0..count) (count at most
-/// 3) of a tile's values `x`, and x's mean absolute value (the bfp0
-/// measure); in double, the sums of a pass side by side.
+/// kMaxMixedTrips) of a tile's values `x`, and x's mean absolute value
+/// (the bfp0 measure), in double.
 static void measureRoundTrips(const VectorKernels *vector,
                               BfpMixedMetric metric, const float *x,
                               const float *const *q, unsigned count,
                               double *measures, double &meanAbs) {
-  static const std::array<float, kMixedValues> zeros{};
-  static const std::array<float, kMixedValues> ones = [] {
-    std::array<float, kMixedValues> a;
-    a.fill(1.0f);
-    return a;
-  }();
   constexpr double n = double(kMixedValues);
-  MixedSum sums[kMaxMixedProducts + kMaxMixedDifferences];
-  double results[kMaxMixedProducts + kMaxMixedDifferences];
-  unsigned products = 0, differences = 0;
-  auto product = [&](const float *a, const float *b, double ca, double cb) {
-    sums[products++] = MixedSum{a, b, ca, cb, {}};
-  };
-  // Pass 1: the sums of x and of each q (pcc's means), then |x| and (mean
-  // absolute error) each |q - x|.
-  bool pcc = metric == BfpMixedMetric::pcc,
-       meanError = metric == BfpMixedMetric::meanAbs;
-  if (pcc)
-    for (unsigned s = 0; s <= count; ++s)
-      product(s ? q[s - 1] : x, ones.data(), 0, 0);
-  unsigned first = products;
-  auto difference = [&](const float *a, const float *b) {
-    sums[first + differences++] = MixedSum{a, b, 0, 0, {}};
-  };
-  difference(zeros.data(), x);
-  if (meanError)
-    for (unsigned c = 0; c < count; ++c)
-      difference(x, q[c]);
-  mixedSums(vector, sums, products, differences, results);
-  meanAbs = results[first] / n;
-  if (meanError) {
-    for (unsigned c = 0; c < count; ++c)
-      measures[c] = results[first + 1 + c] / n;
+  double results[2 * kMaxMixedTrips + 2];
+  switch (metric) {
+  case BfpMixedMetric::maxAbs:
+  case BfpMixedMetric::meanAbs: {
+    bool mean = metric == BfpMixedMetric::meanAbs;
+    runMixedPass(vector, MixedPass::absoluteErrors, x, q, mean ? count : 0,
+                  nullptr, results);
+    meanAbs = results[0] / n;
+    for (unsigned c = 0; c < count; ++c) {
+      if (mean) {
+        measures[c] = results[1 + c] / n;
+      } else if (vector) {
+        measures[c] = vector->mixedMaxAbsDifference(x, q[c], kMixedValues);
+      } else {
+        double worst = 0;
+        for (size_t i = 0; i < kMixedValues; ++i)
+          worst = std::fmax(worst, std::fabs(double(q[c][i]) - double(x[i])));
+        measures[c] = worst;
+      }
+    }
     return;
   }
-  if (metric == BfpMixedMetric::maxAbs) {
+  case BfpMixedMetric::pcc: {
+    double means[kMaxMixedTrips + 1];
+    runMixedPass(vector, MixedPass::sums, x, q, count, nullptr, results);
+    for (unsigned s = 0; s <= count; ++s)
+      means[s] = results[s] / n;
+    meanAbs = results[1 + count] / n;
+    runMixedPass(vector, MixedPass::moments, x, q, count, means, results);
     for (unsigned c = 0; c < count; ++c) {
-      if (vector) {
-        measures[c] = vector->mixedMaxAbsDifference(x, q[c], kMixedValues);
+      double denominator = std::sqrt(results[0]) * std::sqrt(results[1 + c]);
+      if (denominator != 0) {
+        measures[c] = results[1 + count + c] / denominator;
         continue;
       }
-      MixedSum job{x, q[c], 0, 0, {}};
-      double worst = 0;
+      measures[c] = 1.0; // a constant side: 1 when the round trip is equal
       for (size_t i = 0; i < kMixedValues; ++i)
-        worst = std::fmax(worst, mixedTermOf(false, job, i));
-      measures[c] = worst;
+        if (q[c][i] != x[i]) {
+          measures[c] = 0.0;
+          break;
+        }
     }
     return;
   }
-  // Pass 2 (pcc): the centred squares of x and each q, and each centred
-  // product of x and q.
-  double mean[4];
-  for (unsigned s = 0; s <= count; ++s)
-    mean[s] = results[s] / n;
-  products = differences = 0;
-  for (unsigned s = 0; s <= count; ++s) {
-    const float *a = s ? q[s - 1] : x;
-    product(a, a, mean[s], mean[s]);
-  }
-  for (unsigned c = 0; c < count; ++c)
-    product(x, q[c], mean[0], mean[c + 1]);
-  mixedSums(vector, sums, products, 0, results);
-  const double *squares = results, *centred = results + count + 1;
-  for (unsigned c = 0; c < count; ++c) {
-    double denominator = std::sqrt(squares[0]) * std::sqrt(squares[c + 1]);
-    if (denominator != 0) {
-      measures[c] = centred[c] / denominator;
-      continue;
-    }
-    measures[c] = 1.0; // a constant side: 1 when the round trip is equal
-    for (size_t i = 0; i < kMixedValues; ++i)
-      if (q[c][i] != x[i]) {
-        measures[c] = 0.0;
-        break;
-      }
   }
 }
 

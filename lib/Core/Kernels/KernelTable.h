@@ -208,14 +208,15 @@ template <class X> struct EntryPoints {
     });
   }
 
-  static void mixedPartials(MixedSum *sums, unsigned products,
-                            unsigned differences, size_t n) {
+  static void mixedPass(MixedPass pass, const float *x, const float *const *q,
+                        unsigned count, const double *means, size_t n,
+                        double (*partials)[8]) {
     Guard guard(nullptr, 0, nullptr, 0);
-    static_assert(kMaxMixedProducts == 7 && kMaxMixedDifferences == 4);
-    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(products, [&](auto p) {
-      withConstant<0u, 1u, 2u, 3u, 4u>(differences, [&](auto d) {
-        if constexpr (p + d > 0)
-          mixedPartialsLoop<X, p, d>(sums, n);
+    static_assert(kMaxMixedTrips == 3);
+    withConstant<MixedPass::sums, MixedPass::absoluteErrors,
+                 MixedPass::moments>(pass, [&](auto p) {
+      withConstant<0u, 1u, 2u, 3u>(count, [&](auto c) {
+        mixedPassLoop<X, p, c>(x, q, means, n, partials);
       });
     });
   }
@@ -244,7 +245,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.mxUnpack = E::mxUnpack;
   table.bfpGather = E::bfpGather;
   table.bfpRoundTrip = E::bfpRoundTrip;
-  table.mixedPartials = E::mixedPartials;
+  table.mixedPass = E::mixedPass;
   table.mixedMaxAbsDifference = E::mixedMaxAbsDifference;
   return table;
 }

@@ -111,18 +111,22 @@ inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
   return NarrowReduceLoop::general;
 }
 
-/// One sum the mixed-BFP assigner takes over a tile (D45), in double from
-/// fp32 values a[i], b[i] and constants ca, cb: of (a - ca) (b - cb) (a
-/// product sum) or of |b - a| (a difference sum); with its eight partial
-/// sums (partials[k]: the terms i = k mod 8, in order of i).
-struct MixedSum {
-  const float *a, *b;
-  double ca, cb;
-  double partials[8];
+/// A pass of the mixed-BFP assigner over a tile's values x and round trips
+/// q[c] (c < count <= kMaxMixedTrips), in double (D45); each sum as eight
+/// partial sums (partials[s][k]: the terms i = k mod 8, in order of i):
+enum class MixedPass : int {
+  sums,         ///< s = 0: x; 1 + c: q[c]; 1 + count: |x|
+  absoluteErrors, ///< s = 0: |x|; 1 + c: |q[c] - x|
+  moments,      ///< with means m[0] (x), m[1 + c] (q[c]): s = 0: (x - m0)^2;
+                ///< 1 + c: (q[c] - m[1+c])^2; 1 + count + c: (x - m0)(q[c] - m[1+c])
 };
-/// The most product sums and difference sums a kernel call takes side by
-/// side.
-constexpr unsigned kMaxMixedProducts = 7, kMaxMixedDifferences = 4;
+constexpr unsigned kMaxMixedTrips = 3;
+/// The sums a pass takes.
+constexpr unsigned mixedSumsOf(MixedPass pass, unsigned count) {
+  return pass == MixedPass::sums ? count + 2
+         : pass == MixedPass::absoluteErrors ? count + 1
+                                             : 2 * count + 1;
+}
 
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
@@ -183,10 +187,11 @@ struct VectorKernels {
   /// blocks of 16) under BFP format `format`: `q` the decoded values.
   void (*bfpRoundTrip)(const BfpFormatInfo &format, const float *x, float *q,
                        size_t count);
-  /// The partial sums over i < n (a multiple of 8) of `products` product
-  /// sums then `differences` difference sums (`sums`), side by side.
-  void (*mixedPartials)(MixedSum *sums, unsigned products,
-                        unsigned differences, size_t n);
+  /// The partial sums of `pass` over i < n (a multiple of 8), side by
+  /// side; `means` for the moments.
+  void (*mixedPass)(MixedPass pass, const float *x, const float *const *q,
+                    unsigned count, const double *means, size_t n,
+                    double (*partials)[8]);
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);

@@ -955,29 +955,44 @@ using MixedFloats = float __attribute__((vector_size(32)));
       }(),                                                                     \
       MixedLanes)
 
-/// The partial sums of `Products` product sums then `Differences`
-/// difference sums side by side (independent chains), each term's
-/// operations as the portable assigner's (BfpMixed.cpp), none contracted.
-template <class X, unsigned Products, unsigned Differences>
-__attribute__((noinline)) void mixedPartialsLoop(MixedSum *sums, size_t n) {
+/// The partial sums of `Pass` over `Count` round trips side by side
+/// (independent chains), each value widened once, each term's operations
+/// as the portable assigner's (BfpMixed.cpp), none contracted.
+template <class X, MixedPass Pass, unsigned Count>
+__attribute__((noinline)) void mixedPassLoop(const float *x,
+                                             const float *const *q,
+                                             const double *means, size_t n,
+                                             double (*partials)[8]) {
 #pragma clang fp contract(off)
-  constexpr unsigned kSums = Products + Differences;
+  constexpr unsigned kSums = mixedSumsOf(Pass, Count);
   MixedLanes sum[kSums] = {};
-  for (size_t i = 0; i < n; i += 8)
-    for (unsigned s = 0; s < kSums; ++s) {
-      const MixedSum &job = sums[s];
-      MixedLanes x = BIRSIM_MIXED_LOAD(job.a + i),
-                 y = BIRSIM_MIXED_LOAD(job.b + i), t;
-      if (s < Products) {
-        MixedLanes d = x - job.ca, e = y - job.cb;
-        t = d * e;
-      } else {
-        t = __builtin_elementwise_abs(y - x);
+  for (size_t i = 0; i < n; i += 8) {
+    MixedLanes xs = BIRSIM_MIXED_LOAD(x + i), qs[Count ? Count : 1];
+    for (unsigned c = 0; c < Count; ++c)
+      qs[c] = BIRSIM_MIXED_LOAD(q[c] + i);
+    if constexpr (Pass == MixedPass::sums) {
+      sum[0] = sum[0] + xs;
+      for (unsigned c = 0; c < Count; ++c)
+        sum[1 + c] = sum[1 + c] + qs[c];
+      sum[1 + Count] = sum[1 + Count] + __builtin_elementwise_abs(xs);
+    } else if constexpr (Pass == MixedPass::absoluteErrors) {
+      sum[0] = sum[0] + __builtin_elementwise_abs(xs);
+      for (unsigned c = 0; c < Count; ++c)
+        sum[1 + c] = sum[1 + c] + __builtin_elementwise_abs(qs[c] - xs);
+    } else {
+      MixedLanes d = xs - means[0];
+      MixedLanes dd = d * d;
+      sum[0] = sum[0] + dd;
+      for (unsigned c = 0; c < Count; ++c) {
+        MixedLanes e = qs[c] - means[1 + c];
+        MixedLanes ee = e * e, de = d * e;
+        sum[1 + c] = sum[1 + c] + ee;
+        sum[1 + Count + c] = sum[1 + Count + c] + de;
       }
-      sum[s] = sum[s] + t;
     }
+  }
   for (unsigned s = 0; s < kSums; ++s)
-    std::memcpy(sums[s].partials, &sum[s], sizeof sum[s]);
+    std::memcpy(partials[s], &sum[s], sizeof sum[s]);
 }
 
 /// fmax over |b - a|: a NaN term keeps the running maximum.
