@@ -112,18 +112,19 @@ inline NarrowReduceLoop narrowReduceLoopOf(const FloatFormat &f,
 }
 
 /// A pass of the mixed-BFP assigner over a tile's values x and round trips
-/// q[c] (c < count <= kMaxMixedTrips), in double (D45); each sum as eight
-/// partial sums (partials[s][k]: the terms i = k mod 8, in order of i):
+/// q[c] (c < count <= kMaxMixedTrips), in double (D45). Each of its sums
+/// s is eight partial sums (partials[s][k]: the terms i = k mod 8, in
+/// order of i); with m[0] the mean of x and m[1 + c] that of q[c]:
 enum class MixedPass : int {
-  sums,         ///< s = 0: x; 1 + c: q[c]; 1 + count: |x|
-  absoluteErrors, ///< s = 0: |x|; 1 + c: |q[c] - x|
-  moments,      ///< with means m[0] (x), m[1 + c] (q[c]): s = 0: (x - m0)^2;
-                ///< 1 + c: (q[c] - m[1+c])^2; 1 + count + c: (x - m0)(q[c] - m[1+c])
+  sums,           ///< x; then each q[c]; then |x|
+  absoluteErrors, ///< |x|; then each |q[c] - x|
+  moments,        ///< (x - m[0])^2; then each (q[c] - m[1 + c])^2; then
+                  ///< each (x - m[0]) (q[c] - m[1 + c])
 };
 constexpr unsigned kMaxMixedTrips = 3;
-/// The sums a pass takes.
+/// The number of sums a pass takes.
 constexpr unsigned mixedSumsOf(MixedPass pass, unsigned count) {
-  return pass == MixedPass::sums ? count + 2
+  return pass == MixedPass::sums             ? count + 2
          : pass == MixedPass::absoluteErrors ? count + 1
                                              : 2 * count + 1;
 }
