@@ -338,15 +338,14 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   std::vector<uint8_t> chosenCodes(tiles);
   const VectorKernels *vector = activeKernels();
   // The allowed BFP codes, cheapest first, measured together.
-  unsigned candidates[3], count = 0;
+  unsigned candidates[kMaxMixedTrips], count = 0;
   for (int code = 2; code >= 0; --code)
     if (formats >> code & 1)
       candidates[count++] = unsigned(code);
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
     std::vector<float> values(4 * kMixedValues);
-    float *x = values.data();
-    const float *q[3];
+    float *x = values.data(), *q[kMaxMixedTrips];
     for (unsigned c = 0; c < count; ++c)
       q[c] = x + (c + 1) * kMixedValues;
     for (size_t t = begin; t < end; ++t) {
@@ -365,16 +364,15 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
           }
       }
       for (unsigned c = 0; c < count; ++c) {
-        auto *trip = const_cast<float *>(q[c]);
         unsigned code = candidates[c];
         if (vector) {
-          vector->bfpRoundTrip(*layouts[code].format, x, trip, kMixedValues);
+          vector->bfpRoundTrip(*layouts[code].format, x, q[c], kMixedValues);
         } else {
           bfpPackTileRange(layouts[code], src, t, 1, packed.data());
-          bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, trip);
+          bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, q[c]);
         }
       }
-      double measures[3], meanAbs;
+      double measures[kMaxMixedTrips], meanAbs;
       measureRoundTrips(vector, BfpMixedMetric(metric), x, q, count, measures,
                         meanAbs);
       unsigned chosen = costliest;

@@ -65,8 +65,7 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
 /// values `x` (1024 each, face order), in double (docs/Decisions.md D45):
 /// the largest or mean absolute error, or the Pearson correlation (1 for
 /// a constant tile whose round trip is equal, else 0 when a side is
-/// constant); computed on the active path. The summary `x` alone gives
-/// (mean, centred squares) is computed too.
+/// constant); computed on the active path.
 double bfpMixedMetricValue(BfpMixedMetric metric, const float *x,
                            const float *q);
 /// Each tile's cheapest allowed code (`formats`: bit c allows code c)

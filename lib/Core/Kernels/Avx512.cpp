@@ -296,9 +296,7 @@ struct Avx512 : X86Vocabulary {
   }
   static __m512i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
-    __m128i bytes = _mm512_cvtepi32_epi8(lanes);
-    asm("" : "+x"(bytes));
-    return bytes;
+    return _mm512_cvtepi32_epi8(lanes);
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return _mm512_cvtepu8_epi32(bytes);

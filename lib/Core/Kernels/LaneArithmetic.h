@@ -18,7 +18,6 @@
 
 #include "FormatConstants.h"
 
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -459,6 +458,17 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
   return sign | magnitude;
 }
 
+/// A "b" datum's value (one per lane) where its block's shared exponent
+/// lies below 255: its M-bit magnitude times `step` (fp32 bits of
+/// 2^(shared - 127 - (M - 1))), signed by bit M. The product is exact: a
+/// non-zero datum comes from a normal value (denormals are datum 0), which
+/// keeps it at least 2^-126; it is what bfpDecodeLanes gives there.
+template <class V, unsigned M>
+typename V::I bfpDatumValueLanes(typename V::I datum, typename V::I step) {
+  return V::mulF(V::toFloat(datum & V::splat((1u << M) - 1)), step) |
+         V::shl(V::shr(datum, M), 31);
+}
+
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).
 template <class V>
 typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
@@ -508,7 +518,6 @@ template <class V> struct MxLanes {
         intScale(V::splat(powerOfTwoBits(int(f.elementBits) - 2))),
         intMax(V::splatF(float(f.mxIntMax()))),
         nanCode(V::splat(f.element.nanResult)),
-        infCode(V::splat(f.element.infCode())),
         nanFrom(V::splat(!f.element.hasNaN() || integer ? 0x7FFFFFFFu
                          : f.element.hasInf()           ? f.element.infCode() + 1
                                               : f.element.magnitudeMask())),
@@ -550,7 +559,8 @@ template <class V> struct MxLanes {
                                       normal),
                             maxCode);
     if (!Finite && hasInf)
-      code = V::select(V::eq(magnitude, V::splat(0x7F800000)), infCode, code);
+      code = V::select(V::eq(magnitude, V::splat(0x7F800000)), infMagnitude,
+                       code);
     code = code | V::keep(negative, V::splat(1u << (bits - 1)));
     if constexpr (Finite)
       return code;
@@ -581,7 +591,7 @@ template <class V> struct MxLanes {
   bool integer, hasInf;
   int bits, m;
   I maxCode, codeMask, magnitudeMask, rebias, minNormal, quantumBase,
-      roundHalf, intScale, intMax, nanCode, infCode, nanFrom, infMagnitude,
+      roundHalf, intScale, intMax, nanCode, nanFrom, infMagnitude,
       minNormalCode, subnormalStep;
 };
 

@@ -358,6 +358,25 @@ auto loadBfpValues(const BfpLayout &layout, const char *values) {
   return X::loadBfpBlock(load, gathered);
 }
 
+/// Stores a block's 16 fp32 lanes at `values` (BfpLayout): as they lie, or
+/// scattered where they are a matrix's column (loadBfpValues' inverse).
+template <class X>
+void storeBfpValues(const BfpLayout &layout, char *values,
+                    const typename X::BfpBlock &block) {
+  if (layout.valueStep == 1) {
+    X::reportWrite(values, 4 * kBfpBlockValues);
+    X::storeBfpBlock(values, block);
+    return;
+  }
+  alignas(64) char lined[4 * kBfpBlockValues];
+  X::storeBfpBlock(lined, block);
+  size_t step = 4 * layout.valueStep;
+  for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+    X::reportWrite(values + j * step, 4);
+    std::memcpy(values + j * step, lined + 4 * j, 4);
+  }
+}
+
 /// What a packer at `Site` does to a block (§5): the host's steps 1-5
 /// (tallying into `tally`), or the Tensix packer's per-value step and
 /// block rule (the device's bytes). The format's mantissa width and
@@ -431,7 +450,7 @@ uint32_t bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
   auto errors = [&](const typename X::BfpBlock &block, unsigned exponent,
                     bool clampAbove, double *out) {
     auto splat = X::bfpSplat(int(exponent));
-    uint32_t step = powerOfTwoBits(int(exponent) - 127 - int(M - 1));
+    auto step = V::splat(powerOfTwoBits(int(exponent) - 127 - int(M - 1)));
     X::storeSquaresF64(
         out, X::mapBlock(
                  [&](auto v) {
@@ -442,10 +461,7 @@ uint32_t bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
                                    (V::shr(v, 31 - M) & V::splat(1u << M)) |
                                        V::splat((1u << M) - 1),
                                    d);
-                   auto q = V::mulF(V::toFloat(d & V::splat((1u << M) - 1)),
-                                    V::splat(step)) |
-                            V::shl(V::shr(d, M), 31);
-                   return V::subF(v, q);
+                   return V::subF(v, bfpDatumValueLanes<V, M>(d, step));
                  },
                  block));
   };
@@ -615,18 +631,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
           X::widenBfpDatums(X::loadBfpDatums(
               M + 1, in + exponentBytes + b * blockDatumBytes)),
           X::bfpSplat(in[b]));
-      if (layout.valueStep == 1) {
-        X::reportWrite(values, 4 * kBfpBlockValues);
-        X::storeBfpBlock(values, decoded);
-        continue;
-      }
-      alignas(64) char lined[4 * kBfpBlockValues];
-      X::storeBfpBlock(lined, decoded);
-      size_t step = 4 * layout.valueStep;
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        X::reportWrite(values + j * step, 4);
-        std::memcpy(values + j * step, lined + 4 * j, 4);
-      }
+      storeBfpValues<X>(layout, values, decoded);
     }
   }
 }
@@ -855,18 +860,7 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
             codes);
       }
       char *values = tile + layout.blockStart[b] * 4;
-      if (layout.valueStep == 1) {
-        X::reportWrite(values, 4 * kBfpBlockValues);
-        X::storeBfpBlock(values, decoded);
-        continue;
-      }
-      alignas(64) char lined[4 * kBfpBlockValues];
-      X::storeBfpBlock(lined, decoded);
-      size_t step = 4 * layout.valueStep;
-      for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-        X::reportWrite(values + j * step, 4);
-        std::memcpy(values + j * step, lined + 4 * j, 4);
-      }
+      storeBfpValues<X>(layout, values, decoded);
     }
   }
 }
@@ -887,11 +881,8 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 }
 
 /// The host's pack then unpack of blocks of 16 fp32 values (§5 steps 1-5,
-/// then decoding), four blocks sharing one reduction of their exponents.
-/// Below 255, a "b" block's decoded value is the datum's magnitude times
-/// 2^(shared - 127 - (M - 1)), signed: an exact fp32 product, since a
-/// non-zero datum comes from a normal value (denormals are datum 0), which
-/// keeps it at least 2^-126.
+/// then decoding), four blocks sharing one reduction of their exponents;
+/// a "b" block below 255 decodes by bfpDatumValueLanes.
 template <class X, unsigned M, bool Fp16Exponent>
 __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
                                                 const float *x, float *q,
@@ -901,7 +892,8 @@ __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
   auto trip = [&](size_t i, const typename X::BfpBlock &values,
                   typename X::BfpShared shared, int byte) {
     bool product = !Fp16Exponent && byte != 255;
-    auto step = V::splat(powerOfTwoBits(byte - 127 - int(M - 1)));
+    auto step =
+        V::splat(product ? powerOfTwoBits(byte - 127 - int(M - 1)) : 0);
     X::storeBfpBlock(
         reinterpret_cast<char *>(q + i),
         X::mapBlock(
@@ -910,8 +902,7 @@ __attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
                                                                  ignored);
               if (!product)
                 return bfpDecodeLanes<V>(f, d, shared);
-              return V::mulF(V::toFloat(d & V::splat((1u << M) - 1)), step) |
-                     V::shl(V::shr(d, M), 31);
+              return bfpDatumValueLanes<V, M>(d, step);
             },
             values));
   };
