@@ -510,9 +510,9 @@ void bfpDevicePaths() {
 }
 
 /// tt-metal PR #57298's exponent search against the plain pack of the same
-/// values, 32x32 tiles, 2^22 values (the search runs on the portable path).
+/// values, 32x32 tiles, 2^24 values.
 void bfpExponentSearch() {
-  size_t n = size_t(1) << 22;
+  size_t n = size_t(1) << 24;
   std::printf("\n-- BFP exponent search, %zu values, the plain pack as the "
               "peer --\n",
               n);

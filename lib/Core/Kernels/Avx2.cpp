@@ -308,16 +308,29 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
-  /// The squares of a block's 16 fp32 lanes as doubles (exact), in order.
-  static void storeSquaresF64(double *p, const BfpBlock &v) {
-    __m256i halves[2] = {v.lo, v.hi};
-    for (int h = 0; h < 2; ++h)
-      for (int q = 0; q < 2; ++q) {
-        __m128 four = _mm_castsi128_ps(q ? _mm256_extracti128_si256(halves[h], 1)
-                                         : _mm256_castsi256_si128(halves[h]));
-        __m256d d = _mm256_cvtps_pd(four);
-        _mm256_storeu_pd(p + 8 * h + 4 * q, _mm256_mul_pd(d, d));
-      }
+  /// The sums of squares of 8 blocks' fp32 lanes, in double, in an order
+  /// of its own (each square exact): sums[k] for blocks[k].
+  static void sumSquaresF64x8(const BfpBlock *blocks, double *sums) {
+    auto square = [](__m128i four) {
+      __m256d d = _mm256_cvtps_pd(_mm_castsi128_ps(four));
+      return _mm256_mul_pd(d, d);
+    };
+    auto halves = [&](__m256i v) {
+      return _mm256_add_pd(square(_mm256_castsi256_si128(v)),
+                           square(_mm256_extracti128_si256(v, 1)));
+    };
+    __m256d h[4];
+    for (int k = 0; k < 4; ++k) {
+      // [a0+a1 b0+b1 a2+a3 b2+b3] of blocks a = 2k, b = 2k + 1.
+      const BfpBlock &a = blocks[2 * k], &b = blocks[2 * k + 1];
+      h[k] = _mm256_hadd_pd(_mm256_add_pd(halves(a.lo), halves(a.hi)),
+                            _mm256_add_pd(halves(b.lo), halves(b.hi)));
+    }
+    for (int k = 0; k < 2; ++k)
+      _mm256_storeu_pd(
+          sums + 4 * k,
+          _mm256_add_pd(_mm256_permute2f128_pd(h[2 * k], h[2 * k + 1], 0x20),
+                        _mm256_permute2f128_pd(h[2 * k], h[2 * k + 1], 0x31)));
   }
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;

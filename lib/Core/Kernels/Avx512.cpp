@@ -302,13 +302,29 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
-  /// The squares of a block's 16 fp32 lanes as doubles (exact), in order.
-  static void storeSquaresF64(double *p, BfpBlock v) {
-    __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(asFloat(v)));
-    __m512d hi = _mm512_cvtps_pd(
-        _mm256_castsi256_ps(_mm512_extracti64x4_epi64(v, 1)));
-    _mm512_storeu_pd(p, _mm512_mul_pd(lo, lo));
-    _mm512_storeu_pd(p + 8, _mm512_mul_pd(hi, hi));
+  /// The sums of squares of 8 blocks' fp32 lanes, in double, in an order
+  /// of its own (each square exact): sums[k] for blocks[k].
+  static void sumSquaresF64x8(const BfpBlock *blocks, double *sums) {
+    __m512d s[8];
+    for (int k = 0; k < 8; ++k) {
+      __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(asFloat(blocks[k])));
+      __m512d hi = _mm512_cvtps_pd(
+          _mm256_castsi256_ps(_mm512_extracti64x4_epi64(blocks[k], 1)));
+      s[k] = _mm512_add_pd(_mm512_mul_pd(lo, lo), _mm512_mul_pd(hi, hi));
+    }
+    // Pairs of blocks in each 128-bit quarter, then quarters folded.
+    __m512d p[4], q[2];
+    for (int k = 0; k < 4; ++k)
+      p[k] = _mm512_add_pd(_mm512_unpacklo_pd(s[2 * k], s[2 * k + 1]),
+                           _mm512_unpackhi_pd(s[2 * k], s[2 * k + 1]));
+    for (int k = 0; k < 2; ++k)
+      q[k] = _mm512_add_pd(
+          _mm512_shuffle_f64x2(p[2 * k], p[2 * k + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+          _mm512_shuffle_f64x2(p[2 * k], p[2 * k + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    _mm512_storeu_pd(
+        sums, _mm512_add_pd(
+                  _mm512_shuffle_f64x2(q[0], q[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                  _mm512_shuffle_f64x2(q[0], q[1], _MM_SHUFFLE(3, 1, 3, 1))));
   }
   /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.

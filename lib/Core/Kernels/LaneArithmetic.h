@@ -407,13 +407,14 @@ auto bfpBothNaNLanes(typename V::I host, typename V::I device,
 }
 
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
-/// block's largest, so no lane shifts left): the datums, one per lane. Ties
-/// into `tally`, and with CountEvents the other events of docs/Fidelity.md
-/// as bfpEncodeWithEvents gives, into `tally`'s BfpClass cells with
-/// V::count. Every value compared here is small and non-negative.
+/// block's largest, so no lane shifts left): the datums' magnitudes, one
+/// per lane. Ties into `tally`, and with CountEvents the other events of
+/// docs/Fidelity.md as bfpEncodeWithEvents gives, into `tally`'s BfpClass
+/// cells with V::count. Every value compared here is small and
+/// non-negative.
 template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
-typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
-                             Tally &tally) {
+typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
+                                Tally &tally) {
   using I = typename V::I;
   constexpr unsigned dropped = 24 - M;
   I e = V::shr(bits, 23) & V::splat(0xFF);
@@ -452,7 +453,17 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
     V::count(tally[BfpClass::flushedToZero],
              V::both(finiteNonZero, V::eq(magnitude, V::zero())));
   }
-  // The sign bit above the magnitude, dropped when the magnitude is 0.
+  return magnitude;
+}
+
+/// Steps 1-5 as bfpMagnitudeLanes, the datums whole: the sign bit above
+/// the magnitude, dropped when the magnitude is 0.
+template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
+typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
+                             Tally &tally) {
+  using I = typename V::I;
+  I magnitude =
+      bfpMagnitudeLanes<V, CountEvents, M, Fp16Exponent>(bits, shared, tally);
   I sign =
       V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
   return sign | magnitude;
@@ -463,9 +474,17 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
 /// 2^(shared - 127 - (M - 1))), signed by bit M. The product is exact: a
 /// non-zero datum comes from a normal value (denormals are datum 0), which
 /// keeps it at least 2^-126; it is what bfpDecodeLanes gives there.
+/// A "b" datum magnitude's value: the magnitude times `step`, exact (see
+/// bfpDatumValueLanes).
+template <class V>
+typename V::I bfpMagnitudeValueLanes(typename V::I magnitude,
+                                     typename V::I step) {
+  return V::mulF(V::toFloat(magnitude), step);
+}
+
 template <class V, unsigned M>
 typename V::I bfpDatumValueLanes(typename V::I datum, typename V::I step) {
-  return V::mulF(V::toFloat(datum & V::splat((1u << M) - 1)), step) |
+  return bfpMagnitudeValueLanes<V>(datum & V::splat((1u << M) - 1), step) |
          V::shl(V::shr(datum, M), 31);
 }
 

@@ -435,63 +435,76 @@ struct BfpPackerLanes {
 /// blocks of fp32 lanes `values` whose shared exponents are the bytes of
 /// `shared` (block k in bits 8k..8k+7), each searched when above M and
 /// below 255. Each lane's error under Emax and under Emax - 1 (values
-/// above it at the largest magnitude) is an exact fp32 difference (both
-/// sides multiples of the lane's ulp, the datum's step at least that), its
-/// square an exact double; each block's two sums run in block order, as
-/// the portable search's, the blocks' sums side by side. Where Emax - 1 is
-/// strictly better, the block's values above it become its largest
-/// magnitude and its byte Emax - 1. Returns the bytes.
+/// above it at the largest magnitude), as the difference of the value's
+/// and the datum's magnitudes (the datum is 0 or of the value's sign), is
+/// exact in fp32 (both sides multiples of the lane's ulp, the datum's step
+/// at least that), its square an exact double. The block-order sums decide, as the portable
+/// search's; they are summed only where sums in any order (vector lanes)
+/// leave the comparison open: every order's sum of 16 non-negative exact
+/// terms lies within 15 * 2^-53 (relative) of the exact sum, so sums more
+/// than 2^-40 apart (relative) order the block-order sums the same way.
+/// Where Emax - 1 is strictly better, the block's values above it become
+/// its largest magnitude and its byte Emax - 1. Returns the bytes.
 template <class X, unsigned M>
 uint32_t bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
                             unsigned count) {
   using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
+  constexpr double kApart = 0x1p-40;
   typename X::template Tally<BfpClass> trial{}; // the trials' ties are not the pack's
-  alignas(64) double squares[2][4][kBfpBlockValues] = {};
-  auto errors = [&](const typename X::BfpBlock &block, unsigned exponent,
-                    bool clampAbove, double *out) {
+  auto errors = [&](const Block &block, unsigned exponent, bool clampAbove) {
     auto splat = X::bfpSplat(int(exponent));
     auto step = V::splat(powerOfTwoBits(int(exponent) - 127 - int(M - 1)));
-    X::storeSquaresF64(
-        out, X::mapBlock(
-                 [&](auto v) {
-                   auto d = bfpEncodeLanes<V, false, M, false>(v, splat, trial);
-                   if (clampAbove)
-                     d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
-                                         V::splat(exponent)),
-                                   (V::shr(v, 31 - M) & V::splat(1u << M)) |
-                                       V::splat((1u << M) - 1),
-                                   d);
-                   return V::subF(v, bfpDatumValueLanes<V, M>(d, step));
-                 },
-                 block));
+    return X::mapBlock(
+        [&](auto v) {
+          auto d = bfpMagnitudeLanes<V, false, M, false>(v, splat, trial);
+          if (clampAbove)
+            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
+                                V::splat(exponent)),
+                          V::splat((1u << M) - 1), d);
+          return V::subF(v & V::splat(0x7FFFFFFFu),
+                         bfpMagnitudeValueLanes<V>(d, step));
+        },
+        block);
   };
+  auto blockOrderSum = [](Block error) {
+    alignas(64) float lanes[kBfpBlockValues];
+    X::storeBfpBlock(reinterpret_cast<char *>(lanes), error);
+    double sum = 0;
+    for (float e : lanes)
+      sum += double(e) * double(e);
+    return sum;
+  };
+  // error[k] under Emax, error[4 + k] under Emax - 1; zeros past `count`.
+  Block error[8] = {};
   bool searched[4] = {};
   for (unsigned k = 0; k < count; ++k) {
     unsigned e = shared >> 8 * k & 0xFF;
     searched[k] = e > M && e != 255;
-    if (searched[k]) {
-      errors(values[k], e, false, squares[0][k]);
-      errors(values[k], e - 1, true, squares[1][k]);
-    }
+    unsigned at = searched[k] ? e : M + 1; // unread: any exponent above M
+    error[k] = errors(values[k], at, false);
+    error[4 + k] = errors(values[k], at - 1, true);
   }
-  double err[2][4] = {};
-  for (unsigned j = 0; j < kBfpBlockValues; ++j)
-    for (unsigned k = 0; k < 4; ++k) {
-      err[0][k] += squares[0][k][j];
-      err[1][k] += squares[1][k][j];
-    }
+  alignas(64) double sum[8];
+  X::sumSquaresF64x8(error, sum);
+  // Branch-free where the lanes' sums decide (the choice is data).
+  uint32_t lowered = 0;
   for (unsigned k = 0; k < count; ++k) {
-    if (!searched[k] || !(err[1][k] < err[0][k]))
-      continue;
-    unsigned lower = (shared >> 8 * k & 0xFF) - 1;
-    shared = (shared & ~(0xFFu << 8 * k)) | lower << 8 * k;
+    bool below = sum[4 + k] < sum[k] * (1 - kApart),
+         open = !(sum[4 + k] >= sum[k] * (1 + kApart)) & !below;
+    if (searched[k] & open)
+      below = blockOrderSum(error[4 + k]) < blockOrderSum(error[k]);
+    lowered |= uint32_t(searched[k] & below) << 8 * k;
+  }
+  shared -= lowered; // searched bytes are above M: no borrow
+  // Values above the byte become its largest magnitude (none where kept).
+  for (unsigned k = 0; k < count; ++k) {
+    unsigned e = shared >> 8 * k & 0xFF;
     values[k] = X::mapBlock(
         [&](auto v) {
-          return V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
-                                 V::splat(lower)),
-                           (v & V::splat(0x80000000u)) |
-                               V::splat(lower << 23 | 0x7FFFFFu),
-                           v);
+          return V::select(
+              V::gt(V::shr(v, 23) & V::splat(0xFF), V::splat(e)),
+              (v & V::splat(0x80000000u)) | V::splat(e << 23 | 0x7FFFFFu), v);
         },
         values[k]);
   }
@@ -562,11 +575,9 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
       typename X::BfpShared shared[4];
       uint32_t bytes = X::bfpShared4(exponents, shared);
       if constexpr (Search) {
-        uint32_t searched = bfpSearchExponents<X, M>(block, bytes, 4);
+        bytes = bfpSearchExponents<X, M>(block, bytes, 4);
         for (unsigned k = 0; k < 4; ++k)
-          if ((searched ^ bytes) >> 8 * k & 0xFF)
-            shared[k] = X::bfpSplat(int(searched >> 8 * k & 0xFF));
-        bytes = searched;
+          shared[k] = X::bfpSplat(int(bytes >> 8 * k & 0xFF));
       }
       std::memcpy(packed + b, &bytes, 4);
       for (unsigned k = 0; k < 4; ++k)
