@@ -65,6 +65,11 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
   }
   /// Adds 1 to each lane of the counters `lanes` where `m` is set.
   static void count(__m256i &lanes, M m) { lanes = _mm256_sub_epi32(lanes, m); }
+  /// The same where `m` is set and the lane of `bit` (0 or 1) is 1.
+  static void countIfOne(__m256i &lanes, M m, I bit) {
+    static_assert(Bits == 32);
+    lanes = _mm256_add_epi32(lanes, _mm256_and_si256(m, bit));
+  }
 };
 
 /// The sum of 8 lane counters.

@@ -95,6 +95,11 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
     return _mm512_cmp_ps_mask(asFloat(a), asFloat(a), _CMP_UNORD_Q);
   }
   static void count(uint64_t &n, M m) { n += uint64_t(_mm_popcnt_u64(m)); }
+  /// The lanes where `m` is set and the lane of `bit` (0 or 1) is 1.
+  static void countIfOne(uint64_t &n, M m, I bit) {
+    static_assert(Bits == 32);
+    count(n, _mm512_mask_test_epi32_mask(m, bit, bit));
+  }
 };
 
 /// Loops.h's vocabulary.

@@ -440,8 +440,7 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
   auto tie = V::eq(aligned & V::splat((1u << dropped) - 1),
                    V::splat(1u << (dropped - 1)));
   V::count(tally[BfpClass::tie], tie);
-  V::count(tally[BfpClass::tieRoundedUp],
-           V::both(tie, V::eq(oddBit, V::splat(1))));
+  V::countIfOne(tally[BfpClass::tieRoundedUp], tie, oddBit);
   I largest = V::splat((1u << M) - 1);
   I magnitude = V::min(rounded, largest);
   if constexpr (CountEvents) {
