@@ -446,7 +446,8 @@ struct BfpPackerLanes {
 /// Where Emax - 1 is strictly better, the block's values above it become
 /// its largest magnitude and its byte Emax - 1. Returns the bytes.
 template <class X, unsigned M>
-uint32_t bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
+__attribute__((always_inline)) inline uint32_t
+bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
                             unsigned count) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
