@@ -313,29 +313,30 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
-  /// The sums of squares of 8 blocks' fp32 lanes, in double, in an order
-  /// of its own (each square exact): sums[k] for blocks[k].
-  static void sumSquaresF64x8(const BfpBlock *blocks, double *sums) {
-    auto square = [](__m128i four) {
-      __m256d d = _mm256_cvtps_pd(_mm_castsi128_ps(four));
-      return _mm256_mul_pd(d, d);
-    };
-    auto halves = [&](__m256i v) {
-      return _mm256_add_pd(square(_mm256_castsi256_si128(v)),
-                           square(_mm256_extracti128_si256(v, 1)));
-    };
-    __m256d h[4];
-    for (int k = 0; k < 4; ++k) {
-      // [a0+a1 b0+b1 a2+a3 b2+b3] of blocks a = 2k, b = 2k + 1.
-      const BfpBlock &a = blocks[2 * k], &b = blocks[2 * k + 1];
-      h[k] = _mm256_hadd_pd(_mm256_add_pd(halves(a.lo), halves(a.hi)),
-                            _mm256_add_pd(halves(b.lo), halves(b.hi)));
+  /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
+  /// of its own, widened: sums[k] for blocks[k].
+  static void sumSquaresF32x8(const BfpBlock *blocks, double *sums) {
+    __m256 sq[8], pairs[4], quads[2];
+    for (int k = 0; k < 8; ++k) {
+      __m256 lo = asFloat(blocks[k].lo), hi = asFloat(blocks[k].hi);
+      sq[k] = _mm256_add_ps(_mm256_mul_ps(lo, lo), _mm256_mul_ps(hi, hi));
     }
-    for (int k = 0; k < 2; ++k)
-      _mm256_storeu_pd(
-          sums + 4 * k,
-          _mm256_add_pd(_mm256_permute2f128_pd(h[2 * k], h[2 * k + 1], 0x20),
-                        _mm256_permute2f128_pd(h[2 * k], h[2 * k + 1], 0x31)));
+    // Within each 128-bit half: two blocks' partials, then four's.
+    for (int k = 0; k < 4; ++k)
+      pairs[k] = _mm256_add_ps(_mm256_unpacklo_ps(sq[2 * k], sq[2 * k + 1]),
+                               _mm256_unpackhi_ps(sq[2 * k], sq[2 * k + 1]));
+    for (int k = 0; k < 2; ++k) {
+      __m256d a = _mm256_castps_pd(pairs[2 * k]),
+              b = _mm256_castps_pd(pairs[2 * k + 1]);
+      quads[k] = _mm256_add_ps(_mm256_castpd_ps(_mm256_unpacklo_pd(a, b)),
+                               _mm256_castpd_ps(_mm256_unpackhi_pd(a, b)));
+    }
+    // Then the halves folded: blocks 0-3 low, 4-7 high.
+    __m256 folded =
+        _mm256_add_ps(_mm256_permute2f128_ps(quads[0], quads[1], 0x20),
+                      _mm256_permute2f128_ps(quads[0], quads[1], 0x31));
+    _mm256_storeu_pd(sums, _mm256_cvtps_pd(_mm256_castps256_ps128(folded)));
+    _mm256_storeu_pd(sums + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(folded, 1)));
   }
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;

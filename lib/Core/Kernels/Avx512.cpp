@@ -307,29 +307,30 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
-  /// The sums of squares of 8 blocks' fp32 lanes, in double, in an order
-  /// of its own (each square exact): sums[k] for blocks[k].
-  static void sumSquaresF64x8(const BfpBlock *blocks, double *sums) {
-    __m512d s[8];
-    for (int k = 0; k < 8; ++k) {
-      __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(asFloat(blocks[k])));
-      __m512d hi = _mm512_cvtps_pd(
-          _mm256_castsi256_ps(_mm512_extracti64x4_epi64(blocks[k], 1)));
-      s[k] = _mm512_add_pd(_mm512_mul_pd(lo, lo), _mm512_mul_pd(hi, hi));
-    }
-    // Pairs of blocks in each 128-bit quarter, then quarters folded.
-    __m512d p[4], q[2];
+  /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
+  /// of its own, widened: sums[k] for blocks[k].
+  static void sumSquaresF32x8(const BfpBlock *blocks, double *sums) {
+    __m512 sq[8], pairs[4], quads[2];
+    for (int k = 0; k < 8; ++k)
+      sq[k] = _mm512_mul_ps(asFloat(blocks[k]), asFloat(blocks[k]));
+    // Within each 128-bit quarter: two blocks' partials, then four's.
     for (int k = 0; k < 4; ++k)
-      p[k] = _mm512_add_pd(_mm512_unpacklo_pd(s[2 * k], s[2 * k + 1]),
-                           _mm512_unpackhi_pd(s[2 * k], s[2 * k + 1]));
-    for (int k = 0; k < 2; ++k)
-      q[k] = _mm512_add_pd(
-          _mm512_shuffle_f64x2(p[2 * k], p[2 * k + 1], _MM_SHUFFLE(2, 0, 2, 0)),
-          _mm512_shuffle_f64x2(p[2 * k], p[2 * k + 1], _MM_SHUFFLE(3, 1, 3, 1)));
-    _mm512_storeu_pd(
-        sums, _mm512_add_pd(
-                  _mm512_shuffle_f64x2(q[0], q[1], _MM_SHUFFLE(2, 0, 2, 0)),
-                  _mm512_shuffle_f64x2(q[0], q[1], _MM_SHUFFLE(3, 1, 3, 1))));
+      pairs[k] = _mm512_add_ps(_mm512_unpacklo_ps(sq[2 * k], sq[2 * k + 1]),
+                               _mm512_unpackhi_ps(sq[2 * k], sq[2 * k + 1]));
+    for (int k = 0; k < 2; ++k) {
+      __m512d a = _mm512_castps_pd(pairs[2 * k]),
+              b = _mm512_castps_pd(pairs[2 * k + 1]);
+      quads[k] = _mm512_add_ps(_mm512_castpd_ps(_mm512_unpacklo_pd(a, b)),
+                               _mm512_castpd_ps(_mm512_unpackhi_pd(a, b)));
+    }
+    // Then the quarters folded: blocks 0-3 in the low 128 bits, 4-7 next.
+    __m512 halves = _mm512_add_ps(
+        _mm512_shuffle_f32x4(quads[0], quads[1], _MM_SHUFFLE(2, 0, 2, 0)),
+        _mm512_shuffle_f32x4(quads[0], quads[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    __m512 folded = _mm512_add_ps(
+        _mm512_shuffle_f32x4(halves, halves, _MM_SHUFFLE(3, 1, 2, 0)),
+        _mm512_shuffle_f32x4(halves, halves, _MM_SHUFFLE(2, 0, 3, 1)));
+    _mm512_storeu_pd(sums, _mm512_cvtps_pd(_mm512_castps512_ps256(folded)));
   }
   /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.

@@ -424,106 +424,139 @@ struct BfpPackerLanes {
   }
   /// The same as 16 bytes.
   template <class Tally>
-  static typename X::BfpDatums datums(const Block &values,
-                                      typename X::BfpShared shared,
-                                      Tally &tally) {
+  static typename X::BfpDatums
+  datums(const Block &values, typename X::BfpShared shared, Tally &tally) {
     return X::bfpDatumsOf(datumLanes(values, shared, tally));
   }
 };
 
-/// §5 exponent search (tt-metal PR #57298) on `count` (at most 4) "b"
-/// blocks of fp32 lanes `values` whose shared exponents are the bytes of
-/// `shared` (block k in bits 8k..8k+7), each searched when above M and
-/// below 255. Each lane's error under Emax and under Emax - 1 (values
-/// above it at the largest magnitude), as the difference of the value's
-/// and the datum's magnitudes (the datum is 0 or of the value's sign), is
-/// exact in fp32 (both sides multiples of the lane's ulp, the datum's step
-/// at least that), its square an exact double. The block-order sums decide, as the portable
-/// search's; they are summed only where sums in any order (vector lanes)
-/// leave the comparison open: every order's sum of 16 non-negative exact
-/// terms lies within 15 * 2^-53 (relative) of the exact sum, so sums more
-/// than 2^-40 apart (relative) order the block-order sums the same way.
-/// Where Emax - 1 is strictly better, the block's values above it become
-/// its largest magnitude and its byte Emax - 1. Returns the bytes.
-template <class X, unsigned M>
-__attribute__((always_inline)) inline uint32_t
-bfpSearchExponents(typename X::BfpBlock *values, uint32_t shared,
-                            unsigned count) {
+/// §5 exponent search (tt-metal PR #57298) on the `blocks` "b" blocks of
+/// a tile, `load(b)` giving block b's fp32 lanes: writes each group of
+/// four blocks' shared exponents (block 4g + k in byte k of searched[g]).
+/// A block is searched when its Emax lies above M and below 255. Each
+/// lane's error under Emax and under Emax - 1 (values above it at the
+/// largest magnitude), as the difference of the value's and the datum's
+/// magnitudes (the datum is 0 or of the value's sign), is exact in fp32
+/// (both sides multiples of the lane's ulp, the datum's step at least
+/// that), its square exact in double. The block-order double sums decide,
+/// as the portable search's; they are summed only where sums of the
+/// squares in fp32, in any order (vector lanes), leave the comparison open. Such a
+/// sum A of 16 terms lies within 16.1 * 2^-24 (relative) plus 2^-145
+/// (underflow) of the exact sum S, the block-order double sum within
+/// 2^-48 of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the block-order
+/// sums in that order, above A0 (1 + 2^-16) + 2^-143 in the other; an
+/// fp32 sum that overflowed leaves it open. Where Emax - 1 is strictly
+/// better, the byte is Emax - 1 (bfpClampAbove then makes the block's
+/// values above it its largest magnitude). The tile's sums are all taken
+/// before any choice, so no group waits on another's.
+template <class X, unsigned M, class Load>
+void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
-  constexpr double kApart = 0x1p-40;
-  typename X::template Tally<BfpClass> trial{}; // the trials' ties are not the pack's
-  auto errors = [&](const Block &block, unsigned exponent, bool clampAbove) {
+  constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
+  // The error lanes under `exponent` (Emax or, clamping, Emax - 1).
+  auto errors = [](const Block &block, unsigned exponent, bool clampAbove) {
     auto splat = X::bfpSplat(int(exponent));
     auto step = V::splat(powerOfTwoBits(int(exponent) - 127 - int(M - 1)));
+    typename X::template Tally<BfpClass> trial{}; // not the pack's ties
     return X::mapBlock(
         [&](auto v) {
           auto d = bfpMagnitudeLanes<V, false, M, false>(v, splat, trial);
           if (clampAbove)
-            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF),
-                                V::splat(exponent)),
-                          V::splat((1u << M) - 1), d);
+            d = V::select(
+                V::gt(V::shr(v, 23) & V::splat(0xFF), V::splat(exponent)),
+                V::splat((1u << M) - 1), d);
           return V::subF(v & V::splat(0x7FFFFFFFu),
                          bfpMagnitudeValueLanes<V>(d, step));
         },
         block);
   };
+  auto searchable = [](unsigned e) { return e > M && e != 255; };
   auto blockOrderSum = [](Block error) {
     alignas(64) float lanes[kBfpBlockValues];
     X::storeBfpBlock(reinterpret_cast<char *>(lanes), error);
     double sum = 0;
     for (float e : lanes)
-      sum += double(e) * double(e);
+      sum += double(e) * double(e); // exact square: a contraction is alike
     return sum;
   };
-  // error[k] under Emax, error[4 + k] under Emax - 1; zeros past `count`.
-  Block error[8] = {};
-  bool searched[4] = {};
-  for (unsigned k = 0; k < count; ++k) {
-    unsigned e = shared >> 8 * k & 0xFF;
-    searched[k] = e > M && e != 255;
-    unsigned at = searched[k] ? e : M + 1; // unread: any exponent above M
-    error[k] = errors(values[k], at, false);
-    error[4 + k] = errors(values[k], at - 1, true);
+  constexpr unsigned kGroups = kBfpTileBlocks / 4;
+  alignas(64) double sums[kGroups][8];
+  uint32_t emax[kGroups];
+  for (unsigned g = 0; 4 * g < blocks; ++g) {
+    unsigned count = std::min(4u, blocks - 4 * g);
+    // error[k] under Emax, error[4 + k] under Emax - 1; zeros past count.
+    Block values[4], exponents[4], error[8] = {};
+    for (unsigned k = 0; k < count; ++k) {
+      values[k] = load(4 * g + k);
+      exponents[k] = X::mapBlock(
+          [](auto v) { return bfpBlockExponents<V, false>(v); }, values[k]);
+    }
+    if (count == 4) {
+      typename X::BfpShared splats[4];
+      emax[g] = X::bfpShared4(exponents, splats);
+    } else {
+      emax[g] = 0;
+      for (unsigned k = 0; k < count; ++k)
+        emax[g] |= uint32_t(X::bfpShared(exponents[k])) << 8 * k;
+    }
+    for (unsigned k = 0; k < count; ++k) {
+      unsigned e = emax[g] >> 8 * k & 0xFF;
+      unsigned at = searchable(e) ? e : M + 1; // unread: any exponent above M
+      error[k] = errors(values[k], at, false);
+      error[4 + k] = errors(values[k], at - 1, true);
+    }
+    X::sumSquaresF32x8(error, sums[g]);
   }
-  alignas(64) double sum[8];
-  X::sumSquaresF64x8(error, sum);
-  // Branch-free where the lanes' sums decide (the choice is data).
-  uint32_t lowered = 0;
-  for (unsigned k = 0; k < count; ++k) {
-    bool below = sum[4 + k] < sum[k] * (1 - kApart),
-         open = !(sum[4 + k] >= sum[k] * (1 + kApart)) & !below;
-    if (searched[k] & open)
-      below = blockOrderSum(error[4 + k]) < blockOrderSum(error[k]);
-    lowered |= uint32_t(searched[k] & below) << 8 * k;
+  for (unsigned g = 0; 4 * g < blocks; ++g) {
+    unsigned count = std::min(4u, blocks - 4 * g);
+    const double *sum = sums[g];
+    uint32_t lowered = 0;
+    // Branch-free where the lanes' sums decide (the choice is data).
+    for (unsigned k = 0; k < count; ++k) {
+      unsigned e = emax[g] >> 8 * k & 0xFF;
+      bool finite = sum[k] <= FLT_MAX && sum[4 + k] <= FLT_MAX;
+      bool below = finite & (sum[4 + k] < sum[k] * (1 - kApart) - kUnderflow),
+           open =
+               !(finite & (sum[4 + k] > sum[k] * (1 + kApart) + kUnderflow)) &
+               !below;
+      if (searchable(e) & open) {
+        Block values = load(4 * g + k);
+        below = blockOrderSum(errors(values, e - 1, true)) <
+                blockOrderSum(errors(values, e, false));
+      }
+      lowered |= uint32_t(searchable(e) & below) << 8 * k;
+    }
+    searched[g] = emax[g] - lowered; // searched bytes are above M: no borrow
   }
-  shared -= lowered; // searched bytes are above M: no borrow
-  // Values above the byte become its largest magnitude (none where kept).
-  for (unsigned k = 0; k < count; ++k) {
-    unsigned e = shared >> 8 * k & 0xFF;
-    values[k] = X::mapBlock(
-        [&](auto v) {
-          return V::select(
-              V::gt(V::shr(v, 23) & V::splat(0xFF), V::splat(e)),
-              (v & V::splat(0x80000000u)) | V::splat(e << 23 | 0x7FFFFFu), v);
-        },
-        values[k]);
-  }
-  return shared;
+}
+
+/// A block's values above shared exponent `e` as its largest magnitude
+/// (sign | e << 23 | 0x7FFFFF; none above Emax): the searched pack's.
+template <class X>
+typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
+                                   unsigned e) {
+  using V = typename X::template Lanes<32>;
+  return X::mapBlock(
+      [&](auto v) {
+        return V::select(
+            V::gt(V::shr(v, 23) & V::splat(0xFF), V::splat(e)),
+            (v & V::splat(0x80000000u)) | V::splat(e << 23 | 0x7FFFFFu), v);
+      },
+      values);
 }
 
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
           bool Fp16Exponent, int Load, bool Search = false>
-__attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
-                                           const char *src, size_t firstTile,
-                                           size_t tileCount, char *out,
-                                           BfpTally &tally) {
+__attribute__((noinline)) void
+bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
+            size_t tileCount, char *out, BfpTally &tally) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   using H = typename X::template Lanes<16>;
   constexpr bool kHalfLanes =
-      X::kBfpHalfLanes && (Site == BfpSite::bf16_dest ||
-                           Site == BfpSite::bf16_dest_e8m6 ||
-                           Site == BfpSite::fp16_dest);
+      X::kBfpHalfLanes &&
+      (Site == BfpSite::bf16_dest || Site == BfpSite::bf16_dest_e8m6 ||
+       Site == BfpSite::fp16_dest);
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
   const unsigned inputBytes = layout.values->bytes;
@@ -537,6 +570,14 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
     X::reportWrite(packed, layout.packedBytes);
+    auto valuesOf = [&](unsigned b) {
+      const char *values = tile + layout.blockStart[b] * inputBytes;
+      X::prefetch(values); // face order: every line of the next tile too
+      return P::values(loadBfpValues<X, Load>(layout, values));
+    };
+    uint32_t searched[kBfpTileBlocks / 4];
+    if constexpr (Search)
+      bfpSearchTile<X, M>(blocks, valuesOf, searched);
     unsigned b = 0;
     // Four blocks at a time share one reduction of their exponents; a
     // 16-bit Dest's values lying in rows, two blocks a vector where the
@@ -567,18 +608,21 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
     }
     for (; b + 4 <= blocks; b += 4) {
       typename X::BfpBlock block[4], exponents[4];
-      for (unsigned k = 0; k < 4; ++k) {
-        const char *values = tile + layout.blockStart[b + k] * inputBytes;
-        X::prefetch(values); // face order: every line of the next tile too
-        block[k] = P::values(loadBfpValues<X, Load>(layout, values));
-        exponents[k] = P::exponents(block[k]);
-      }
       typename X::BfpShared shared[4];
-      uint32_t bytes = X::bfpShared4(exponents, shared);
+      uint32_t bytes;
       if constexpr (Search) {
-        bytes = bfpSearchExponents<X, M>(block, bytes, 4);
-        for (unsigned k = 0; k < 4; ++k)
-          shared[k] = X::bfpSplat(int(bytes >> 8 * k & 0xFF));
+        bytes = searched[b / 4];
+        for (unsigned k = 0; k < 4; ++k) {
+          unsigned e = bytes >> 8 * k & 0xFF;
+          block[k] = bfpClampAbove<X>(valuesOf(b + k), e);
+          shared[k] = X::bfpSplat(int(e));
+        }
+      } else {
+        for (unsigned k = 0; k < 4; ++k) {
+          block[k] = valuesOf(b + k);
+          exponents[k] = P::exponents(block[k]);
+        }
+        bytes = X::bfpShared4(exponents, shared);
       }
       std::memcpy(packed + b, &bytes, 4);
       for (unsigned k = 0; k < 4; ++k)
@@ -587,12 +631,14 @@ __attribute__((noinline)) void bfpPackLoop(const BfpLayout &layout,
                           P::datums(block[k], shared[k], lanes));
     }
     for (; b < blocks; ++b) {
-      const char *values = tile + layout.blockStart[b] * inputBytes;
-      X::prefetch(values);
-      auto block = P::values(loadBfpValues<X, Load>(layout, values));
-      int shared = X::bfpShared(P::exponents(block));
-      if constexpr (Search)
-        shared = int(bfpSearchExponents<X, M>(&block, uint32_t(shared), 1));
+      auto block = valuesOf(b);
+      int shared;
+      if constexpr (Search) {
+        shared = int(searched[b / 4] >> 8 * (b % 4) & 0xFF);
+        block = bfpClampAbove<X>(block, unsigned(shared));
+      } else {
+        shared = X::bfpShared(P::exponents(block));
+      }
       packed[b] = char(shared);
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                         P::datums(block, X::bfpSplat(shared), lanes));

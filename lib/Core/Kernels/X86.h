@@ -17,6 +17,7 @@
 #include <tmmintrin.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

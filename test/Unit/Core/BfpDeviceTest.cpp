@@ -787,22 +787,54 @@ TEST(BfpExpSearch, PullRequestVectors) {
 // counted (the portable search): every tile shape, both layouts, the
 // matrix forms plain and transposed, float32 and bfloat16, over blocks
 // whose values span many binades (squares of very different sizes, so the
-// block-order sums round), near the two exponents' boundary, subnormal,
-// and PR #57298's.
+// block-order sums round), near the two exponents' boundary, small enough
+// that the squares of their errors underflow fp32, with equal exact sums
+// of many bits, subnormal, and PR #57298's.
 TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
   std::mt19937 rng(57298);
   std::normal_distribution<float> normal(0.0f, 1.0f);
-  auto draw = [&](size_t block) -> uint32_t {
+  unsigned m = 0; // the format's magnitude bits
+  auto draw = [&](size_t i) -> uint32_t {
+    size_t block = i / 16;
     uint32_t r = uint32_t(rng());
     float x;
-    switch (block % 5) {
-    case 0: x = std::ldexp(normal(rng), int(r % 60) - 30); break;
-    case 1: x = std::ldexp(normal(rng), int(block % 31) - 15); break;
+    switch (block % 7) {
+    case 0:
+      x = std::ldexp(normal(rng), int(r % 60) - 30);
+      break;
+    case 1:
+      x = std::ldexp(normal(rng), int(block % 31) - 15);
+      break;
     case 2: // the largest value and many just below half of it
       x = r % 16 ? std::ldexp(1.0f - float(r % 64) / 1024, -1) : 1.0f;
       x = r & 0x10000 ? -x : x;
       break;
-    case 3: x = r % 16 ? 0.13f : 1.0f; break;
+    case 3:
+      x = r % 16 ? 0.13f : 1.0f;
+      break;
+    case 4: // errors whose squares lie below fp32's normal range
+      x = std::ldexp(normal(rng), -62 - int(block % 24));
+      break;
+    case 5: { // equal squared errors: 1 + a, an odd multiple of the step
+              // under Emax - 1 and another one step / 2 - a above one (the
+              // rest 0), a of many bits
+      std::mt19937 b{uint32_t(block)};
+      float step = std::ldexp(1.0f, -int(m));
+      float a = float(1 + b() % ((1u << (22 - m)) - 1)) * 0x1p-23f;
+      unsigned lane = unsigned(i % 16), first = b() % 16,
+               second = (first + 1 + b() % 15) % 16,
+               third = (second + 1 + b() % 14) % 16;
+      auto odd = [&] {
+        return float((1u << (m - 1)) + 1 + 2 * (b() % (1u << (m - 2))));
+      };
+      float oddOne = odd(), oddTwo = odd();
+      x = lane == first    ? 1 + a
+          : lane == second ? oddOne * step
+          : lane == third  ? oddTwo * step + (step / 2 - a)
+                           : 0.0f;
+      x = r & 1 ? -x : x;
+      break;
+    }
     default: { // subnormal and tiny normal values
       uint32_t bits = (r & 0x807FFFFFu) | (r % 3 ? 0 : (1 + r % 8) << 23);
       std::memcpy(&x, &bits, 4);
@@ -821,8 +853,9 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
             continue;
           size_t tiles = 6, n = tiles * shape.values();
           std::vector<uint32_t> f32(n);
+          m = lookupBfpFormat(int(format))->magnitudeBits;
           for (size_t i = 0; i < n; ++i)
-            f32[i] = draw(i / 16);
+            f32[i] = draw(i);
           std::vector<uint16_t> bf16(n);
           for (size_t i = 0; i < n; ++i)
             bf16[i] = uint16_t(f32[i] >> 16);
