@@ -576,8 +576,14 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       return P::values(loadBfpValues<X, Load>(layout, values));
     };
     uint32_t searched[kBfpTileBlocks / 4];
-    if constexpr (Search)
-      bfpSearchTile<X, M>(blocks, valuesOf, searched);
+    if constexpr (Search) // reads the tile twice: the next one's lines too
+      bfpSearchTile<X, M>(
+          blocks,
+          [&](unsigned b) {
+            X::prefetch(tile + layout.blockStart[b] * inputBytes + 2048);
+            return valuesOf(b);
+          },
+          searched);
     unsigned b = 0;
     // Four blocks at a time share one reduction of their exponents; a
     // 16-bit Dest's values lying in rows, two blocks a vector where the
