@@ -819,22 +819,39 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     auto *packed = reinterpret_cast<uint8_t *>(out + t * layout.packedBytes);
     X::reportWrite(packed, layout.packedBytes);
+    auto valuesOf = [&](unsigned k, unsigned h) {
+      const char *p = tile + offsets[2 * k + h];
+      X::prefetch(p);
+      return loadBfpValues<X, Load>(layout, p);
+    };
+    // The tile's scale bytes first, then its elements: no block's elements
+    // wait on its scale's reduction. Values not read as fp32 are kept as
+    // such in between.
+    constexpr bool kWidened = Load != int(Dtype::float32);
+    alignas(64) char widened[kWidened ? 4 * kBfpTileValues : 1];
+    bool finite[kBfpTileValues / kMxBlockValues];
     for (unsigned first = 0; first < blocks; first += 4) {
       unsigned group = std::min(4u, blocks - first);
-      Block values[4][2], keys[4];
+      Block keys[4];
       for (unsigned g = 0; g < group; ++g) {
+        Block values[2];
         for (unsigned h = 0; h < 2; ++h) {
-          const char *p = tile + offsets[2 * (first + g) + h];
-          X::prefetch(p);
-          values[g][h] = loadBfpValues<X, Load>(layout, p);
+          values[h] = valuesOf(first + g, h);
+          if constexpr (kWidened)
+            X::storeBfpBlock(widened +
+                                 4 * kBfpBlockValues * (2 * (first + g) + h),
+                             values[h]);
         }
         keys[g] = X::mapBlock(
             [](auto a, auto b) {
               auto magnitudes = V::splat(0x7FFFFFFF);
               return V::max(a & magnitudes, b & magnitudes);
             },
-            values[g][0], values[g][1]);
+            values[0], values[1]);
       }
+      for (unsigned g = 0; g < group; ++g) // read twice: the next tile too
+        for (unsigned h = 0; h < 2; ++h)
+          X::prefetch(tile + offsets[2 * (first + g) + h] + 2048);
       uint32_t maxMagnitude[4];
       if (group == 4) {
         typename X::BfpShared splats[4];
@@ -846,36 +863,42 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
           maxMagnitude[g] = uint32_t(X::bfpShared(keys[g]));
       }
       for (unsigned g = 0; g < group; ++g) {
-        unsigned k = first + g;
         // Below Inf, the largest magnitude is the largest finite one.
-        bool finite = maxMagnitude[g] < 0x7F800000u;
-        uint8_t scale;
-        if (finite) {
-          scale = mxScaleOfMaxFinite(f, maxMagnitude[g]);
-        } else {
-          alignas(64) uint32_t block[kMxBlockValues];
-          X::storeBfpBlock(reinterpret_cast<char *>(block), values[g][0]);
-          X::storeBfpBlock(reinterpret_cast<char *>(block + kBfpBlockValues),
-                           values[g][1]);
-          scale = mxScale(f, block);
-        }
-        packed[k] = scale;
-        auto divisor = V::splat(powerOfTwoBits(127 - int(scale)));
-        for (unsigned h = 0; h < 2; ++h) {
-          auto codes = X::mapBlock(
-              [&](auto v) {
-                return finite ? lanes.template encode<true>(v, divisor)
-                              : lanes.template encode<false>(v, divisor);
-              },
-              values[g][h]);
-          if constexpr (shift != 0)
-            codes = X::mapBlock(
-                [&](auto c) { return V::shl(c, int(shift)); }, codes);
-          X::storeBfpDatums(f.datumBits,
-                            reinterpret_cast<char *>(packed + scaleBytes +
-                                                     (2 * k + h) * halfBytes),
-                            X::bfpDatumsOf(codes));
-        }
+        finite[first + g] = maxMagnitude[g] < 0x7F800000u;
+        packed[first + g] =
+            finite[first + g] ? mxScaleOfMaxFinite(f, maxMagnitude[g]) : 0;
+      }
+    }
+    for (unsigned k = 0; k < blocks; ++k) {
+      Block values[2];
+      for (unsigned h = 0; h < 2; ++h)
+        values[h] =
+            kWidened
+                ? X::loadBfpBlock(Dtype::float32,
+                                  widened + 4 * kBfpBlockValues * (2 * k + h))
+                : valuesOf(k, h);
+      if (!finite[k]) { // an Inf or a NaN: the core's scale rule
+        alignas(64) uint32_t block[kMxBlockValues];
+        X::storeBfpBlock(reinterpret_cast<char *>(block), values[0]);
+        X::storeBfpBlock(reinterpret_cast<char *>(block + kBfpBlockValues),
+                         values[1]);
+        packed[k] = mxScale(f, block);
+      }
+      auto divisor = V::splat(powerOfTwoBits(127 - int(packed[k])));
+      for (unsigned h = 0; h < 2; ++h) {
+        auto codes = X::mapBlock(
+            [&](auto v) {
+              return finite[k] ? lanes.template encode<true>(v, divisor)
+                               : lanes.template encode<false>(v, divisor);
+            },
+            values[h]);
+        if constexpr (shift != 0)
+          codes =
+              X::mapBlock([&](auto c) { return V::shl(c, int(shift)); }, codes);
+        X::storeBfpDatums(f.datumBits,
+                          reinterpret_cast<char *>(packed + scaleBytes +
+                                                   (2 * k + h) * halfBytes),
+                          X::bfpDatumsOf(codes));
       }
     }
     if (scaleBytes > blocks)
