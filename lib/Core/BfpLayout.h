@@ -30,6 +30,11 @@ struct BfpLayout {
   size_t origin(size_t t) const {
     return (t / tilesAcross) * tileRowStep + (t % tilesAcross) * tileColStep;
   }
+  /// Whether tile t's values are the t-th run of shape.values() (the tiles
+  /// form, or a matrix one tile wide, not transposed).
+  bool contiguousTiles() const {
+    return tilesAcross == 1 && tileRowStep == shape.values() && valueStep == 1;
+  }
 };
 
 /// An MX tile's scale bytes, zero-padded to a multiple of 16 (§5 MX tiles).

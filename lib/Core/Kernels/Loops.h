@@ -562,6 +562,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   const unsigned inputBytes = layout.values->bytes;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   const size_t tileBytes = exponentBytes + size_t(blocks) * blockDatumBytes;
+  const bool contiguous = layout.contiguousTiles();
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
   typename X::template Tally<BfpClass> lanes{};
@@ -580,7 +581,8 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       bfpSearchTile<X, M>(
           blocks,
           [&](unsigned b) {
-            X::prefetch(tile + layout.blockStart[b] * inputBytes + 2048);
+            if (contiguous)
+              X::prefetch(tile + layout.blockStart[b] * inputBytes + 2048);
             return valuesOf(b);
           },
           searched);
@@ -812,6 +814,7 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
                  scaleBytes = mxScaleBytes(layout),
                  inputBytes = layout.values->bytes;
   const size_t tileBytes = scaleBytes + size_t(blocks) * 2 * halfBytes;
+  const bool contiguous = layout.contiguousTiles();
   size_t offsets[kBfpTileBlocks]; // of the walk's blocks, in bytes
   for (unsigned b = 0; b < 2 * blocks; ++b)
     offsets[b] = layout.blockStart[b] * inputBytes;
@@ -849,8 +852,8 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
             },
             values[0], values[1]);
       }
-      for (unsigned g = 0; g < group; ++g) // read twice: the next tile too
-        for (unsigned h = 0; h < 2; ++h)
+      for (unsigned g = 0; contiguous && g < group; ++g) // read twice: the
+        for (unsigned h = 0; h < 2; ++h) // next tile's lines too
           X::prefetch(tile + offsets[2 * (first + g) + h] + 2048);
       uint32_t maxMagnitude[4];
       if (group == 4) {
