@@ -30,14 +30,15 @@
 //   X::Fp8Add<Count, TopByte>       the fp8 add step of fp8AddLoop.
 //   X::Tally<Class>, X::kTallySteps, X::moveCounts(tally, totals)
 //                           per-lane event counts (LaneArithmetic.h's
-//                           V::count), moved into 64-bit totals at least
-//                           every kTallySteps steps.
+//                           V::count, V::countIfOne), moved into 64-bit
+//                           totals at least every kTallySteps steps.
 //   X::BfpBlock, X::loadBfpBlock(dtype, p)   a block's 16 values as fp32
 //                           bits, from an input element type of §5;
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
-//   X::storeSquaresF64(p, block): its 16 fp32 lanes squared as doubles,
+//   X::sumSquaresF32x8(blocks, sums): 8 blocks' sums of squares in fp32,
+//                           in an order of the path's, widened to double;
 //   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
