@@ -456,17 +456,18 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   using Block = typename X::BfpBlock;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
   // The error lanes under `exponent` (Emax or, clamping, Emax - 1).
-  auto errors = [](const Block &block, unsigned exponent, bool clampAbove) {
-    auto splat = X::bfpSplat(int(exponent));
-    auto step = V::splat(powerOfTwoBits(int(exponent) - 127 - int(M - 1)));
+  // `exponent` in every lane; above M, so the datum's step
+  // 2^(exponent - 127 - (M - 1)) is normal (else the errors go unread).
+  auto errors = [](const Block &block, typename X::BfpShared exponent,
+                   bool clampAbove) {
+    auto step = V::shl(V::sub(exponent, V::splat(M - 1)), 23);
     typename X::template Tally<BfpClass> trial{}; // not the pack's ties
     return X::mapBlock(
         [&](auto v) {
-          auto d = bfpMagnitudeLanes<V, false, M, false>(v, splat, trial);
+          auto d = bfpMagnitudeLanes<V, false, M, false>(v, exponent, trial);
           if (clampAbove)
-            d = V::select(
-                V::gt(V::shr(v, 23) & V::splat(0xFF), V::splat(exponent)),
-                V::splat((1u << M) - 1), d);
+            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF), exponent),
+                          V::splat((1u << M) - 1), d);
           return V::subF(v & V::splat(0x7FFFFFFFu),
                          bfpMagnitudeValueLanes<V>(d, step));
         },
@@ -493,19 +494,20 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
       exponents[k] = X::mapBlock(
           [](auto v) { return bfpBlockExponents<V, false>(v); }, values[k]);
     }
+    typename X::BfpShared splats[4];
     if (count == 4) {
-      typename X::BfpShared splats[4];
       emax[g] = X::bfpShared4(exponents, splats);
     } else {
       emax[g] = 0;
-      for (unsigned k = 0; k < count; ++k)
-        emax[g] |= uint32_t(X::bfpShared(exponents[k])) << 8 * k;
+      for (unsigned k = 0; k < count; ++k) {
+        int e = X::bfpShared(exponents[k]);
+        emax[g] |= uint32_t(e) << 8 * k;
+        splats[k] = X::bfpSplat(e);
+      }
     }
     for (unsigned k = 0; k < count; ++k) {
-      unsigned e = emax[g] >> 8 * k & 0xFF;
-      unsigned at = searchable(e) ? e : M + 1; // unread: any exponent above M
-      error[k] = errors(values[k], at, false);
-      error[4 + k] = errors(values[k], at - 1, true);
+      error[k] = errors(values[k], splats[k], false);
+      error[4 + k] = errors(values[k], V::sub(splats[k], V::splat(1)), true);
     }
     X::sumSquaresF32x8(error, sums[g]);
   }
@@ -523,8 +525,8 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
                !below;
       if (searchable(e) & open) {
         Block values = load(4 * g + k);
-        below = blockOrderSum(errors(values, e - 1, true)) <
-                blockOrderSum(errors(values, e, false));
+        below = blockOrderSum(errors(values, X::bfpSplat(int(e - 1)), true)) <
+                blockOrderSum(errors(values, X::bfpSplat(int(e)), false));
       }
       lowered |= uint32_t(searchable(e) & below) << 8 * k;
     }
