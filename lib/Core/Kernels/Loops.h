@@ -441,12 +441,12 @@ struct BfpPackerLanes {
 /// (both sides multiples of the lane's ulp, the datum's step at least
 /// that), its square exact in double. The block-order double sums decide,
 /// as the portable search's; they are summed only where sums of the
-/// squares in fp32, in any order (vector lanes), leave the comparison open. Such a
-/// sum A of 16 terms lies within 16.1 * 2^-24 (relative) plus 2^-145
-/// (underflow) of the exact sum S, the block-order double sum within
-/// 2^-48 of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the block-order
-/// sums in that order, above A0 (1 + 2^-16) + 2^-143 in the other; an
-/// fp32 sum that overflowed leaves it open. Where Emax - 1 is strictly
+/// squares in fp32, in any order (vector lanes), leave the comparison
+/// open. Such a sum A of 16 terms lies within 16.1 * 2^-24 (relative)
+/// plus 2^-145 (underflow) of the exact sum S, the block-order double sum
+/// within 2^-48 of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the
+/// block-order sums in that order, above A0 (1 + 2^-16) + 2^-143 in the
+/// other; an fp32 sum that overflowed leaves it open. Where Emax - 1 is strictly
 /// better, the byte is Emax - 1 (bfpClampAbove then makes the block's
 /// values above it its largest magnitude). The tile's sums are all taken
 /// before any choice, so no group waits on another's.
