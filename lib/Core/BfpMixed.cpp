@@ -121,8 +121,18 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
   BfpLayout layouts[3];
   for (unsigned c = 0; c < 3; ++c)
     layouts[c] = mixedLayout(c, input, cols, flags);
+  if (tiles == 0)
+    return Status::success();
   auto *bytes = static_cast<uint8_t *>(out);
+  const VectorKernels *vector = activeKernels();
   parallelFor(tiles, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    if (vector) {
+      BfpTally ties;
+      vector->bfpPackMixed(layouts, src, codes, offsets.data(), begin,
+                           end - begin, bytes + offsets[begin], ties);
+      bfpAddTies(ties);
+      return;
+    }
     eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
       if (code < 3)
         bfpPackTileRange(layouts[code], src, first, n, bytes + offsets[first]);

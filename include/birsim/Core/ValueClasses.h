@@ -51,6 +51,11 @@ template <class Class, class Cell = uint64_t> struct ClassCounts {
 
   Cell &operator[](Class c) { return cells[int(c)]; }
   const Cell &operator[](Class c) const { return cells[int(c)]; }
+  ClassCounts &operator+=(const ClassCounts &other) {
+    for (int c = 0; c < kClasses; ++c)
+      cells[c] += other.cells[c];
+    return *this;
+  }
 };
 
 } // namespace birsim::core

@@ -136,6 +136,18 @@ template <class X> struct EntryPoints {
     });
   }
 
+  static void bfpPackMixed(const BfpLayout *layouts, const void *src,
+                           const uint8_t *codes, const size_t *offsets,
+                           size_t firstTile, size_t tileCount, void *out,
+                           BfpTally &tally) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    withLoad(layouts[0], [&](auto load) {
+      bfpPackMixedLoop<X, load>(layouts, static_cast<const char *>(src), codes,
+                                offsets, firstTile, tileCount,
+                                static_cast<char *>(out), tally);
+    });
+  }
+
   static void bfpUnpack(const BfpLayout &layout, BfpSite site,
                         const void *packed, size_t firstTile, size_t tileCount,
                         void *dst) {
@@ -238,6 +250,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.narrowFromF32 = E::narrowFromF32;
   table.widenToF32 = E::widenToF32;
   table.bfpPack = E::bfpPack;
+  table.bfpPackMixed = E::bfpPackMixed;
   table.bfpUnpack = E::bfpUnpack;
   table.bfpDeviceDiff = E::bfpDeviceDiff;
   table.fp8AddCounted = E::fp8AddCounted;

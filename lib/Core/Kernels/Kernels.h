@@ -161,6 +161,13 @@ struct VectorKernels {
   void (*bfpPack)(const BfpLayout &layout, BfpSite site, const void *src,
                   size_t firstTile, size_t tileCount, void *out,
                   BfpTally &tally, bool countEvents, bool search);
+  /// Per-tile mixed BFP of tiles [firstTile, firstTile + tileCount) of a
+  /// matrix (bfpPackMixed): tile t in its code's format (layouts[code]),
+  /// at out + offsets[t] - offsets[firstTile]; ties tallied into `tally`.
+  void (*bfpPackMixed)(const BfpLayout *layouts, const void *src,
+                       const uint8_t *codes, const size_t *offsets,
+                       size_t firstTile, size_t tileCount, void *out,
+                       BfpTally &tally);
   /// The inverse, decoding as the host or (at a device site) the unpacker:
   /// `packed` holds the first of those tiles, `dst` is the whole call's
   /// fp32 values.

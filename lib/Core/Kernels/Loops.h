@@ -48,7 +48,8 @@
 //                           variable shifts): X::BfpHalves,
 //                           X::loadBfpHalves(p, q), X::bfpShared4Halves,
 //                           X::storeBfpHalfDatums(datumBits, p, q, lanes).
-//   X::prefetch(p...), X::Guard     prefetching; a kernel's MXCSR guard (the
+//   X::prefetch(p...), X::prefetchLine(p), X::Guard   prefetching ahead, a line
+//                           into the second level; a kernel's MXCSR guard (the
 //                           default floating-point environment, §2).
 //   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
 //                           which does not see vector accesses.
@@ -549,6 +550,157 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
       values);
 }
 
+/// How many of a matrix walk's tiles a band holds: its tiles are packed a
+/// stripe (the blocks of the same rows) at a time across the band, so the
+/// reads are a few rows' runs, not 32 rows 128 bytes at a time, and the
+/// band's packed bytes stay in cache while they fill.
+constexpr size_t kBfpBandTiles = 64;
+
+/// A banded walk's order: the groups of four blocks (by first block) in
+/// row order, stripe s the groups [stripeEnd[s - 1], stripeEnd[s]) of the
+/// same rows, `ahead` the next stripe's rows in bytes below (0: one
+/// stripe). For shapes of whole groups (blocks % 4 == 0).
+struct BfpStripes {
+  unsigned groupOrder[kBfpTileBlocks / 4], stripeEnd[kBfpTileBlocks / 4];
+  unsigned stripes = 0;
+  size_t ahead = 0;
+
+  explicit BfpStripes(const BfpLayout &layout) {
+    unsigned groups = layout.shape.blocks() / 4;
+    for (unsigned g = 0; g < groups; ++g)
+      groupOrder[g] = 4 * g;
+    std::sort(groupOrder, groupOrder + groups, [&](unsigned a, unsigned c) {
+      return layout.blockStart[a] < layout.blockStart[c];
+    });
+    size_t width = layout.tileRowStep / layout.shape.rows; // the matrix's
+    for (unsigned g = 0; g < groups; ++g)
+      if (g + 1 == groups || layout.blockStart[groupOrder[g + 1]] / width !=
+                                 layout.blockStart[groupOrder[g]] / width)
+        stripeEnd[stripes++] = g + 1;
+    if (stripes > 1)
+      ahead = (layout.blockStart[groupOrder[stripeEnd[0]]] -
+               layout.blockStart[groupOrder[0]]) *
+              layout.values->bytes;
+  }
+};
+
+/// group(i, b) for every group (first block b) of tiles i < band, stripe
+/// by stripe across the band.
+template <class Group>
+__attribute__((always_inline)) inline void
+bfpBandStripes(const BfpStripes &order, size_t band, Group &&group) {
+  for (unsigned s = 0, g = 0; s < order.stripes; ++s) {
+    unsigned stripeBegin = g;
+    for (size_t i = 0; i < band; ++i)
+      for (g = stripeBegin; g < order.stripeEnd[s]; ++g)
+        group(i, order.groupOrder[g]);
+  }
+}
+
+/// The block whose values start at `values`, as packer P takes them;
+/// prefetching the next stripe's line `ahead` bytes below into the second
+/// level where banded, else the usual distance ahead (face order: every
+/// line of the next tile too).
+template <class X, class P, int Load>
+__attribute__((always_inline)) inline typename X::BfpBlock
+bfpValuesAt(const BfpLayout &layout, const char *values, size_t ahead) {
+  if (ahead)
+    X::prefetchLine(values + ahead);
+  else
+    X::prefetch(values);
+  return P::values(loadBfpValues<X, Load>(layout, values));
+}
+
+/// A walk's sizes, read once (a store to the packed bytes may alias the
+/// layout's).
+struct BfpGroupSizes {
+  unsigned inputBytes, exponentBytes;
+  explicit BfpGroupSizes(const BfpLayout &layout)
+      : inputBytes(layout.values->bytes),
+        exponentBytes(layout.shape.exponentBytes()) {}
+};
+
+/// Blocks [b, b + 4) of the tile whose values are at `tile` into its
+/// packed bytes: their shared exponents reduced together (or the exponent
+/// search's `searched` bytes), then their datums.
+template <class X, BfpSite Site, bool CountEvents, unsigned M,
+          bool Fp16Exponent, int Load, bool Search, class Tally>
+__attribute__((always_inline)) inline void
+bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
+             const char *tile, char *packed, unsigned b,
+             const uint32_t *searched, size_t ahead, Tally &lanes) {
+  using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  typename X::BfpBlock block[4], exponents[4];
+  typename X::BfpShared shared[4];
+  uint32_t bytes;
+  auto valuesOf = [&](unsigned k) {
+    return bfpValuesAt<X, P, Load>(
+        layout, tile + layout.blockStart[b + k] * sizes.inputBytes, ahead);
+  };
+  if constexpr (Search) {
+    bytes = searched[b / 4];
+    for (unsigned k = 0; k < 4; ++k) {
+      unsigned e = bytes >> 8 * k & 0xFF;
+      block[k] = bfpClampAbove<X>(valuesOf(k), e);
+      shared[k] = X::bfpSplat(int(e));
+    }
+  } else {
+    for (unsigned k = 0; k < 4; ++k) {
+      block[k] = valuesOf(k);
+      exponents[k] = P::exponents(block[k]);
+    }
+    bytes = X::bfpShared4(exponents, shared);
+  }
+  std::memcpy(packed + b, &bytes, 4);
+  for (unsigned k = 0; k < 4; ++k)
+    X::storeBfpDatums(M + 1,
+                      packed + sizes.exponentBytes + (b + k) * blockDatumBytes,
+                      P::datums(block[k], shared[k], lanes));
+}
+
+/// A packed tile's padding: its exponent bytes' past its blocks, and its
+/// page's past `tileBytes` (§5 pages).
+template <class X>
+void bfpPadTile(const BfpLayout &layout, char *packed, size_t tileBytes) {
+  unsigned blocks = layout.shape.blocks();
+  X::reportWrite(packed, layout.packedBytes);
+  std::memset(packed + blocks, 0, layout.shape.exponentBytes() - blocks);
+  std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes);
+}
+
+/// bfpPackLoop on a matrix's rows (not a transpose's columns, blocks % 4
+/// == 0) in bands.
+template <class X, BfpSite Site, bool CountEvents, unsigned M,
+          bool Fp16Exponent, int Load>
+__attribute__((noinline)) void
+bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
+                size_t tileCount, char *out, BfpTally &tally) {
+  const size_t tileBytes =
+      layout.shape.exponentBytes() +
+      size_t(layout.shape.blocks()) * kBfpBlockValues * (M + 1) / 8;
+  const BfpStripes order(layout);
+  const BfpGroupSizes sizes(layout);
+  typename X::template Tally<BfpClass> lanes{};
+  BfpTally local;
+  for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
+    size_t band = std::min(tileCount - t, kBfpBandTiles);
+    const char *tiles[kBfpBandTiles];
+    char *packed[kBfpBandTiles];
+    for (size_t i = 0; i < band; ++i) {
+      tiles[i] = src + layout.origin(firstTile + t + i) * sizes.inputBytes;
+      packed[i] = out + (t + i) * layout.packedBytes;
+      bfpPadTile<X>(layout, packed[i], tileBytes);
+    }
+    bfpBandStripes(order, band, [&](size_t i, unsigned b) {
+      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, false>(
+          layout, sizes, tiles[i], packed[i], b, nullptr, order.ahead, lanes);
+    });
+    X::moveCounts(lanes, local); // at most 1024 per cell and tile
+  }
+  tally += local;
+}
+
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
           bool Fp16Exponent, int Load, bool Search = false>
 __attribute__((noinline)) void
@@ -562,31 +714,34 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
        Site == BfpSite::fp16_dest);
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
+  if (!Search && !kHalfLanes && layout.valueStep == 1 &&
+      layout.tilesAcross > 1 && blocks % 4 == 0)
+    return bfpPackBandLoop<X, Site, CountEvents, M, Fp16Exponent, Load>(
+        layout, src, firstTile, tileCount, out, tally);
   const unsigned inputBytes = layout.values->bytes;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   const size_t tileBytes = exponentBytes + size_t(blocks) * blockDatumBytes;
   const bool contiguous = layout.contiguousTiles();
+  const BfpGroupSizes sizes(layout);
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
   typename X::template Tally<BfpClass> lanes{};
   BfpTally local;
+  auto valuesAt = [&](const char *values) __attribute__((always_inline)) {
+    return bfpValuesAt<X, P, Load>(layout, values, 0);
+  };
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
-    X::reportWrite(packed, layout.packedBytes);
-    auto valuesOf = [&](unsigned b) {
-      const char *values = tile + layout.blockStart[b] * inputBytes;
-      X::prefetch(values); // face order: every line of the next tile too
-      return P::values(loadBfpValues<X, Load>(layout, values));
-    };
     uint32_t searched[kBfpTileBlocks / 4];
     if constexpr (Search) // reads the tile twice: the next one's lines too
       bfpSearchTile<X, M>(
           blocks,
           [&](unsigned b) {
+            const char *values = tile + layout.blockStart[b] * inputBytes;
             if (contiguous)
-              X::prefetch(tile + layout.blockStart[b] * inputBytes + 2048);
-            return valuesOf(b);
+              X::prefetch(values + 2048);
+            return valuesAt(values);
           },
           searched);
     unsigned b = 0;
@@ -617,32 +772,11 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
           }
         }
     }
-    for (; b + 4 <= blocks; b += 4) {
-      typename X::BfpBlock block[4], exponents[4];
-      typename X::BfpShared shared[4];
-      uint32_t bytes;
-      if constexpr (Search) {
-        bytes = searched[b / 4];
-        for (unsigned k = 0; k < 4; ++k) {
-          unsigned e = bytes >> 8 * k & 0xFF;
-          block[k] = bfpClampAbove<X>(valuesOf(b + k), e);
-          shared[k] = X::bfpSplat(int(e));
-        }
-      } else {
-        for (unsigned k = 0; k < 4; ++k) {
-          block[k] = valuesOf(b + k);
-          exponents[k] = P::exponents(block[k]);
-        }
-        bytes = X::bfpShared4(exponents, shared);
-      }
-      std::memcpy(packed + b, &bytes, 4);
-      for (unsigned k = 0; k < 4; ++k)
-        X::storeBfpDatums(M + 1,
-                          packed + exponentBytes + (b + k) * blockDatumBytes,
-                          P::datums(block[k], shared[k], lanes));
-    }
+    for (; b + 4 <= blocks; b += 4)
+      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
+          layout, sizes, tile, packed, b, searched, 0, lanes);
     for (; b < blocks; ++b) {
-      auto block = valuesOf(b);
+      auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
       int shared;
       if constexpr (Search) {
         shared = int(searched[b / 4] >> 8 * (b % 4) & 0xFF);
@@ -654,12 +788,59 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                         P::datums(block, X::bfpSplat(shared), lanes));
     }
-    std::memset(packed + blocks, 0, exponentBytes - blocks);
-    std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes); // §5 pages
+    bfpPadTile<X>(layout, packed, tileBytes);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
-  for (int c = 0; c < BfpTally::kClasses; ++c)
-    tally.cells[c] += local.cells[c];
+  tally += local;
+}
+
+/// The magnitude bits of mixed code `Code`'s format (a "b" format).
+template <unsigned Code>
+constexpr unsigned kMixedMagnitudeBits =
+    kBfpFormatTable[kBfpMixedCodes[Code].format].magnitudeBits;
+
+/// Per-tile mixed BFP (§5) of tiles [firstTile, firstTile + tileCount) of
+/// a matrix: tile t in the format of its code (the walk layouts[code];
+/// bfp0 no bytes) at out + offsets[t] - offsets[firstTile]. Its rows walk
+/// in bands as bfpPackLoop's, every format of a band in one walk; a
+/// transpose's columns in the same order. Whole 32x32 tiles: no padding.
+template <class X, int Load>
+__attribute__((noinline)) void
+bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
+                 const uint8_t *codes, const size_t *offsets, size_t firstTile,
+                 size_t tileCount, char *out, BfpTally &tally) {
+  const BfpLayout &walk = layouts[0]; // every code's blocks lie alike
+  const BfpGroupSizes sizes(walk);
+  const BfpStripes order(walk);
+  const size_t ahead = walk.valueStep == 1 ? order.ahead : 0;
+  typename X::template Tally<BfpClass> lanes{};
+  BfpTally local;
+  auto group = [&](auto code, const char *tile, char *packed, unsigned b)
+      __attribute__((always_inline)) {
+    constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+    bfpPackGroup<X, BfpSite::host, false, M, false, Load, false>(
+        layouts[code], sizes, tile, packed, b, nullptr, ahead, lanes);
+  };
+  for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
+    size_t band = std::min(tileCount - t, kBfpBandTiles);
+    const char *tiles[kBfpBandTiles];
+    char *packed[kBfpBandTiles];
+    unsigned tileCodes[kBfpBandTiles];
+    for (size_t i = 0; i < band; ++i) {
+      size_t tile = firstTile + t + i;
+      tiles[i] = src + walk.origin(tile) * sizes.inputBytes;
+      packed[i] = out + (offsets[tile] - offsets[firstTile]);
+      tileCodes[i] = bfpMixedCode(codes, tile);
+      X::reportWrite(packed[i], offsets[tile + 1] - offsets[tile]);
+    }
+    bfpBandStripes(order, band, [&](size_t i, unsigned b) {
+      withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) { // not bfp0
+        group(code, tiles[i], packed[i], b);
+      });
+    });
+    X::moveCounts(lanes, local); // at most 1024 per cell and tile
+  }
+  tally += local;
 }
 
 /// Decodes datums as the host (§5 decoding) or, at a device site, as the

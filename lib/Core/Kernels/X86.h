@@ -9,6 +9,7 @@
 #define BIRSIM_LIB_CORE_KERNELS_X86_H
 
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "Dispatch.h"
@@ -137,6 +138,10 @@ struct X86Vocabulary {
   using Guard = MxcsrGuard;
   static void prefetch(const void *p) { prefetchAhead(p); }
   static void prefetch(const void *a, const void *b) { prefetchAhead(a, b); }
+  /// The line at `p` into the second-level cache.
+  static void prefetchLine(const void *p) {
+    _mm_prefetch(static_cast<const char *>(p), _MM_HINT_T1);
+  }
 
   using BfpDatums = __m128i;
   static BfpDatums loadBfpDatums(unsigned datumBits,

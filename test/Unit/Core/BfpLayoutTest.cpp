@@ -462,6 +462,49 @@ TEST(BfpLayout, MatrixFormsAreTilizeThenPack) {
     }
 }
 
+/// A matrix wider than a band (the vector packers walk a tile row's rows in
+/// bands of tiles), on one thread and on three (ranges starting inside a
+/// tile row), is the plain implementation's: every shape a band takes,
+/// float32 and bfloat16 input, every BFP format.
+TEST(BfpLayout, WideMatrixFormsAreTilizeThenPack) {
+  PathGuard guard;
+  std::mt19937_64 rng(29);
+  constexpr size_t kTilesAcross = 150, kTilesDown = 7; // 350 tiles a thread
+  for (const BfpTileShape &shape : kBfpTileShapes) {
+    if (shape.blocks() % 4)
+      continue;
+    size_t H = kTilesDown * shape.rows, W = kTilesAcross * shape.cols;
+    for (Dtype input : {Dtype::float32, Dtype::bfloat16}) {
+      unsigned bytes = dtypeInfo(input).bytes;
+      Bytes in = randomInput(input, H * W, rng);
+      std::vector<uint32_t> faceOrder =
+          asF32(input, plainTilize(in, H, W, bytes, shape.rows, shape.cols,
+                                   false, false));
+      for (const BfpFormatInfo &f : kBfpFormatTable) {
+        if (f.isMx())
+          continue;
+        Bytes want = plainPack(f, faceOrder, shape.rows, shape.cols);
+        for (int threads : {1, 3}) {
+          setNumThreads(threads);
+          expectEveryPathGives(
+              want,
+              [&] {
+                Bytes out(want.size(), 0xEE);
+                EXPECT_TRUE(bfpPackMatrix(int(f.format), int(input), in.data(),
+                                          H, W, shape.rows, shape.cols, 0,
+                                          out.data())
+                                .ok());
+                return out;
+              },
+              "pack_matrix " + nameOf(f, shape) + " from " +
+                  dtypeInfo(input).name + " on " + std::to_string(threads) +
+                  " threads");
+        }
+      }
+    }
+  }
+}
+
 /// Integer inputs round to nearest even as static_cast<float> does: 2^24 + 1
 /// becomes 2^24, 2^24 + 3 becomes 2^24 + 4, uint32 max becomes 2^32.
 TEST(BfpLayout, IntegerInputsRoundToNearestEven) {

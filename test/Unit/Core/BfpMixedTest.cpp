@@ -17,6 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace birsim::core;
@@ -81,10 +82,10 @@ TEST(BfpMixed, CodesAndSizes) {
 // Every path, plain and transposed, float32 and bfloat16: the mixed bytes
 // are the tiles packed alone in their formats, back to back; unpacking
 // gives each tile's own unpack, bfp0 tiles +0.
-TEST(BfpMixed, PackIsEachTilePackedAlone) {
-  birsim::test::PathGuard guard;
-  std::mt19937 rng(39116);
-  size_t rows = 96, cols = 160, tiles = 15;
+void expectPackIsEachTilePackedAlone(size_t rows, size_t cols, int rounds,
+                                     int threads, std::mt19937 &rng) {
+  setNumThreads(threads);
+  size_t tiles = rows / 32 * (cols / 32);
   std::vector<float> m = matrixOf(rows, cols, rng);
   std::vector<uint16_t> bf16(m.size());
   for (size_t i = 0; i < m.size(); ++i) {
@@ -94,7 +95,7 @@ TEST(BfpMixed, PackIsEachTilePackedAlone) {
   }
   for (Isa isa : birsim::test::everyPath()) {
     selectIsa(isa);
-    for (int round = 0; round < 4; ++round) {
+    for (int round = 0; round < rounds; ++round) {
       Bytes codes = randomCodes(tiles, rng);
       for (unsigned flags : {0u, kBfpTranspose})
         for (Dtype dtype : {Dtype::float32, Dtype::bfloat16}) {
@@ -154,6 +155,16 @@ TEST(BfpMixed, PackIsEachTilePackedAlone) {
         }
     }
   }
+}
+
+/// A small matrix four times; a wide one (tiles of a format in windows of
+/// the matrix, threads starting inside a tile row) once, on two threads.
+TEST(BfpMixed, PackIsEachTilePackedAlone) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(39116);
+  for (auto [rows, cols, rounds, threads] :
+       {std::tuple<size_t, size_t, int, int>{96, 160, 4, 1}, {192, 2848, 1, 2}})
+    expectPackIsEachTilePackedAlone(rows, cols, rounds, threads, rng);
 }
 
 /// The metric of a tile's round trip, plainly: long double, two passes.
