@@ -157,8 +157,16 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
   BfpLayout layouts[3];
   for (unsigned c = 0; c < 3; ++c)
     layouts[c] = mixedLayout(c, f32, cols, flags);
+  if (tiles == 0)
+    return Status::success();
   auto *bytes = static_cast<const uint8_t *>(packed);
+  const VectorKernels *vector = activeKernels();
   parallelFor(tiles, kMinTilesPerThread, [&](size_t begin, size_t end) {
+    if (vector) {
+      vector->bfpUnpackMixed(layouts, bytes + offsets[begin], codes,
+                             offsets.data(), begin, end - begin, out);
+      return;
+    }
     eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
       if (code < 3) {
         bfpUnpackTileRange(layouts[code], bytes + offsets[first], first, n,

@@ -148,6 +148,15 @@ template <class X> struct EntryPoints {
     });
   }
 
+  static void bfpUnpackMixed(const BfpLayout *layouts, const void *packed,
+                             const uint8_t *codes, const size_t *offsets,
+                             size_t firstTile, size_t tileCount, void *dst) {
+    Guard guard(nullptr, 0, nullptr, 0);
+    bfpUnpackMixedLoop<X>(layouts, static_cast<const unsigned char *>(packed),
+                          codes, offsets, firstTile, tileCount,
+                          static_cast<char *>(dst));
+  }
+
   static void bfpUnpack(const BfpLayout &layout, BfpSite site,
                         const void *packed, size_t firstTile, size_t tileCount,
                         void *dst) {
@@ -251,6 +260,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.widenToF32 = E::widenToF32;
   table.bfpPack = E::bfpPack;
   table.bfpPackMixed = E::bfpPackMixed;
+  table.bfpUnpackMixed = E::bfpUnpackMixed;
   table.bfpUnpack = E::bfpUnpack;
   table.bfpDeviceDiff = E::bfpDeviceDiff;
   table.fp8AddCounted = E::fp8AddCounted;

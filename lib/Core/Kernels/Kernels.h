@@ -168,6 +168,11 @@ struct VectorKernels {
                        const uint8_t *codes, const size_t *offsets,
                        size_t firstTile, size_t tileCount, void *out,
                        BfpTally &tally);
+  /// Its inverse: tile t from packed + offsets[t] - offsets[firstTile]
+  /// into `dst` (the whole call's fp32 values), a bfp0 tile as +0.
+  void (*bfpUnpackMixed)(const BfpLayout *layouts, const void *packed,
+                         const uint8_t *codes, const size_t *offsets,
+                         size_t firstTile, size_t tileCount, void *dst);
   /// The inverse, decoding as the host or (at a device site) the unpacker:
   /// `packed` holds the first of those tiles, `dst` is the whole call's
   /// fp32 values.

@@ -860,29 +860,95 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
       datums);
 }
 
+/// Block b of the packed tile `in` decoded into the tile whose first value
+/// is at `tile`.
+template <class X, BfpSite Site, unsigned M>
+__attribute__((always_inline)) inline void
+bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
+               const unsigned char *in, char *tile, unsigned b) {
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  auto decoded = bfpDecodedBlock<X, Site, M>(
+      *layout.format,
+      X::widenBfpDatums(X::loadBfpDatums(M + 1, in + sizes.exponentBytes +
+                                                    b * blockDatumBytes)),
+      X::bfpSplat(in[b]));
+  storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded);
+}
+
 template <class X, BfpSite Site, unsigned M>
 __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              const unsigned char *packed,
                                              size_t firstTile,
                                              size_t tileCount, char *dst) {
-  const BfpFormatInfo &f = *layout.format;
-  const BfpTileShape &shape = layout.shape;
-  const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
-  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  const unsigned blocks = layout.shape.blocks();
+  const BfpGroupSizes sizes(layout);
+  if (layout.valueStep == 1 && layout.tilesAcross > 1 && blocks % 4 == 0) {
+    // A matrix's rows in bands, as bfpPackBandLoop's.
+    const BfpStripes order(layout);
+    for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
+      size_t band = std::min(tileCount - t, kBfpBandTiles);
+      const unsigned char *in[kBfpBandTiles];
+      char *tiles[kBfpBandTiles];
+      for (size_t i = 0; i < band; ++i) {
+        in[i] = packed + (t + i) * layout.packedBytes;
+        tiles[i] = dst + layout.origin(firstTile + t + i) * 4;
+        X::reportRead(in[i], layout.packedBytes);
+        X::prefetch(in[i]);
+      }
+      bfpBandStripes(order, band, [&](size_t i, unsigned b) {
+        for (unsigned k = 0; k < 4; ++k)
+          bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k);
+      });
+    }
+    return;
+  }
   for (size_t t = 0; t < tileCount; ++t) {
     const unsigned char *in = packed + t * layout.packedBytes;
     char *tile = dst + layout.origin(firstTile + t) * 4;
     X::reportRead(in, layout.packedBytes);
     X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
-    for (unsigned b = 0; b < blocks; ++b) {
-      char *values = tile + layout.blockStart[b] * 4;
-      auto decoded = bfpDecodedBlock<X, Site, M>(
-          f,
-          X::widenBfpDatums(X::loadBfpDatums(
-              M + 1, in + exponentBytes + b * blockDatumBytes)),
-          X::bfpSplat(in[b]));
-      storeBfpValues<X>(layout, values, decoded);
+    for (unsigned b = 0; b < blocks; ++b)
+      bfpUnpackBlock<X, Site, M>(layout, sizes, in, tile, b);
+  }
+}
+
+/// The inverse of bfpPackMixedLoop: tile t decoded from out + offsets[t] -
+/// offsets[firstTile] (`packed`) into `dst` (the whole call's fp32
+/// values), a bfp0 tile as +0.
+template <class X>
+__attribute__((noinline)) void
+bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
+                   const uint8_t *codes, const size_t *offsets,
+                   size_t firstTile, size_t tileCount, char *dst) {
+  const BfpLayout &walk = layouts[0]; // every code's blocks lie alike
+  const BfpGroupSizes sizes(walk);
+  const BfpStripes order(walk);
+  for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
+    size_t band = std::min(tileCount - t, kBfpBandTiles);
+    const unsigned char *in[kBfpBandTiles];
+    char *tiles[kBfpBandTiles];
+    unsigned tileCodes[kBfpBandTiles];
+    for (size_t i = 0; i < band; ++i) {
+      size_t tile = firstTile + t + i;
+      in[i] = packed + (offsets[tile] - offsets[firstTile]);
+      tiles[i] = dst + walk.origin(tile) * 4;
+      tileCodes[i] = bfpMixedCode(codes, tile);
+      X::reportRead(in[i], offsets[tile + 1] - offsets[tile]);
     }
+    bfpBandStripes(order, band, [&](size_t i, unsigned b) {
+      if (tileCodes[i] == 3) { // bfp0: +0
+        for (unsigned k = 0; k < 4; ++k)
+          storeBfpValues<X>(walk, tiles[i] + walk.blockStart[b + k] * 4,
+                            typename X::BfpBlock{});
+        return;
+      }
+      withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
+        constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+        for (unsigned k = 0; k < 4; ++k)
+          bfpUnpackBlock<X, BfpSite::host, M>(layouts[code], sizes, in[i],
+                                              tiles[i], b + k);
+      });
+    });
   }
 }
 

@@ -462,10 +462,10 @@ TEST(BfpLayout, MatrixFormsAreTilizeThenPack) {
     }
 }
 
-/// A matrix wider than a band (the vector packers walk a tile row's rows in
-/// bands of tiles), on one thread and on three (ranges starting inside a
-/// tile row), is the plain implementation's: every shape a band takes,
-/// float32 and bfloat16 input, every BFP format.
+/// A matrix wider than a band (the vector packers and unpackers walk a
+/// tile row's rows in bands of tiles), on one thread and on three (ranges
+/// starting inside a tile row), is the plain implementation's: every shape
+/// a band takes, float32 and bfloat16 input, every BFP format, and back.
 TEST(BfpLayout, WideMatrixFormsAreTilizeThenPack) {
   PathGuard guard;
   std::mt19937_64 rng(29);
@@ -499,6 +499,24 @@ TEST(BfpLayout, WideMatrixFormsAreTilizeThenPack) {
               "pack_matrix " + nameOf(f, shape) + " from " +
                   dtypeInfo(input).name + " on " + std::to_string(threads) +
                   " threads");
+          if (input != Dtype::float32)
+            continue;
+          std::vector<uint32_t> back =
+              plainUntilize(plainUnpack(f, want, kTilesAcross * kTilesDown,
+                                        shape.rows, shape.cols),
+                            H, W, shape.rows, shape.cols, false, false);
+          expectEveryPathGives(
+              asBytes(back),
+              [&] {
+                std::vector<uint32_t> out(H * W, 0xEEEEEEEE);
+                EXPECT_TRUE(bfpUnpackMatrix(int(f.format), want.data(), H, W,
+                                            shape.rows, shape.cols, 0,
+                                            out.data())
+                                .ok());
+                return asBytes(out);
+              },
+              "unpack_matrix " + nameOf(f, shape) + " on " +
+                  std::to_string(threads) + " threads");
         }
       }
     }
