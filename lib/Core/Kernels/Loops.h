@@ -565,6 +565,13 @@ struct BfpStripes {
   unsigned stripes = 0;
   size_t ahead = 0;
 
+  /// Whether `layout` walks in bands: a matrix's rows (not a transpose's
+  /// columns) more than one tile wide, in whole groups.
+  static bool fits(const BfpLayout &layout) {
+    return layout.valueStep == 1 && layout.tilesAcross > 1 &&
+           layout.shape.blocks() % 4 == 0;
+  }
+
   explicit BfpStripes(const BfpLayout &layout) {
     unsigned groups = layout.shape.blocks() / 4;
     for (unsigned g = 0; g < groups; ++g)
@@ -660,10 +667,10 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
 }
 
 /// A packed tile's padding: its exponent bytes' past its blocks, and its
-/// page's past `tileBytes` (§5 pages).
-template <class X>
-void bfpPadTile(const BfpLayout &layout, char *packed, size_t tileBytes) {
+/// page's past the tile's bytes (§5 pages).
+template <class X> void bfpPadTile(const BfpLayout &layout, char *packed) {
   unsigned blocks = layout.shape.blocks();
+  size_t tileBytes = layout.shape.packedBytes(*layout.format);
   X::reportWrite(packed, layout.packedBytes);
   std::memset(packed + blocks, 0, layout.shape.exponentBytes() - blocks);
   std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes);
@@ -676,9 +683,6 @@ template <class X, BfpSite Site, bool CountEvents, unsigned M,
 __attribute__((noinline)) void
 bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
                 size_t tileCount, char *out, BfpTally &tally) {
-  const size_t tileBytes =
-      layout.shape.exponentBytes() +
-      size_t(layout.shape.blocks()) * kBfpBlockValues * (M + 1) / 8;
   const BfpStripes order(layout);
   const BfpGroupSizes sizes(layout);
   typename X::template Tally<BfpClass> lanes{};
@@ -690,7 +694,7 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     for (size_t i = 0; i < band; ++i) {
       tiles[i] = src + layout.origin(firstTile + t + i) * sizes.inputBytes;
       packed[i] = out + (t + i) * layout.packedBytes;
-      bfpPadTile<X>(layout, packed[i], tileBytes);
+      bfpPadTile<X>(layout, packed[i]);
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
       bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, false>(
@@ -714,13 +718,11 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
        Site == BfpSite::fp16_dest);
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
-  if (!Search && !kHalfLanes && layout.valueStep == 1 &&
-      layout.tilesAcross > 1 && blocks % 4 == 0)
+  if (!Search && !kHalfLanes && BfpStripes::fits(layout))
     return bfpPackBandLoop<X, Site, CountEvents, M, Fp16Exponent, Load>(
         layout, src, firstTile, tileCount, out, tally);
   const unsigned inputBytes = layout.values->bytes;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-  const size_t tileBytes = exponentBytes + size_t(blocks) * blockDatumBytes;
   const bool contiguous = layout.contiguousTiles();
   const BfpGroupSizes sizes(layout);
   // Counted in locals the stores to `out` cannot alias, so their cells stay
@@ -788,7 +790,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                         P::datums(block, X::bfpSplat(shared), lanes));
     }
-    bfpPadTile<X>(layout, packed, tileBytes);
+    bfpPadTile<X>(layout, packed);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
   tally += local;
@@ -882,7 +884,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              size_t tileCount, char *dst) {
   const unsigned blocks = layout.shape.blocks();
   const BfpGroupSizes sizes(layout);
-  if (layout.valueStep == 1 && layout.tilesAcross > 1 && blocks % 4 == 0) {
+  if (BfpStripes::fits(layout)) {
     // A matrix's rows in bands, as bfpPackBandLoop's.
     const BfpStripes order(layout);
     for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
