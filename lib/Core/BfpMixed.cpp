@@ -364,8 +364,9 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
     std::vector<float> values(4 * kMixedValues);
     float *x = values.data(), *q[kMaxMixedTrips];
+    float *byCode[kMaxMixedTrips] = {};
     for (unsigned c = 0; c < count; ++c)
-      q[c] = x + (c + 1) * kMixedValues;
+      byCode[candidates[c]] = q[c] = x + (c + 1) * kMixedValues;
     for (size_t t = begin; t < end; ++t) {
       // The reference and each round trip, all in the tile's face order.
       if (vector) {
@@ -381,11 +382,11 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
             std::memcpy(&x[b * kBfpBlockValues + j], &bits, 4);
           }
       }
-      for (unsigned c = 0; c < count; ++c) {
-        unsigned code = candidates[c];
-        if (vector) {
-          vector->bfpRoundTrip(*layouts[code].format, x, q[c], kMixedValues);
-        } else {
+      if (vector) {
+        vector->bfpMixedRoundTrips(formats & 7, x, byCode, kMixedValues);
+      } else {
+        for (unsigned c = 0; c < count; ++c) {
+          unsigned code = candidates[c];
           bfpPackTileRange(layouts[code], src, t, 1, packed.data());
           bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, q[c]);
         }

@@ -221,11 +221,12 @@ template <class X> struct EntryPoints {
     });
   }
 
-  static void bfpRoundTrip(const BfpFormatInfo &f, const float *x, float *q,
-                           size_t count) {
-    Guard guard(x, 4 * count, q, 4 * count);
-    withBfpFormat(f.format, [&](auto m, auto fp16Exponent) {
-      bfpRoundTripLoop<X, m, fp16Exponent>(f, x, q, count);
+  static void bfpMixedRoundTrips(unsigned codes, const float *x,
+                                 float *const *q, size_t count) {
+    Guard guard(x, 4 * count, nullptr, 0);
+    static_assert(kMaxMixedTrips == 3);
+    withConstant<1u, 2u, 3u, 4u, 5u, 6u, 7u>(codes, [&](auto mask) {
+      bfpMixedRoundTripsLoop<X, mask>(x, q, count);
     });
   }
 
@@ -267,7 +268,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.mxPack = E::mxPack;
   table.mxUnpack = E::mxUnpack;
   table.bfpGather = E::bfpGather;
-  table.bfpRoundTrip = E::bfpRoundTrip;
+  table.bfpMixedRoundTrips = E::bfpMixedRoundTrips;
   table.mixedPass = E::mixedPass;
   table.mixedMaxAbsDifference = E::mixedMaxAbsDifference;
   return table;

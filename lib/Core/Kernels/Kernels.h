@@ -197,9 +197,10 @@ struct VectorKernels {
   void (*bfpGather)(const BfpLayout &layout, const void *src, size_t tile,
                     float *out);
   /// The host's pack then unpack (§5) of `count` fp32 values (whole
-  /// blocks of 16) under BFP format `format`: `q` the decoded values.
-  void (*bfpRoundTrip)(const BfpFormatInfo &format, const float *x, float *q,
-                       size_t count);
+  /// blocks of 16) under each mixed code c (not bfp0) in the bit mask
+  /// `codes`: q[c] the decoded values.
+  void (*bfpMixedRoundTrips)(unsigned codes, const float *x, float *const *q,
+                             size_t count);
   /// The partial sums of `pass` over i < n (a multiple of 8), side by
   /// side; `means` for the moments.
   void (*mixedPass)(MixedPass pass, const float *x, const float *const *q,

@@ -1222,35 +1222,82 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
             layout, origin + layout.blockStart[b] * layout.values->bytes));
 }
 
-/// The host's pack then unpack of blocks of 16 fp32 values (§5 steps 1-5,
-/// then decoding), four blocks sharing one reduction of their exponents;
-/// a "b" block below 255 decodes by bfpDatumValueLanes.
-template <class X, unsigned M, bool Fp16Exponent>
-__attribute__((noinline)) void bfpRoundTripLoop(const BfpFormatInfo &f,
-                                                const float *x, float *q,
-                                                size_t count) {
+/// The host's round trips (pack then unpack, §5) of `count` fp32 values
+/// (whole blocks of 16) under every mixed code c in `Mask` into q[c], four
+/// blocks sharing one reduction of their exponents. The codes are "b"
+/// formats, so they share the block's exponent, alignment and sign; each
+/// rounds the signed aligned significand (|a| < 2^24) to nearest even on its
+/// grid of 2^(24 - M) by adding and subtracting 1.5 * 2^(47 - M) (exact:
+/// the sum stays in one binade whose step is the grid), clamps it to the
+/// largest magnitude, and scales it by 2^(shared - 150) (exact, as
+/// bfpDatumValueLanes). A block holding an Inf or a NaN (shared 255)
+/// encodes and decodes each code's datums.
+template <class X, unsigned Mask>
+__attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
+                                                      float *const *q,
+                                                      size_t count) {
   using V = typename X::template Lanes<32>;
   typename X::template Tally<BfpClass> ignored{};
+  static_assert(kMaxMixedTrips == 3);
+  auto forEachCode = [](auto fn) {
+    if constexpr (Mask & 1)
+      fn(std::integral_constant<unsigned, 0>{});
+    if constexpr (Mask & 2)
+      fn(std::integral_constant<unsigned, 1>{});
+    if constexpr (Mask & 4)
+      fn(std::integral_constant<unsigned, 2>{});
+  };
   auto trip = [&](size_t i, const typename X::BfpBlock &values,
                   typename X::BfpShared shared, int byte) {
-    bool product = !Fp16Exponent && byte != 255;
-    auto step =
-        V::splat(product ? powerOfTwoBits(byte - 127 - int(M - 1)) : 0);
-    X::storeBfpBlock(
-        reinterpret_cast<char *>(q + i),
-        X::mapBlock(
-            [&](auto v) {
-              auto d = bfpEncodeLanes<V, false, M, Fp16Exponent>(v, shared,
-                                                                 ignored);
-              if (!product)
-                return bfpDecodeLanes<V>(f, d, shared);
-              return bfpDatumValueLanes<V, M>(d, step);
-            },
-            values));
+    if (byte == 255) {
+      forEachCode([&](auto code) {
+        constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+        const BfpFormatInfo &f =
+            kBfpFormatTable[kBfpMixedCodes[decltype(code)::value].format];
+        X::storeBfpBlock(
+            reinterpret_cast<char *>(q[code] + i),
+            X::mapBlock(
+                [&](auto v) {
+                  return bfpDecodeLanes<V>(
+                      f, bfpEncodeLanes<V, false, M, false>(v, shared, ignored),
+                      shared);
+                },
+                values));
+      });
+      return;
+    }
+    auto scale = V::splat(byte ? powerOfTwoBits(byte - 150) : 0);
+    auto aligned = X::mapBlock(
+        [&](auto bits) {
+          auto e = V::shr(bits, 23) & V::splat(0xFF);
+          auto significand = V::keep(
+              V::notLanes(V::eq(e, V::zero())),
+              (bits & V::splat(0x7FFFFF)) | V::splat(0x800000));
+          auto sign = V::sra(bits, 31);
+          auto a = V::shrv(significand, V::sub(shared, e)); // >= 32: 0
+          return V::toFloat(V::sub(a ^ sign, sign));
+        },
+        values);
+    forEachCode([&](auto code) {
+      constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+      constexpr float magic = 1.5f * float(uint64_t(1) << (47 - M));
+      constexpr float largest = float((1u << 24) - (1u << (24 - M)));
+      X::storeBfpBlock(
+          reinterpret_cast<char *>(q[code] + i),
+          X::mapBlock(
+              [&](auto a) {
+                auto grid = V::subF(V::addF(a, V::splatF(magic)),
+                                    V::splatF(magic));
+                grid = V::maxF(V::minF(grid, V::splatF(largest)),
+                               V::splatF(-largest));
+                return V::mulF(grid, scale);
+              },
+              aligned));
+    });
   };
   auto exponents = [](const typename X::BfpBlock &values) {
     return X::mapBlock(
-        [](auto v) { return bfpBlockExponents<V, Fp16Exponent>(v); }, values);
+        [](auto v) { return bfpBlockExponents<V, false>(v); }, values);
   };
   size_t i = 0;
   for (; i + 4 * kBfpBlockValues <= count; i += 4 * kBfpBlockValues) {

@@ -319,12 +319,19 @@ TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
     // The vector round trip is the pack and unpack.
     for (Isa isa : birsim::test::everyPath())
       if (const VectorKernels *kernels = kernelsOf(isa))
-        for (unsigned c = 0; c < 3; ++c) {
-          std::vector<float> q(1024);
-          kernels->bfpRoundTrip(*lookupBfpFormat(kBfpMixedCodes[c].format),
-                                x.data(), q.data(), 1024);
-          ASSERT_TRUE(std::memcmp(q.data(), trips[c].data(), 4096) == 0)
-              << isaName(isa) << " code " << c << " round " << round;
+        for (unsigned mask = 1; mask < 8; ++mask) {
+          std::vector<float> q(3 * 1024, 7.0f);
+          float *byCode[3];
+          for (unsigned c = 0; c < 3; ++c)
+            byCode[c] = mask >> c & 1 ? q.data() + c * 1024 : nullptr;
+          kernels->bfpMixedRoundTrips(mask, x.data(), byCode, 1024);
+          for (unsigned c = 0; c < 3; ++c)
+            if (mask >> c & 1)
+              ASSERT_TRUE(std::memcmp(byCode[c], trips[c].data(), 4096) == 0)
+                  << isaName(isa) << " code " << c << " of mask " << mask
+                  << " round " << round;
+            else
+              ASSERT_EQ(q[c * 1024], 7.0f) << "code " << c << " not asked";
         }
     std::vector<float> random(1024);
     for (float &v : random)
