@@ -362,8 +362,9 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       candidates[count++] = unsigned(code);
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
-    std::vector<float> values(4 * kMixedValues);
-    float *x = values.data(), *q[kMaxMixedTrips];
+    // Whole lines, so that no vector access splits one.
+    alignas(64) float values[(1 + kMaxMixedTrips) * kMixedValues];
+    float *x = values, *q[kMaxMixedTrips];
     float *byCode[kMaxMixedTrips] = {};
     for (unsigned c = 0; c < count; ++c)
       byCode[candidates[c]] = q[c] = x + (c + 1) * kMixedValues;
