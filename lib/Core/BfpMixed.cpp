@@ -210,11 +210,12 @@ static void mixedPassPortable(MixedPass pass, const float *x,
         break;
       case MixedPass::moments: {
         double d = xs - means[0];
-        partials[0][k] += d * d;
+        partials[0][k] = std::fma(d, d, partials[0][k]);
         for (unsigned c = 0; c < count; ++c) {
           double e = double(q[c][i + k]) - means[1 + c];
-          partials[1 + c][k] += e * e;
-          partials[1 + count + c][k] += d * e;
+          partials[1 + c][k] = std::fma(e, e, partials[1 + c][k]);
+          partials[1 + count + c][k] =
+              std::fma(d, e, partials[1 + count + c][k]);
         }
         break;
       }

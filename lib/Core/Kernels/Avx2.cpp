@@ -104,6 +104,9 @@ struct Avx2 : X86Vocabulary {
   using L32 = Avx2Lanes<32>;
   static constexpr unsigned kVectorBytes = 32;
   static constexpr bool kMaskedTails = false;
+  /// Round trips per sweep of the assigner's moments: their chains in
+  /// sixteen registers.
+  static constexpr unsigned kMomentTrips = 2;
 
   struct Part {}; // always a whole vector
   template <unsigned N> static Part whole() { return {}; }

@@ -108,6 +108,8 @@ struct Avx512 : X86Vocabulary {
   using L32 = Avx512Lanes<32>;
   static constexpr unsigned kVectorBytes = 64;
   static constexpr bool kMaskedTails = true;
+  /// Round trips per sweep of the assigner's moments: all in one.
+  static constexpr unsigned kMomentTrips = 3;
 
   /// One bit per element of a step (masked-off elements read as zero, are
   /// not written, and never fault).

@@ -119,7 +119,8 @@ enum class MixedPass : int {
   sums,           ///< x; then each q[c]; then |x|
   absoluteErrors, ///< |x|; then each |q[c] - x|
   moments,        ///< (x - m[0])^2; then each (q[c] - m[1 + c])^2; then
-                  ///< each (x - m[0]) (q[c] - m[1 + c])
+                  ///< each (x - m[0]) (q[c] - m[1 + c]); each product
+                  ///< fused into its sum (one rounding)
 };
 constexpr unsigned kMaxMixedTrips = 3;
 /// The number of sums a pass takes.

@@ -1343,8 +1343,9 @@ using MixedFloats = float __attribute__((vector_size(32)));
       MixedLanes)
 
 /// The partial sums of `Pass` over `Count` round trips side by side
-/// (independent chains), each value widened once, each term's operations
-/// as the portable assigner's (BfpMixed.cpp), none contracted.
+/// (independent chains), each term's operations as the portable
+/// assigner's (BfpMixed.cpp): a moment's product fused into its sum (D45),
+/// nothing else contracted.
 template <class X, MixedPass Pass, unsigned Count>
 __attribute__((noinline)) void mixedPassLoop(const float *x,
                                              const float *const *q,
@@ -1353,6 +1354,28 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
 #pragma clang fp contract(off)
   constexpr unsigned kSums = mixedSumsOf(Pass, Count);
   MixedLanes sum[kSums] = {};
+  if constexpr (Pass == MixedPass::moments) {
+    // Sweeps of at most X::kMomentTrips round trips, so that every chain
+    // stays in a register; sum[0] (x's) in the first.
+    constexpr unsigned kPer = X::kMomentTrips;
+    for (unsigned first = 0; first == 0 || first < Count; first += kPer) {
+      unsigned last = std::min(Count, first + kPer);
+      for (size_t i = 0; i < n; i += 8) {
+        MixedLanes d = BIRSIM_MIXED_LOAD(x + i) - means[0];
+        if (first == 0)
+          sum[0] = __builtin_elementwise_fma(d, d, sum[0]);
+        for (unsigned c = first; c < last; ++c) {
+          MixedLanes e = BIRSIM_MIXED_LOAD(q[c] + i) - means[1 + c];
+          sum[1 + c] = __builtin_elementwise_fma(e, e, sum[1 + c]);
+          sum[1 + Count + c] =
+              __builtin_elementwise_fma(d, e, sum[1 + Count + c]);
+        }
+      }
+    }
+    for (unsigned s = 0; s < kSums; ++s)
+      std::memcpy(partials[s], &sum[s], sizeof sum[s]);
+    return;
+  }
   for (size_t i = 0; i < n; i += 8) {
     MixedLanes xs = BIRSIM_MIXED_LOAD(x + i), qs[Count ? Count : 1];
     for (unsigned c = 0; c < Count; ++c)
@@ -1362,20 +1385,10 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
       for (unsigned c = 0; c < Count; ++c)
         sum[1 + c] = sum[1 + c] + qs[c];
       sum[1 + Count] = sum[1 + Count] + __builtin_elementwise_abs(xs);
-    } else if constexpr (Pass == MixedPass::absoluteErrors) {
+    } else {
       sum[0] = sum[0] + __builtin_elementwise_abs(xs);
       for (unsigned c = 0; c < Count; ++c)
         sum[1 + c] = sum[1 + c] + __builtin_elementwise_abs(qs[c] - xs);
-    } else {
-      MixedLanes d = xs - means[0];
-      MixedLanes dd = d * d;
-      sum[0] = sum[0] + dd;
-      for (unsigned c = 0; c < Count; ++c) {
-        MixedLanes e = qs[c] - means[1 + c];
-        MixedLanes ee = e * e, de = d * e;
-        sum[1 + c] = sum[1 + c] + ee;
-        sum[1 + Count + c] = sum[1 + Count + c] + de;
-      }
     }
   }
   for (unsigned s = 0; s < kSums; ++s)
