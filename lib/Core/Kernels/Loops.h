@@ -459,18 +459,30 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   // The error lanes under `exponent` (Emax or, clamping, Emax - 1).
   // `exponent` in every lane; above M, so the datum's step
   // 2^(exponent - 127 - (M - 1)) is normal (else the errors go unread).
+  // The datum magnitude (as a float) is bfpMagnitudeLanes': the
+  // truncated aligned significand, here scaled to units of the datum's
+  // step (exact) and rounded to nearest even by adding and subtracting
+  // 1.5 * 2^23 (exact below 2^M), then clamped.
   auto errors = [](const Block &block, typename X::BfpShared exponent,
                    bool clampAbove) {
     auto step = V::shl(V::sub(exponent, V::splat(M - 1)), 23);
-    typename X::template Tally<BfpClass> trial{}; // not the pack's ties
+    constexpr float unit = 1.0f / float(1u << (24 - M)), magic = 0x1.8p23f;
+    auto largest = V::splatF(float((1u << M) - 1));
     return X::mapBlock(
         [&](auto v) {
-          auto d = bfpMagnitudeLanes<V, false, M, false>(v, exponent, trial);
+          auto e = V::shr(v, 23) & V::splat(0xFF);
+          auto significand =
+              V::keep(V::notLanes(V::eq(e, V::zero())),
+                      (v & V::splat(0x7FFFFF)) | V::splat(0x800000));
+          auto units = V::mulF(
+              V::toFloat(V::shrv(significand, V::sub(exponent, e))),
+              V::splatF(unit)); // a count of 32 or more (e above): 0
+          auto d = V::minF(V::subF(V::addF(units, V::splatF(magic)),
+                                   V::splatF(magic)),
+                           largest);
           if (clampAbove)
-            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF), exponent),
-                          V::splat((1u << M) - 1), d);
-          return V::subF(v & V::splat(0x7FFFFFFFu),
-                         bfpMagnitudeValueLanes<V>(d, step));
+            d = V::select(V::gt(e, exponent), largest, d);
+          return V::subF(v & V::splat(0x7FFFFFFFu), V::mulF(d, step));
         },
         block);
   };
