@@ -356,11 +356,15 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
                                   shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles);
   const VectorKernels *vector = activeKernels();
-  // The allowed BFP codes, cheapest first, measured together.
-  unsigned candidates[kMaxMixedTrips], count = 0;
+  // The allowed BFP codes but the costliest, cheapest first, measured
+  // together: the costliest is the choice whether or not it meets the
+  // bound, so its measure is never read.
+  unsigned candidates[kMaxMixedTrips], count = 0, measured = 0;
   for (int code = 2; code >= 0; --code)
-    if (formats >> code & 1)
+    if (formats >> code & 1 && unsigned(code) != costliest) {
       candidates[count++] = unsigned(code);
+      measured |= 1u << code;
+    }
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
     std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
     // Whole lines, so that no vector access splits one.
@@ -385,7 +389,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
           }
       }
       if (vector) {
-        vector->bfpMixedRoundTrips(formats & 7, x, byCode, kMixedValues);
+        if (count)
+          vector->bfpMixedRoundTrips(measured, x, byCode, kMixedValues);
       } else {
         for (unsigned c = 0; c < count; ++c) {
           unsigned code = candidates[c];
