@@ -468,25 +468,6 @@ typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
   return sign | magnitude;
 }
 
-/// A "b" datum's value (one per lane) where its block's shared exponent
-/// lies below 255: its M-bit magnitude times `step` (fp32 bits of
-/// 2^(shared - 127 - (M - 1))), signed by bit M. The product is exact: a
-/// non-zero datum comes from a normal value (denormals are datum 0), which
-/// keeps it at least 2^-126; it is what bfpDecodeLanes gives there.
-/// A "b" datum magnitude's value: the magnitude times `step`, exact (see
-/// bfpDatumValueLanes).
-template <class V>
-typename V::I bfpMagnitudeValueLanes(typename V::I magnitude,
-                                     typename V::I step) {
-  return V::mulF(V::toFloat(magnitude), step);
-}
-
-template <class V, unsigned M>
-typename V::I bfpDatumValueLanes(typename V::I datum, typename V::I step) {
-  return bfpMagnitudeValueLanes<V>(datum & V::splat((1u << M) - 1), step) |
-         V::shl(V::shr(datum, M), 31);
-}
-
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).
 template <class V>
 typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,

@@ -1248,9 +1248,10 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 /// rounds the signed aligned significand (|a| < 2^24) to nearest even on its
 /// grid of 2^(24 - M) by adding and subtracting 1.5 * 2^(47 - M) (exact:
 /// the sum stays in one binade whose step is the grid), clamps it to the
-/// largest magnitude, and scales it by 2^(shared - 150) (exact, as
-/// bfpDatumValueLanes). A block holding an Inf or a NaN (shared 255)
-/// encodes and decodes each code's datums.
+/// largest magnitude, and scales it by 2^(shared - 150): exact, the datum's
+/// value (below 2^8 times 2^(shared - 126 - M), shared at least 1, so at
+/// least 2^-149 apart), as bfpDecodeLanes gives it. A block holding an Inf
+/// or a NaN (shared 255) encodes and decodes each code's datums.
 template <class X, unsigned Mask>
 __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
                                                       float *const *q,
