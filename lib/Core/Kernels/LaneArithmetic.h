@@ -54,6 +54,10 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   static I addF(I a, I b) { return I(F(a) + F(b)); }
   static I subF(I a, I b) { return I(F(a) - F(b)); }
   static I mulF(I a, I b) { return I(F(a) * F(b)); }
+  /// a * b + c with one rounding.
+  static I fmaF(I a, I b, I c) {
+    return I(__builtin_elementwise_fma(F(a), F(b), F(c)));
+  }
   /// Lane masks, whether vectors of all-ones or zero lanes or mask registers.
   template <class M> static M both(M a, M b) { return M(a & b); }
   template <class M> static M either(M a, M b) { return M(a | b); }

@@ -465,7 +465,8 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   // 1.5 * 2^23 (exact below 2^M), then clamped.
   auto errors = [](const Block &block, typename X::BfpShared exponent,
                    bool clampAbove) {
-    auto step = V::shl(V::sub(exponent, V::splat(M - 1)), 23);
+    auto negativeStep = V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
+                        V::splat(0x80000000u);
     constexpr float unit = 1.0f / float(1u << (24 - M)), magic = 0x1.8p23f;
     auto largest = V::splatF(float((1u << M) - 1));
     return X::mapBlock(
@@ -474,15 +475,16 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
           auto significand =
               V::keep(V::notLanes(V::eq(e, V::zero())),
                       (v & V::splat(0x7FFFFF)) | V::splat(0x800000));
-          auto units = V::mulF(
-              V::toFloat(V::shrv(significand, V::sub(exponent, e))),
-              V::splatF(unit)); // a count of 32 or more (e above): 0
-          auto d = V::minF(V::subF(V::addF(units, V::splatF(magic)),
+          // A count of 32 or more (e above): 0. The products here are
+          // exact, so each fused step rounds as its sum alone.
+          auto aligned = V::toFloat(V::shrv(significand, V::sub(exponent, e)));
+          auto d = V::minF(V::subF(V::fmaF(aligned, V::splatF(unit),
+                                           V::splatF(magic)),
                                    V::splatF(magic)),
                            largest);
           if (clampAbove)
             d = V::select(V::gt(e, exponent), largest, d);
-          return V::subF(v & V::splat(0x7FFFFFFFu), V::mulF(d, step));
+          return V::fmaF(d, negativeStep, v & V::splat(0x7FFFFFFFu));
         },
         block);
   };
