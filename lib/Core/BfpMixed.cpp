@@ -366,7 +366,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       measured |= 1u << code;
     }
   parallelFor(tiles, 16, [&](size_t begin, size_t end) {
-    std::vector<uint8_t> packed(lookupBfpFormat(0)->tileBytes);
+    // The portable path's packed tile (code 0 is the largest).
+    uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
     // Whole lines, so that no vector access splits one.
     alignas(64) float values[(1 + kMaxMixedTrips) * kMixedValues];
     float *x = values, *q[kMaxMixedTrips];
@@ -394,8 +395,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       } else {
         for (unsigned c = 0; c < count; ++c) {
           unsigned code = candidates[c];
-          bfpPackTileRange(layouts[code], src, t, 1, packed.data());
-          bfpUnpackTileRange(faceOrder[code], packed.data(), 0, 1, q[c]);
+          bfpPackTileRange(layouts[code], src, t, 1, packed);
+          bfpUnpackTileRange(faceOrder[code], packed, 0, 1, q[c]);
         }
       }
       double measures[kMaxMixedTrips], meanAbs;

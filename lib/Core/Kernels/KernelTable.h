@@ -224,6 +224,9 @@ template <class X> struct EntryPoints {
   static void bfpMixedRoundTrips(unsigned codes, const float *x,
                                  float *const *q, size_t count) {
     Guard guard(x, 4 * count, nullptr, 0);
+    for (unsigned code = 0; code < kMaxMixedTrips; ++code)
+      if (codes >> code & 1)
+        X::reportWrite(q[code], 4 * count);
     static_assert(kMaxMixedTrips == 3);
     withConstant<1u, 2u, 3u, 4u, 5u, 6u, 7u>(codes, [&](auto mask) {
       bfpMixedRoundTripsLoop<X, mask>(x, q, count);

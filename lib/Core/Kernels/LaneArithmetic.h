@@ -410,6 +410,44 @@ auto bfpBothNaNLanes(typename V::I host, typename V::I device,
                  V::both(nan(host), nan(device)));
 }
 
+/// Steps 1 and 3: lanes' `significand` (with its leading one), of
+/// exponent `e`, aligned to shared exponent `shared` by a truncating right
+/// shift (32 or more: 0); a zero or denormal lane (`zero`) is 0.
+template <class V, class Mask>
+typename V::I bfpAlignLanes(typename V::I significand, Mask zero,
+                            typename V::I e, typename V::I shared) {
+  return V::shrv(V::keep(V::notLanes(zero), significand), V::sub(shared, e));
+}
+
+/// The same for fp32 lanes `bits` of exponent field `e` ("b" formats).
+template <class V>
+typename V::I bfpAlignedLanes(typename V::I bits, typename V::I e,
+                              typename V::I shared) {
+  return bfpAlignLanes<V>((bits & V::splat(0x7FFFFF)) | V::splat(0x800000),
+                          V::eq(e, V::zero()), e, shared);
+}
+
+/// Step 4 in fp32 on `aligned`, the exact float of an aligned significand
+/// of either sign (|aligned| < 2^24): rounded to nearest even on the datum
+/// grid 2^(24 - M), in units of 2^Unit (0 or 24 - M), unclamped. The
+/// constant 1.5 * 2^(47 - M - Unit) is added (fused with the scaling by
+/// 2^-Unit, whose product is exact, so the step rounds as the sum alone)
+/// and subtracted: the sum stays in one binade whose step is the grid, and
+/// the constant is an even number of grid steps, so ties go to the even
+/// datum.
+template <class V, unsigned M, unsigned Unit>
+typename V::I bfpRoundedF(typename V::I aligned) {
+  static_assert(Unit == 0 || Unit == 24 - M);
+  constexpr float magic = 1.5f * float(uint64_t(1) << (47 - M - Unit));
+  typename V::I sum;
+  if constexpr (Unit == 0)
+    sum = V::addF(aligned, V::splatF(magic));
+  else
+    sum =
+        V::fmaF(aligned, V::splatF(1.0f / float(1u << Unit)), V::splatF(magic));
+  return V::subF(sum, V::splatF(magic));
+}
+
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
 /// block's largest, so no lane shifts left): the datums' magnitudes, one
 /// per lane. Ties into `tally`, and with CountEvents the other events of
@@ -433,9 +471,7 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
     significand = V::select(above, V::splat(0xFFFFFF), significand);
     e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
   }
-  // Zeros and denormals are datum 0 (step 1): a zero significand.
-  significand = V::keep(V::notLanes(zero), significand);
-  I aligned = V::shrv(significand, V::sub(shared, e)); // >= 32: 0
+  I aligned = bfpAlignLanes<V>(significand, zero, e, shared);
   // Round to nearest even: a carry out of the dropped bits.
   I oddBit = V::shr(aligned, dropped) & V::splat(1);
   I rounded = V::shr(

@@ -460,30 +460,21 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   // `exponent` in every lane; above M, so the datum's step
   // 2^(exponent - 127 - (M - 1)) is normal (else the errors go unread).
   // The datum magnitude (as a float) is bfpMagnitudeLanes': the
-  // truncated aligned significand, here scaled to units of the datum's
-  // step (exact) and rounded to nearest even by adding and subtracting
-  // 1.5 * 2^23 (exact below 2^M), then clamped.
+  // aligned significand rounded in units of the datum's step, clamped.
   auto errors = [](const Block &block, typename X::BfpShared exponent,
                    bool clampAbove) {
     auto negativeStep = V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
                         V::splat(0x80000000u);
-    constexpr float unit = 1.0f / float(1u << (24 - M)), magic = 0x1.8p23f;
     auto largest = V::splatF(float((1u << M) - 1));
     return X::mapBlock(
         [&](auto v) {
           auto e = V::shr(v, 23) & V::splat(0xFF);
-          auto significand =
-              V::keep(V::notLanes(V::eq(e, V::zero())),
-                      (v & V::splat(0x7FFFFF)) | V::splat(0x800000));
-          // A count of 32 or more (e above): 0. The products here are
-          // exact, so each fused step rounds as its sum alone.
-          auto aligned = V::toFloat(V::shrv(significand, V::sub(exponent, e)));
-          auto d = V::minF(V::subF(V::fmaF(aligned, V::splatF(unit),
-                                           V::splatF(magic)),
-                                   V::splatF(magic)),
+          auto d = V::minF(bfpRoundedF<V, M, 24 - M>(
+                               V::toFloat(bfpAlignedLanes<V>(v, e, exponent))),
                            largest);
           if (clampAbove)
             d = V::select(V::gt(e, exponent), largest, d);
+          // The product is exact, so the fused step rounds as the sum.
           return V::fmaF(d, negativeStep, v & V::splat(0x7FFFFFFFu));
         },
         block);
@@ -1247,13 +1238,13 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 /// (whole blocks of 16) under every mixed code c in `Mask` into q[c], four
 /// blocks sharing one reduction of their exponents. The codes are "b"
 /// formats, so they share the block's exponent, alignment and sign; each
-/// rounds the signed aligned significand (|a| < 2^24) to nearest even on its
-/// grid of 2^(24 - M) by adding and subtracting 1.5 * 2^(47 - M) (exact:
-/// the sum stays in one binade whose step is the grid), clamps it to the
-/// largest magnitude, and scales it by 2^(shared - 150): exact, the datum's
-/// value (below 2^8 times 2^(shared - 126 - M), shared at least 1, so at
-/// least 2^-149 apart), as bfpDecodeLanes gives it. A block holding an Inf
-/// or a NaN (shared 255) encodes and decodes each code's datums.
+/// rounds the signed aligned significand on its grid (bfpRoundedF; RNE is
+/// symmetric, so rounding the signed value is rounding the magnitude),
+/// clamps it to the largest magnitude, and scales it by 2^(shared - 150):
+/// exact, the datum's value (below 2^8 times 2^(shared - 126 - M), shared
+/// at least 1, so at least 2^-149 apart), as bfpDecodeLanes gives it. A
+/// block holding an Inf or a NaN (shared 255) encodes and decodes each
+/// code's datums.
 template <class X, unsigned Mask>
 __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
                                                       float *const *q,
@@ -1292,29 +1283,24 @@ __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
     auto aligned = X::mapBlock(
         [&](auto bits) {
           auto e = V::shr(bits, 23) & V::splat(0xFF);
-          auto significand = V::keep(
-              V::notLanes(V::eq(e, V::zero())),
-              (bits & V::splat(0x7FFFFF)) | V::splat(0x800000));
           auto sign = V::sra(bits, 31);
-          auto a = V::shrv(significand, V::sub(shared, e)); // >= 32: 0
+          auto a = bfpAlignedLanes<V>(bits, e, shared);
           return V::toFloat(V::sub(a ^ sign, sign));
         },
         values);
     forEachCode([&](auto code) {
       constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
-      constexpr float magic = 1.5f * float(uint64_t(1) << (47 - M));
       constexpr float largest = float((1u << 24) - (1u << (24 - M)));
-      X::storeBfpBlock(
-          reinterpret_cast<char *>(q[code] + i),
-          X::mapBlock(
-              [&](auto a) {
-                auto grid = V::subF(V::addF(a, V::splatF(magic)),
-                                    V::splatF(magic));
-                grid = V::maxF(V::minF(grid, V::splatF(largest)),
-                               V::splatF(-largest));
-                return V::mulF(grid, scale);
-              },
-              aligned));
+      X::storeBfpBlock(reinterpret_cast<char *>(q[code] + i),
+                       X::mapBlock(
+                           [&](auto a) {
+                             auto grid =
+                                 V::maxF(V::minF(bfpRoundedF<V, M, 0>(a),
+                                                 V::splatF(largest)),
+                                         V::splatF(-largest));
+                             return V::mulF(grid, scale);
+                           },
+                           aligned));
     });
   };
   auto exponents = [](const typename X::BfpBlock &values) {
