@@ -51,6 +51,8 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   /// fp32 lanes, as bits.
   static I splatF(float v) { return splat(__builtin_bit_cast(uint32_t, v)); }
   static I toFloat(I v) { return I(__builtin_convertvector(S(v), F)); }
+  /// fp32 lanes truncated to signed integers (in range).
+  static I truncateToInt(I v) { return I(__builtin_convertvector(F(v), S)); }
   static I addF(I a, I b) { return I(F(a) + F(b)); }
   static I subF(I a, I b) { return I(F(a) - F(b)); }
   static I mulF(I a, I b) { return I(F(a) * F(b)); }
@@ -495,17 +497,22 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
   return magnitude;
 }
 
-/// Steps 1-5 as bfpMagnitudeLanes, the datums whole: the sign bit above
-/// the magnitude, dropped when the magnitude is 0.
+/// Datums from fp32 lanes `bits` and their datum magnitudes: the sign bit
+/// above the magnitude, dropped when the magnitude is 0.
+template <class V, unsigned M>
+typename V::I bfpSignedDatumLanes(typename V::I bits, typename V::I magnitude) {
+  return V::min(V::shr(bits, 31 - M) & V::splat(1u << M),
+                V::shl(magnitude, M)) |
+         magnitude;
+}
+
+/// Steps 1-5 as bfpMagnitudeLanes, the datums whole (bfpSignedDatumLanes).
 template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
 typename V::I bfpEncodeLanes(typename V::I bits, typename V::I shared,
                              Tally &tally) {
-  using I = typename V::I;
-  I magnitude =
-      bfpMagnitudeLanes<V, CountEvents, M, Fp16Exponent>(bits, shared, tally);
-  I sign =
-      V::min(V::shr(bits, 31 - M) & V::splat(1u << M), V::shl(magnitude, M));
-  return sign | magnitude;
+  return bfpSignedDatumLanes<V, M>(
+      bits,
+      bfpMagnitudeLanes<V, CountEvents, M, Fp16Exponent>(bits, shared, tally));
 }
 
 /// Decodes datums (one per lane) under shared exponent `shared` (§5).

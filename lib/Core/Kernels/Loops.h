@@ -447,37 +447,62 @@ struct BfpPackerLanes {
 /// plus 2^-145 (underflow) of the exact sum S, the block-order double sum
 /// within 2^-48 of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the
 /// block-order sums in that order, above A0 (1 + 2^-16) + 2^-143 in the
-/// other; an fp32 sum that overflowed leaves it open. Where Emax - 1 is strictly
-/// better, the byte is Emax - 1 (bfpClampAbove then makes the block's
+/// other; an fp32 sum that overflowed leaves it open. Where Emax - 1 is
+/// strictly better, the byte is Emax - 1 (bfpClampAbove then makes the block's
 /// values above it its largest magnitude). The tile's sums are all taken
 /// before any choice, so no group waits on another's.
+///
+/// With `chosen`, also writes each block's datum magnitudes under its
+/// searched exponent (as floats, block b at chosen[16 b]; an Inf's or a
+/// NaN's as the encoder's, shared 255 aligning it unshifted) and returns
+/// whether the pack has no tie to count: no lane ties (step 4) under
+/// either exponent.
 template <class X, unsigned M, class Load>
-void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
+bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
+                   float *chosen) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
-  // The error lanes under `exponent` (Emax or, clamping, Emax - 1).
-  // `exponent` in every lane; above M, so the datum's step
-  // 2^(exponent - 127 - (M - 1)) is normal (else the errors go unread).
-  // The datum magnitude (as a float) is bfpMagnitudeLanes': the
-  // aligned significand rounded in units of the datum's step, clamped.
-  auto errors = [](const Block &block, typename X::BfpShared exponent,
-                   bool clampAbove) {
-    auto negativeStep = V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
-                        V::splat(0x80000000u);
+  constexpr uint32_t kLow = (1u << (24 - M)) - 1, kHalf = 1u << (23 - M);
+  // The datum magnitudes (as floats) under `exponent` (Emax or, clamping,
+  // Emax - 1): bfpMagnitudeLanes', the aligned significand rounded in units
+  // of the datum's step, clamped. Lanes of `ties` become 0 where one ties.
+  auto magnitudes = [](const Block &block, typename X::BfpShared exponent,
+                       bool clampAbove, Block &ties) {
     auto largest = V::splatF(float((1u << M) - 1));
-    return X::mapBlock(
+    Block aligned = X::mapBlock(
         [&](auto v) {
-          auto e = V::shr(v, 23) & V::splat(0xFF);
-          auto d = V::minF(bfpRoundedF<V, M, 24 - M>(
-                               V::toFloat(bfpAlignedLanes<V>(v, e, exponent))),
-                           largest);
-          if (clampAbove)
-            d = V::select(V::gt(e, exponent), largest, d);
-          // The product is exact, so the fused step rounds as the sum.
-          return V::fmaF(d, negativeStep, v & V::splat(0x7FFFFFFFu));
+          return bfpAlignedLanes<V>(v, V::shr(v, 23) & V::splat(0xFF),
+                                    exponent);
         },
         block);
+    ties = X::mapBlock(
+        [](auto t, auto a) {
+          return V::minUnsigned(t, (a & V::splat(kLow)) ^ V::splat(kHalf));
+        },
+        ties, aligned);
+    return X::mapBlock(
+        [&](auto v, auto a) {
+          auto d = V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(a)), largest);
+          if (clampAbove)
+            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF), exponent),
+                          largest, d);
+          return d;
+        },
+        block, aligned);
+  };
+  // The error lanes of datum magnitudes `d` under `exponent`; above M, so
+  // the datum's step 2^(exponent - 127 - (M - 1)) is normal (else they go
+  // unread). The product is exact, so the fused step rounds as the sum.
+  auto errors = [](const Block &block, const Block &d,
+                   typename X::BfpShared exponent) {
+    auto negativeStep =
+        V::shl(V::sub(exponent, V::splat(M - 1)), 23) | V::splat(0x80000000u);
+    return X::mapBlock(
+        [&](auto v, auto m) {
+          return V::fmaF(m, negativeStep, v & V::splat(0x7FFFFFFFu));
+        },
+        block, d);
   };
   auto searchable = [](unsigned e) { return e > M && e != 255; };
   auto blockOrderSum = [](Block error) {
@@ -490,7 +515,10 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
   };
   constexpr unsigned kGroups = kBfpTileBlocks / 4;
   alignas(64) double sums[kGroups][8];
+  // Each block's magnitudes under Emax, then under Emax - 1.
+  alignas(64) float trials[2][kBfpTileBlocks * kBfpBlockValues];
   uint32_t emax[kGroups];
+  Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
   for (unsigned g = 0; 4 * g < blocks; ++g) {
     unsigned count = std::min(4u, blocks - 4 * g);
     // error[k] under Emax, error[4 + k] under Emax - 1; zeros past count.
@@ -512,8 +540,16 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
       }
     }
     for (unsigned k = 0; k < count; ++k) {
-      error[k] = errors(values[k], splats[k], false);
-      error[4 + k] = errors(values[k], V::sub(splats[k], V::splat(1)), true);
+      auto lowered = V::sub(splats[k], V::splat(1));
+      Block d0 = magnitudes(values[k], splats[k], false, ties),
+            d1 = magnitudes(values[k], lowered, true, ties);
+      size_t at = (4 * g + k) * kBfpBlockValues;
+      if (chosen) {
+        X::storeBfpBlock(reinterpret_cast<char *>(trials[0] + at), d0);
+        X::storeBfpBlock(reinterpret_cast<char *>(trials[1] + at), d1);
+      }
+      error[k] = errors(values[k], d0, splats[k]);
+      error[4 + k] = errors(values[k], d1, lowered);
     }
     X::sumSquaresF32x8(error, sums[g]);
   }
@@ -530,14 +566,32 @@ void bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched) {
                !(finite & (sum[4 + k] > sum[k] * (1 + kApart) + kUnderflow)) &
                !below;
       if (searchable(e) & open) {
-        Block values = load(4 * g + k);
-        below = blockOrderSum(errors(values, X::bfpSplat(int(e - 1)), true)) <
-                blockOrderSum(errors(values, X::bfpSplat(int(e)), false));
+        Block values = load(4 * g + k), unused = values;
+        auto at = [&](int exponent, bool clampAbove) {
+          auto splat = X::bfpSplat(exponent);
+          return blockOrderSum(errors(
+              values, magnitudes(values, splat, clampAbove, unused), splat));
+        };
+        below = at(int(e - 1), true) < at(int(e), false);
       }
-      lowered |= uint32_t(searchable(e) & below) << 8 * k;
+      bool lower = searchable(e) & below;
+      lowered |= uint32_t(lower) << 8 * k;
+      if (chosen) {
+        size_t at = (4 * g + k) * kBfpBlockValues;
+        X::storeBfpBlock(
+            reinterpret_cast<char *>(chosen + at),
+            X::loadBfpBlock(Dtype::float32, reinterpret_cast<const char *>(
+                                                trials[lower] + at)));
+      }
     }
     searched[g] = emax[g] - lowered; // searched bytes are above M: no borrow
   }
+  alignas(64) uint32_t tieLanes[kBfpBlockValues];
+  X::storeBfpBlock(reinterpret_cast<char *>(tieLanes), ties);
+  bool tieFree = true;
+  for (uint32_t lane : tieLanes)
+    tieFree &= lane != 0;
+  return chosen && tieFree;
 }
 
 /// A block's values above shared exponent `e` as its largest magnitude
@@ -741,16 +795,36 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
     uint32_t searched[kBfpTileBlocks / 4];
-    if constexpr (Search) // reads the tile twice: the next one's lines too
-      bfpSearchTile<X, M>(
-          blocks,
-          [&](unsigned b) {
-            const char *values = tile + layout.blockStart[b] * inputBytes;
-            if (contiguous)
-              X::prefetch(values + 2048);
-            return valuesAt(values);
-          },
-          searched);
+    if constexpr (Search) { // reads the tile twice: the next one's lines too
+      alignas(64) float chosen[kBfpTileBlocks * kBfpBlockValues];
+      auto load = [&](unsigned b) __attribute__((always_inline)) {
+        const char *values = tile + layout.blockStart[b] * inputBytes;
+        if (contiguous)
+          X::prefetch(values + 2048);
+        return valuesAt(values);
+      };
+      // The search's datum magnitudes where they are the pack's (no tie to
+      // count, no event counted).
+      if (bfpSearchTile<X, M>(blocks, load, searched,
+                              CountEvents ? nullptr : chosen)) {
+        std::memcpy(packed, searched, blocks);
+        for (unsigned b = 0; b < blocks; ++b) {
+          auto magnitudes = X::loadBfpBlock(
+              Dtype::float32,
+              reinterpret_cast<const char *>(chosen + b * kBfpBlockValues));
+          X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
+                            X::bfpDatumsOf(X::mapBlock(
+                                [](auto v, auto d) {
+                                  using V = typename X::template Lanes<32>;
+                                  return bfpSignedDatumLanes<V, M>(
+                                      v, V::truncateToInt(d));
+                                },
+                                load(b), magnitudes)));
+        }
+        bfpPadTile<X>(layout, packed);
+        continue;
+      }
+    }
     unsigned b = 0;
     // Four blocks at a time share one reduction of their exponents; a
     // 16-bit Dest's values lying in rows, two blocks a vector where the

@@ -790,15 +790,21 @@ TEST(BfpExpSearch, PullRequestVectors) {
 // block-order sums round), near the two exponents' boundary, small enough
 // that the squares of their errors underflow fp32, with equal exact sums
 // of many bits, subnormal, and PR #57298's.
+// The bytes and the tie counters: the vector paths pack a tile from the
+// search's own datums where it has no tie (tiles 3-5 of normal values
+// mostly, tile 3 with an Inf or a NaN in some blocks), else as the plain
+// pack (tiles 0-2 mix every kind).
 TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
   std::mt19937 rng(57298);
   std::normal_distribution<float> normal(0.0f, 1.0f);
-  unsigned m = 0; // the format's magnitude bits
+  unsigned m = 0;         // the format's magnitude bits
+  size_t mixedEnd = 0;    // the values of the tiles of every kind
+  size_t specialsEnd = 0; // ... and of the tile with Infs and NaNs
   auto draw = [&](size_t i) -> uint32_t {
     size_t block = i / 16;
     uint32_t r = uint32_t(rng());
     float x;
-    switch (block % 7) {
+    switch (i < mixedEnd ? block % 7 : block % 2) {
     case 0:
       x = std::ldexp(normal(rng), int(r % 60) - 30);
       break;
@@ -842,6 +848,8 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
     }
     uint32_t bits;
     std::memcpy(&bits, &x, 4);
+    if (i >= mixedEnd && i < specialsEnd && i % 97 == 1)
+      bits = r & 1 ? 0xFF800000u : 0x7FC00001u;
     return bits;
   };
   birsim::test::PathGuard guard;
@@ -852,6 +860,8 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
           if (form == 3 && shape.rows < 16)
             continue;
           size_t tiles = 6, n = tiles * shape.values();
+          mixedEnd = n / 2;
+          specialsEnd = mixedEnd + shape.values();
           std::vector<uint32_t> f32(n);
           m = lookupBfpFormat(int(format))->magnitudeBits;
           for (size_t i = 0; i < n; ++i)
@@ -872,11 +882,18 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
           const BfpFormatInfo &f = *lookupBfpFormat(int(format));
           std::vector<uint8_t> want(tiles * shape.packedBytes(f));
           FidelityCounts counts;
+          uint64_t wantTies[2], gotTies[2];
+          bfpTieCountersReset();
           ASSERT_TRUE(bfpPack(call, int(dtype), src, want.data(), &counts).ok());
+          bfpTieCounters(&wantTies[0], &wantTies[1]);
           for (Isa isa : birsim::test::everyPath()) {
             selectIsa(isa);
             std::vector<uint8_t> got(want.size(), 0xEE);
+            bfpTieCountersReset();
             ASSERT_TRUE(bfpPack(call, int(dtype), src, got.data()).ok());
+            bfpTieCounters(&gotTies[0], &gotTies[1]);
+            EXPECT_EQ(gotTies[0], wantTies[0]) << isaName(isa);
+            EXPECT_EQ(gotTies[1], wantTies[1]) << isaName(isa);
             for (size_t i = 0; i < want.size(); ++i)
               ASSERT_EQ(got[i], want[i])
                   << f.name << " " << shape.rows << "x" << shape.cols
