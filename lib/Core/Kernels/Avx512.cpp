@@ -6,7 +6,7 @@
 // file's vocabulary: 16 fp32 lanes per 512-bit vector, and the last step of
 // each loop is the same vector step under a mask, so no element leaves the
 // vector path; a BFP block of 16 values is one vector; event tallies are
-// popcounts of lane masks. Each lane computes exactly what the portable
+// lane counters. Each lane computes exactly what the portable
 // path computes (docs/Semantics.md sections 2-5); the tests compare the
 // two, on an emulated AVX-512 CPU where the host has none
 // (utils/avx512-emulated.sh).
@@ -37,7 +37,7 @@ __m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
 
 /// The lane vocabulary of LaneArithmetic.h: lanes of `Bits` bits (32: 16
 /// lanes) in a 512-bit vector; a mask is a bit per lane; tallies are
-/// popcounts.
+/// lane counters.
 template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   using I = __m512i;
   using M =
@@ -94,11 +94,15 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   static M isNaN(I a) {
     return _mm512_cmp_ps_mask(asFloat(a), asFloat(a), _CMP_UNORD_Q);
   }
-  static void count(uint64_t &n, M m) { n += uint64_t(_mm_popcnt_u64(m)); }
-  /// The lanes where `m` is set and the lane of `bit` (0 or 1) is 1.
-  static void countIfOne(uint64_t &n, M m, I bit) {
+  /// Adds 1 to each lane of the counters `lanes` where `m` is set.
+  static void count(__m512i &lanes, M m) {
     static_assert(Bits == 32);
-    count(n, _mm512_mask_test_epi32_mask(m, bit, bit));
+    lanes = _mm512_mask_sub_epi32(lanes, m, lanes, _mm512_set1_epi32(-1));
+  }
+  /// The same where `m` is set and the lane of `bit` (0 or 1) is 1.
+  static void countIfOne(__m512i &lanes, M m, I bit) {
+    static_assert(Bits == 32);
+    lanes = _mm512_mask_add_epi32(lanes, m, lanes, bit);
   }
 };
 
@@ -230,14 +234,15 @@ struct Avx512 : X86Vocabulary {
     HalfSumToFp8Lanes<Avx512Lanes<16>> toFp8;
   };
 
-  /// Popcounts into 64-bit cells never wrap.
-  template <class Class> using Tally = ClassCounts<Class>;
-  static constexpr size_t kTallySteps = ~size_t(0);
+  /// 32-bit lane counters: 2^24 steps add at most 2^24 to a lane, so
+  /// their sum does not wrap either.
+  template <class Class> using Tally = ClassCounts<Class, __m512i>;
+  static constexpr size_t kTallySteps = size_t(1) << 24;
   template <class Class>
   static void moveCounts(Tally<Class> &lanes, ClassCounts<Class> &totals) {
     for (int c = 0; c < ClassCounts<Class>::kClasses; ++c) {
-      totals.cells[c] += lanes.cells[c];
-      lanes.cells[c] = 0;
+      totals.cells[c] += uint32_t(_mm512_reduce_add_epi32(lanes.cells[c]));
+      lanes.cells[c] = _mm512_setzero_si512();
     }
   }
 
