@@ -501,9 +501,8 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
 /// above the magnitude, dropped when the magnitude is 0.
 template <class V, unsigned M>
 typename V::I bfpSignedDatumLanes(typename V::I bits, typename V::I magnitude) {
-  return V::min(V::shr(bits, 31 - M) & V::splat(1u << M),
-                V::shl(magnitude, M)) |
-         magnitude;
+  return V::select(V::eq(magnitude, V::zero()), magnitude,
+                   magnitude | (V::shr(bits, 31 - M) & V::splat(1u << M)));
 }
 
 /// Steps 1-5 as bfpMagnitudeLanes, the datums whole (bfpSignedDatumLanes).
