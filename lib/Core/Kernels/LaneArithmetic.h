@@ -474,15 +474,16 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
     e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
   }
   I aligned = bfpAlignLanes<V>(significand, zero, e, shared);
-  // Round to nearest even: a carry out of the dropped bits.
-  I oddBit = V::shr(aligned, dropped) & V::splat(1);
-  I rounded = V::shr(
-      V::add(V::add(aligned, V::splat((1u << (dropped - 1)) - 1)), oddBit),
-      dropped);
+  // Round to nearest even: half up, a tie's last bit then cleared (half
+  // up took it from the truncation t to t + 1, so the even one of the two
+  // is what remains, and the tie rounded up where t + 1 is even).
   auto tie = V::eq(aligned & V::splat((1u << dropped) - 1),
                    V::splat(1u << (dropped - 1)));
+  I halfUp = V::shr(V::add(aligned, V::splat(1u << (dropped - 1))), dropped);
+  I rounded = V::select(tie, halfUp & V::splat(~1u), halfUp);
   V::count(tally[BfpClass::tie], tie);
-  V::countIfOne(tally[BfpClass::tieRoundedUp], tie, oddBit);
+  V::countIfOne(tally[BfpClass::tieRoundedUp], tie,
+                V::butNot(V::splat(1), halfUp));
   I largest = V::splat((1u << M) - 1);
   I magnitude = V::min(rounded, largest);
   if constexpr (CountEvents) {
