@@ -452,14 +452,15 @@ struct BfpPackerLanes {
 /// values above it its largest magnitude). The tile's sums are all taken
 /// before any choice, so no group waits on another's.
 ///
-/// With `chosen`, also writes each block's datum magnitudes under its
-/// searched exponent (as floats, block b at chosen[16 b]; an Inf's or a
-/// NaN's as the encoder's, shared 255 aligning it unshifted) and returns
+/// With `trials`, also writes each block's datum magnitudes (as floats; an
+/// Inf's or a NaN's as the encoder's, shared 255 aligning it unshifted)
+/// under Emax at trials[16 b] and under Emax - 1 at trials[16 (64 + b)],
+/// sets bit b of `lowered` where block b takes Emax - 1, and returns
 /// whether the pack has no tie to count: no lane ties (step 4) under
 /// either exponent.
 template <class X, unsigned M, class Load>
 bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
-                   float *chosen) {
+                   float *trials, uint64_t &lowered) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
@@ -515,8 +516,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   };
   constexpr unsigned kGroups = kBfpTileBlocks / 4;
   alignas(64) double sums[kGroups][8];
-  // Each block's magnitudes under Emax, then under Emax - 1.
-  alignas(64) float trials[2][kBfpTileBlocks * kBfpBlockValues];
+  static_assert(kBfpTileBlocks == 64); // `lowered`'s bits
   uint32_t emax[kGroups];
   Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
   for (unsigned g = 0; 4 * g < blocks; ++g) {
@@ -544,19 +544,21 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
       Block d0 = magnitudes(values[k], splats[k], false, ties),
             d1 = magnitudes(values[k], lowered, true, ties);
       size_t at = (4 * g + k) * kBfpBlockValues;
-      if (chosen) {
-        X::storeBfpBlock(reinterpret_cast<char *>(trials[0] + at), d0);
-        X::storeBfpBlock(reinterpret_cast<char *>(trials[1] + at), d1);
+      if (trials) {
+        X::storeBfpBlock(reinterpret_cast<char *>(trials + at), d0);
+        X::storeBfpBlock(reinterpret_cast<char *>(trials + kBfpTileValues + at),
+                         d1);
       }
       error[k] = errors(values[k], d0, splats[k]);
       error[4 + k] = errors(values[k], d1, lowered);
     }
     X::sumSquaresF32x8(error, sums[g]);
   }
+  lowered = 0;
   for (unsigned g = 0; 4 * g < blocks; ++g) {
     unsigned count = std::min(4u, blocks - 4 * g);
     const double *sum = sums[g];
-    uint32_t lowered = 0;
+    uint32_t bytes = 0;
     // Branch-free where the lanes' sums decide (the choice is data).
     for (unsigned k = 0; k < count; ++k) {
       unsigned e = emax[g] >> 8 * k & 0xFF;
@@ -575,23 +577,17 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
         below = at(int(e - 1), true) < at(int(e), false);
       }
       bool lower = searchable(e) & below;
-      lowered |= uint32_t(lower) << 8 * k;
-      if (chosen) {
-        size_t at = (4 * g + k) * kBfpBlockValues;
-        X::storeBfpBlock(
-            reinterpret_cast<char *>(chosen + at),
-            X::loadBfpBlock(Dtype::float32, reinterpret_cast<const char *>(
-                                                trials[lower] + at)));
-      }
+      bytes |= uint32_t(lower) << 8 * k;
+      lowered |= uint64_t(lower) << (4 * g + k);
     }
-    searched[g] = emax[g] - lowered; // searched bytes are above M: no borrow
+    searched[g] = emax[g] - bytes; // searched bytes are above M: no borrow
   }
   alignas(64) uint32_t tieLanes[kBfpBlockValues];
   X::storeBfpBlock(reinterpret_cast<char *>(tieLanes), ties);
   bool tieFree = true;
   for (uint32_t lane : tieLanes)
     tieFree &= lane != 0;
-  return chosen && tieFree;
+  return trials && tieFree;
 }
 
 /// A block's values above shared exponent `e` as its largest magnitude
@@ -796,7 +792,8 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     char *packed = out + t * layout.packedBytes;
     uint32_t searched[kBfpTileBlocks / 4];
     if constexpr (Search) { // reads the tile twice: the next one's lines too
-      alignas(64) float chosen[kBfpTileBlocks * kBfpBlockValues];
+      alignas(64) float trials[2 * kBfpTileValues];
+      uint64_t lowered;
       auto load = [&](unsigned b) __attribute__((always_inline)) {
         const char *values = tile + layout.blockStart[b] * inputBytes;
         if (contiguous)
@@ -806,12 +803,13 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       // The search's datum magnitudes where they are the pack's (no tie to
       // count, no event counted).
       if (bfpSearchTile<X, M>(blocks, load, searched,
-                              CountEvents ? nullptr : chosen)) {
+                              CountEvents ? nullptr : trials, lowered)) {
         std::memcpy(packed, searched, blocks);
         for (unsigned b = 0; b < blocks; ++b) {
           auto magnitudes = X::loadBfpBlock(
-              Dtype::float32,
-              reinterpret_cast<const char *>(chosen + b * kBfpBlockValues));
+              Dtype::float32, reinterpret_cast<const char *>(
+                                  trials + (lowered >> b & 1) * kBfpTileValues +
+                                  b * kBfpBlockValues));
           X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                             X::bfpDatumsOf(X::mapBlock(
                                 [](auto v, auto d) {
