@@ -540,9 +540,9 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
       }
     }
     for (unsigned k = 0; k < count; ++k) {
-      auto lowered = V::sub(splats[k], V::splat(1));
+      auto belowEmax = V::sub(splats[k], V::splat(1));
       Block d0 = magnitudes(values[k], splats[k], false, ties),
-            d1 = magnitudes(values[k], lowered, true, ties);
+            d1 = magnitudes(values[k], belowEmax, true, ties);
       size_t at = (4 * g + k) * kBfpBlockValues;
       if (trials) {
         X::storeBfpBlock(reinterpret_cast<char *>(trials + at), d0);
@@ -550,7 +550,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
                          d1);
       }
       error[k] = errors(values[k], d0, splats[k]);
-      error[4 + k] = errors(values[k], d1, lowered);
+      error[4 + k] = errors(values[k], d1, belowEmax);
     }
     X::sumSquaresF32x8(error, sums[g]);
   }
