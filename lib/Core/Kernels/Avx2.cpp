@@ -49,6 +49,8 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
   static I select(M m, I whenSet, I otherwise) {
     return _mm256_blendv_epi8(otherwise, whenSet, m);
   }
+  /// Lanes where `a` and `b` share no set bit.
+  static M noneSet(I a, I b) { return eq(a & b, I{}); }
   static I keep(M m, I v) { return _mm256_and_si256(v, m); }
   /// Per lane; a count of 32 or more gives 0.
   static I shrv(I v, I n) { return _mm256_srlv_epi32(v, n); }

@@ -450,6 +450,34 @@ typename V::I bfpRoundedF(typename V::I aligned) {
   return V::subF(sum, V::splatF(magic));
 }
 
+/// The bits below step 4's datum grid 2^(24 - M).
+template <unsigned M> constexpr uint32_t kBfpBelowGrid = (1u << (24 - M)) - 1;
+
+/// Step 4: aligned significands plus half the datum grid. An aligned
+/// significand ties (a remainder of half the grid) exactly where this sum
+/// has no bit below the grid (kBfpBelowGrid).
+template <class V, unsigned M>
+typename V::I bfpPlusHalfLanes(typename V::I aligned) {
+  return V::add(aligned, V::splat(1u << (23 - M)));
+}
+
+/// Step 4 on aligned significands (below 2^24): rounded to nearest even
+/// on the datum grid, unclamped, the ties into `tally`. Half up, a tie's
+/// last bit then cleared (half up took it from the truncation t to t + 1,
+/// so the even one of the two is what remains, and the tie rounded up
+/// where t + 1 is even).
+template <class V, unsigned M, class Tally>
+typename V::I bfpRoundLanes(typename V::I aligned, Tally &tally) {
+  using I = typename V::I;
+  I plusHalf = bfpPlusHalfLanes<V, M>(aligned);
+  auto tie = V::noneSet(plusHalf, V::splat(kBfpBelowGrid<M>));
+  I halfUp = V::shr(plusHalf, 24 - M);
+  V::count(tally[BfpClass::tie], tie);
+  V::countIfOne(tally[BfpClass::tieRoundedUp], tie,
+                V::butNot(V::splat(1), halfUp));
+  return V::select(tie, halfUp & V::splat(~1u), halfUp);
+}
+
 /// Steps 1-5 on fp32 lanes `bits` under shared exponent `shared` (the
 /// block's largest, so no lane shifts left): the datums' magnitudes, one
 /// per lane. Ties into `tally`, and with CountEvents the other events of
@@ -460,7 +488,6 @@ template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
 typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
                                 Tally &tally) {
   using I = typename V::I;
-  constexpr unsigned dropped = 24 - M;
   I e = V::shr(bits, 23) & V::splat(0xFF);
   auto zero = V::eq(e, V::zero());
   I significand = (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
@@ -473,17 +500,8 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
     significand = V::select(above, V::splat(0xFFFFFF), significand);
     e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
   }
-  I aligned = bfpAlignLanes<V>(significand, zero, e, shared);
-  // Round to nearest even: half up, a tie's last bit then cleared (half
-  // up took it from the truncation t to t + 1, so the even one of the two
-  // is what remains, and the tie rounded up where t + 1 is even).
-  auto tie = V::eq(aligned & V::splat((1u << dropped) - 1),
-                   V::splat(1u << (dropped - 1)));
-  I halfUp = V::shr(V::add(aligned, V::splat(1u << (dropped - 1))), dropped);
-  I rounded = V::select(tie, halfUp & V::splat(~1u), halfUp);
-  V::count(tally[BfpClass::tie], tie);
-  V::countIfOne(tally[BfpClass::tieRoundedUp], tie,
-                V::butNot(V::splat(1), halfUp));
+  I rounded = bfpRoundLanes<V, M>(
+      bfpAlignLanes<V>(significand, zero, e, shared), tally);
   I largest = V::splat((1u << M) - 1);
   I magnitude = V::min(rounded, largest);
   if constexpr (CountEvents) {

@@ -464,7 +464,6 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
-  constexpr uint32_t kLow = (1u << (24 - M)) - 1, kHalf = 1u << (23 - M);
   // The datum magnitudes (as floats) under `exponent` (Emax or, clamping,
   // Emax - 1): bfpMagnitudeLanes', the aligned significand rounded in units
   // of the datum's step, clamped. Lanes of `ties` become 0 where one ties.
@@ -479,7 +478,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
         block);
     ties = X::mapBlock(
         [](auto t, auto a) {
-          return V::minUnsigned(t, (a & V::splat(kLow)) ^ V::splat(kHalf));
+          return V::minUnsigned(t, bfpPlusHalfLanes<V, M>(a) &
+                                       V::splat(kBfpBelowGrid<M>));
         },
         ties, aligned);
     return X::mapBlock(

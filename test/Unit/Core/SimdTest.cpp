@@ -608,14 +608,20 @@ TEST(VectorPath, CastsBetweenF32AndNarrowFloats) {
 }
 
 /// Tiles whose 16-value blocks (half rows) are random bits, a mix of value
-/// classes (zeros, subnormals, Inf/NaN, small values), or exact ties at
-/// every format's magnitude bits with odd and even magnitudes under a shared
-/// exponent of 127.
+/// classes (zeros, subnormals, Inf/NaN, small values), exact ties at every
+/// format's magnitude bits with odd and even magnitudes under a shared
+/// exponent of 127, or values (and ties, and subnormals) up to two
+/// binades, or eight, below a shared exponent at an edge: near the
+/// subnormals (2, 22 to 25), below Inf (254), or where "a" formats' 5-bit
+/// exponents start (113 to 121, values below 2^-15 among them).
 std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
+  static const uint32_t kEdges[] = {2,   22,  23,  24,  25,  254, 113, 114,
+                                    115, 116, 117, 118, 119, 120, 121};
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> v(tiles * kBfpTileValues);
   for (size_t block = 0; block < v.size() / 16; ++block) {
-    unsigned mode = unsigned(rng() % 4);
+    unsigned mode = unsigned(rng() % 5);
+    uint32_t edge = kEdges[rng() % std::size(kEdges)];
     for (size_t i = block * 16; i < block * 16 + 16; ++i) {
       uint32_t r = uint32_t(rng()), sign = r & 0x80000000u;
       switch (mode) {
@@ -641,8 +647,16 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
           v[i] = sign | (100 + r % 40) << 23 | (r & 0x7FFFFF);
         }
         break;
-      default:
+      case 3:
         v[i] = sign | (120 + r % 12) << 23 | (r & 0x7FFFFF);
+        break;
+      default: {
+        uint32_t e = edge - ((r >> 8) % 8 == 0 ? 8 : (r >> 8) % 3),
+                 mantissa = r & 0x7FFFFF;
+        if ((r >> 12) % 4 == 0) // a tie for one format, or a half
+          mantissa &= ~0u << (r >> 14) % 24;
+        v[i] = sign | ((r >> 10) % 8 == 0 ? 0 : e << 23) | mantissa;
+      }
       }
     }
   }
