@@ -564,32 +564,33 @@ constexpr uint32_t powerOfTwoBits(int e) {
 }
 
 /// An MX format's encoder and decoder in lanes: mxEncode and mxDecode (§5
-/// MX tiles), under the default MXCSR (the kernel's guard).
-template <class V> struct MxLanes {
+/// MX tiles), under the default MXCSR (the kernel's guard). The format's
+/// constants are compile-time: immediates and constant-pool broadcasts.
+template <class V, BfpFormat Format> struct MxLanes {
   using I = typename V::I;
-  explicit MxLanes(const BfpFormatInfo &f)
-      : integer(f.kind == BfpKind::MxInt), hasInf(f.element.hasInf()),
-        bits(int(f.elementBits)), m(f.element.mantissaBits),
-        maxCode(V::splat(integer ? uint32_t(f.mxIntMax())
-                                 : f.element.maxFiniteCode())),
-        codeMask(V::splat((1u << f.elementBits) - 1)),
-        magnitudeMask(V::splat(f.element.magnitudeMask())),
-        rebias(V::splat(uint32_t(127 - f.element.bias) << 23)),
-        minNormal(V::splat(powerOfTwoBits(1 - f.element.bias))),
-        quantumBase(V::splat(powerOfTwoBits(
-            24 - f.element.bias - f.element.mantissaBits))),
-        roundHalf(V::splat((1u << (22 - f.element.mantissaBits)) - 1)),
-        intScale(V::splat(powerOfTwoBits(int(f.elementBits) - 2))),
-        intMax(V::splatF(float(f.mxIntMax()))),
-        nanCode(V::splat(f.element.nanResult)),
-        nanFrom(V::splat(!f.element.hasNaN() || integer ? 0x7FFFFFFFu
-                         : f.element.hasInf()           ? f.element.infCode() + 1
-                                              : f.element.magnitudeMask())),
-        infMagnitude(V::splat(f.element.hasInf() ? f.element.infCode()
-                                                 : 0x7FFFFFFFu)),
-        minNormalCode(V::splat(1u << f.element.mantissaBits)),
-        subnormalStep(V::splat(powerOfTwoBits(
-            1 - f.element.bias - f.element.mantissaBits))) {}
+  static constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
+  static constexpr bool integer = f.kind == BfpKind::MxInt,
+                        hasInf = f.element.hasInf();
+  static constexpr int bits = int(f.elementBits), m = f.element.mantissaBits;
+  static constexpr uint32_t
+      maxCode = integer ? uint32_t(f.mxIntMax()) : f.element.maxFiniteCode(),
+      codeMask = (1u << f.elementBits) - 1,
+      magnitudeMask = f.element.magnitudeMask(),
+      rebias = uint32_t(127 - f.element.bias) << 23,
+      minNormal = powerOfTwoBits(1 - f.element.bias),
+      quantumBase =
+          powerOfTwoBits(24 - f.element.bias - f.element.mantissaBits),
+      roundHalf = (1u << (22 - f.element.mantissaBits)) - 1,
+      intScale = powerOfTwoBits(int(f.elementBits) - 2),
+      nanCode = f.element.nanResult,
+      nanFrom = !f.element.hasNaN() || integer ? 0x7FFFFFFFu
+                : f.element.hasInf()           ? f.element.infCode() + 1
+                                               : f.element.magnitudeMask(),
+      infMagnitude = f.element.hasInf() ? f.element.infCode() : 0x7FFFFFFFu,
+      minNormalCode = 1u << f.element.mantissaBits,
+      subnormalStep =
+          powerOfTwoBits(1 - f.element.bias - f.element.mantissaBits);
+  static constexpr float intMax = float(f.mxIntMax());
 
   /// mxEncode of fp32 lanes under a scale byte whose 2^(127 - scale) is
   /// `divisor` (fp32 bits, every lane); `Finite`: no lane is Inf or NaN.
@@ -601,34 +602,38 @@ template <class V> struct MxLanes {
   /// subnormal step, rounds it. An integer element is s 2^(bits - 2),
   /// clamped, rounded by adding 2^23. Codes beyond the largest saturate;
   /// Inf and NaN as mxEncode.
-  template <bool Finite> I encode(I v, I divisor) const {
+  template <bool Finite> static I encode(I v, I divisor) {
     I magnitude = v & V::splat(0x7FFFFFFF);
     auto negative = V::gt(V::zero(), v);
-    if (integer) {
-      I scaled = V::mulF(V::mulF(magnitude, divisor), intScale);
-      I q = V::sub(V::addF(V::minF(scaled, intMax), V::splat(0x4B000000)),
-                   V::splat(0x4B000000)); // 2^23
-      q = V::select(negative, V::sub(V::zero(), q), q) & codeMask;
+    if constexpr (integer) {
+      I scaled = V::mulF(V::mulF(magnitude, divisor), V::splat(intScale));
+      I q = V::sub(
+          V::addF(V::minF(scaled, V::splatF(intMax)), V::splat(0x4B000000)),
+          V::splat(0x4B000000)); // 2^23
+      q = V::select(negative, V::sub(V::zero(), q), q) & V::splat(codeMask);
       if constexpr (Finite)
         return q;
       return V::select(V::gt(magnitude, V::splat(0x7F800000)), V::zero(), q);
+    } else {
+      I scaled = V::mulF(magnitude, divisor);
+      I normal = V::sub(scaled, V::splat(rebias));
+      normal = V::shr(V::add(V::add(normal, V::splat(roundHalf)),
+                             V::shr(normal, 23 - m) & V::splat(1)),
+                      23 - m);
+      I subnormal =
+          V::sub(V::addF(scaled, V::splat(quantumBase)), V::splat(quantumBase));
+      I code = V::minUnsigned(
+          V::select(V::gt(V::splat(minNormal), scaled), subnormal, normal),
+          V::splat(maxCode));
+      if constexpr (!Finite && hasInf)
+        code = V::select(V::eq(magnitude, V::splat(0x7F800000)),
+                         V::splat(infMagnitude), code);
+      code = code | V::keep(negative, V::splat(1u << (bits - 1)));
+      if constexpr (Finite)
+        return code;
+      return V::select(V::gt(magnitude, V::splat(0x7F800000)),
+                       V::splat(nanCode), code);
     }
-    I scaled = V::mulF(magnitude, divisor);
-    I normal = V::sub(scaled, rebias);
-    normal = V::shr(V::add(V::add(normal, roundHalf),
-                           V::shr(normal, 23 - m) & V::splat(1)),
-                    23 - m);
-    I subnormal = V::sub(V::addF(scaled, quantumBase), quantumBase);
-    I code = V::minUnsigned(V::select(V::gt(minNormal, scaled), subnormal,
-                                      normal),
-                            maxCode);
-    if (!Finite && hasInf)
-      code = V::select(V::eq(magnitude, V::splat(0x7F800000)), infMagnitude,
-                       code);
-    code = code | V::keep(negative, V::splat(1u << (bits - 1)));
-    if constexpr (Finite)
-      return code;
-    return V::select(V::gt(magnitude, V::splat(0x7F800000)), nanCode, code);
   }
 
   /// mxDecode of element codes under a scale byte other than 0xFF, whose
@@ -636,27 +641,25 @@ template <class V> struct MxLanes {
   /// exact value (a normal code's bits rebiased at fp32's mantissa, a
   /// subnormal one's mantissa times its step: no subnormal operand), an
   /// integer's as fp32, then one rounded product.
-  I decode(I codes, I multiplier) const {
-    if (integer) {
+  static I decode(I codes, I multiplier) {
+    if constexpr (integer) {
       I q = V::sra(V::shl(codes, 32 - bits), 32 - bits);
       return V::mulF(V::toFloat(q), multiplier);
+    } else {
+      I magnitude = codes & V::splat(magnitudeMask);
+      I sign = V::shl(V::shr(codes, bits - 1), 31);
+      I widened =
+          V::select(V::gt(V::splat(minNormalCode), magnitude),
+                    V::mulF(V::toFloat(magnitude), V::splat(subnormalStep)),
+                    V::add(V::shl(magnitude, 23 - m), V::splat(rebias)));
+      I value = V::mulF(widened, multiplier);
+      value = V::select(V::eq(magnitude, V::splat(infMagnitude)),
+                        V::splat(0x7F800000), value) |
+              sign;
+      return V::select(V::gt(V::splat(nanFrom), magnitude), value,
+                       V::splat(0x7FC00000));
     }
-    I magnitude = codes & magnitudeMask;
-    I sign = V::shl(V::shr(codes, bits - 1), 31);
-    I widened = V::select(V::gt(minNormalCode, magnitude),
-                          V::mulF(V::toFloat(magnitude), subnormalStep),
-                          V::add(V::shl(magnitude, 23 - m), rebias));
-    I value = V::mulF(widened, multiplier);
-    value = V::select(V::eq(magnitude, infMagnitude), V::splat(0x7F800000),
-                      value) | sign;
-    return V::select(V::gt(nanFrom, magnitude), value, V::splat(0x7FC00000));
   }
-
-  bool integer, hasInf;
-  int bits, m;
-  I maxCode, codeMask, magnitudeMask, rebias, minNormal, quantumBase,
-      roundHalf, intScale, intMax, nanCode, nanFrom, infMagnitude,
-      minNormalCode, subnormalStep;
 };
 
 /// The fp32 bits of 2^(scale - 127 - shift) (`shift`: an integer element's

@@ -1138,7 +1138,7 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
   constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
                      shift = f.datumBits - f.elementBits;
-  const MxLanes<V> lanes(f);
+  const MxLanes<V, Format> lanes;
   const unsigned blocks = layout.shape.values() / kMxBlockValues,
                  scaleBytes = mxScaleBytes(layout),
                  inputBytes = layout.values->bytes;
@@ -1217,21 +1217,24 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
         packed[k] = mxScale(f, block);
       }
       auto divisor = V::splat(powerOfTwoBits(127 - int(packed[k])));
-      for (unsigned h = 0; h < 2; ++h) {
-        auto codes = X::mapBlock(
-            [&](auto v) {
-              return finite[k] ? lanes.template encode<true>(v, divisor)
-                               : lanes.template encode<false>(v, divisor);
-            },
-            values[h]);
-        if constexpr (shift != 0)
-          codes =
-              X::mapBlock([&](auto c) { return V::shl(c, int(shift)); }, codes);
-        X::storeBfpDatums(f.datumBits,
-                          reinterpret_cast<char *>(packed + scaleBytes +
-                                                   (2 * k + h) * halfBytes),
-                          X::bfpDatumsOf(codes));
-      }
+      auto encodeBlock = [&](auto finite) __attribute__((always_inline)) {
+        for (unsigned h = 0; h < 2; ++h) {
+          auto codes = X::mapBlock(
+              [&](auto v) { return lanes.template encode<finite>(v, divisor); },
+              values[h]);
+          if constexpr (shift != 0)
+            codes = X::mapBlock([&](auto c) { return V::shl(c, int(shift)); },
+                                codes);
+          X::storeBfpDatums(f.datumBits,
+                            reinterpret_cast<char *>(packed + scaleBytes +
+                                                     (2 * k + h) * halfBytes),
+                            X::bfpDatumsOf(codes));
+        }
+      };
+      if (finite[k])
+        encodeBlock(std::true_type{});
+      else
+        encodeBlock(std::false_type{});
     }
     if (scaleBytes > blocks)
       std::memset(packed + blocks, 0, scaleBytes - blocks);
@@ -1250,7 +1253,7 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
-  const MxLanes<V> lanes(f);
+  const MxLanes<V, Format> lanes;
   constexpr bool integer = f.kind == BfpKind::MxInt;
   constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
                      shift = f.datumBits - f.elementBits;
