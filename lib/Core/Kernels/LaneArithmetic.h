@@ -599,22 +599,25 @@ template <class V, BfpFormat Format> struct MxLanes {
   /// element of s at or above its smallest normal is s's bits rebiased and
   /// rounded at bit 23 - M (the carry runs into the exponent); below, s +
   /// 2^(24 - bias - M), whose unit in the last place is the element's
-  /// subnormal step, rounds it. An integer element is s 2^(bits - 2),
-  /// clamped, rounded by adding 2^23. Codes beyond the largest saturate;
-  /// Inf and NaN as mxEncode.
+  /// subnormal step, rounds it. An integer element is v's 2^(bits - 2) s,
+  /// of either sign, clamped to plus or minus the largest, rounded by
+  /// adding 1.5 * 2^23 (to nearest even, symmetric: the sum's bits less
+  /// the constant's are the two's complement integer). Codes beyond the
+  /// largest saturate; Inf and NaN as mxEncode.
   template <bool Finite> static I encode(I v, I divisor) {
     I magnitude = v & V::splat(0x7FFFFFFF);
-    auto negative = V::gt(V::zero(), v);
     if constexpr (integer) {
-      I scaled = V::mulF(V::mulF(magnitude, divisor), V::splat(intScale));
-      I q = V::sub(
-          V::addF(V::minF(scaled, V::splatF(intMax)), V::splat(0x4B000000)),
-          V::splat(0x4B000000)); // 2^23
-      q = V::select(negative, V::sub(V::zero(), q), q) & V::splat(codeMask);
+      I scaled = V::mulF(V::mulF(v, divisor), V::splat(intScale));
+      I clamped = V::minF(V::maxF(scaled, V::splatF(-intMax)),
+                          V::splatF(intMax));
+      I q = V::sub(V::addF(clamped, V::splatF(0x1.8p23f)),
+                   V::splatF(0x1.8p23f)) &
+            V::splat(codeMask);
       if constexpr (Finite)
         return q;
       return V::select(V::gt(magnitude, V::splat(0x7F800000)), V::zero(), q);
     } else {
+      auto negative = V::gt(V::zero(), v);
       I scaled = V::mulF(magnitude, divisor);
       I normal = V::sub(scaled, V::splat(rebias));
       normal = V::shr(V::add(V::add(normal, V::splat(roundHalf)),
