@@ -310,6 +310,18 @@ struct Avx2 : X86Vocabulary {
   static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
     return toBytes(lanes.lo, lanes.hi);
   }
+  /// Two blocks' lanes (each < 256) as bytes: packed within 128-bit
+  /// halves (4-byte groups a0-3 a8-11 b0-3 b8-11 | a4-7 a12-15 b4-7
+  /// b12-15), then the groups put in order.
+  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
+                                const BfpBlock &a, const BfpBlock &b) {
+    __m256i bytes = _mm256_permutevar8x32_epi32(
+        _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
+                            _mm256_packus_epi32(b.lo, b.hi)),
+        _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    storeBfpDatums(datumBits, p, _mm256_castsi256_si128(bytes));
+    storeBfpDatums(datumBits, q, _mm256_extracti128_si256(bytes, 1));
+  }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return {_mm256_cvtepu8_epi32(bytes),
             _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8))};

@@ -319,6 +319,11 @@ struct Avx512 : X86Vocabulary {
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
     return _mm512_cvtepi32_epi8(lanes);
   }
+  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
+                                BfpBlock a, BfpBlock b) {
+    storeBfpDatums(datumBits, p, bfpDatumsOf(a));
+    storeBfpDatums(datumBits, q, bfpDatumsOf(b));
+  }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return _mm512_cvtepu8_epi32(bytes);
   }

@@ -41,6 +41,8 @@
 //                           in an order of the path's, widened to double;
 //   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
+//   X::storeBfpDatumPair(datumBits, p, q, a, b): blocks a and b's lanes
+//                           as bytes, stored as storeBfpDatums at p and q,
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
@@ -715,10 +717,12 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
     bytes = X::bfpShared4(exponents, shared);
   }
   std::memcpy(packed + b, &bytes, 4);
-  for (unsigned k = 0; k < 4; ++k)
-    X::storeBfpDatums(M + 1,
-                      packed + sizes.exponentBytes + (b + k) * blockDatumBytes,
-                      P::datums(block[k], shared[k], lanes));
+  for (unsigned k = 0; k < 4; k += 2) {
+    char *datums = packed + sizes.exponentBytes + (b + k) * blockDatumBytes;
+    typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
+    X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
+                         P::datumLanes(block[k + 1], shared[k + 1], lanes));
+  }
 }
 
 /// A packed tile's padding: its exponent bytes' past its blocks, and its
@@ -1218,18 +1222,19 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
       }
       auto divisor = V::splat(powerOfTwoBits(127 - int(packed[k])));
       auto encodeBlock = [&](auto finite) __attribute__((always_inline)) {
+        Block codes[2];
         for (unsigned h = 0; h < 2; ++h) {
-          auto codes = X::mapBlock(
+          codes[h] = X::mapBlock(
               [&](auto v) { return lanes.template encode<finite>(v, divisor); },
               values[h]);
           if constexpr (shift != 0)
-            codes = X::mapBlock([&](auto c) { return V::shl(c, int(shift)); },
-                                codes);
-          X::storeBfpDatums(f.datumBits,
-                            reinterpret_cast<char *>(packed + scaleBytes +
-                                                     (2 * k + h) * halfBytes),
-                            X::bfpDatumsOf(codes));
+            codes[h] = X::mapBlock(
+                [&](auto c) { return V::shl(c, int(shift)); }, codes[h]);
         }
+        char *datums =
+            reinterpret_cast<char *>(packed + scaleBytes + 2 * k * halfBytes);
+        X::storeBfpDatumPair(f.datumBits, datums, datums + halfBytes, codes[0],
+                             codes[1]);
       };
       if (finite[k])
         encodeBlock(std::true_type{});
