@@ -71,12 +71,8 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   static I keep(M m, I v) { return select(m, v, I{}); }
   /// Lanes where `a` and `b` share no set bit (VPTESTNM).
   static M noneSet(I a, I b) {
-    if constexpr (Bits == 8)
-      return _mm512_testn_epi8_mask(a, b);
-    else if constexpr (Bits == 16)
-      return _mm512_testn_epi16_mask(a, b);
-    else
-      return _mm512_testn_epi32_mask(a, b);
+    static_assert(Bits == 32);
+    return _mm512_testn_epi32_mask(a, b);
   }
   /// Per lane (32 or 16 bits); a count of the width or more gives 0.
   static I shrv(I v, I n) {
