@@ -488,17 +488,27 @@ template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
 typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
                                 Tally &tally) {
   using I = typename V::I;
-  I e = V::shr(bits, 23) & V::splat(0xFF);
-  auto zero = V::eq(e, V::zero());
-  I significand = (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
+  I e, significand;
+  typename V::M zero;
   if constexpr (Fp16Exponent) {
-    I e5 = V::sub(e, V::splat(kBfpFp16Rebias));
-    auto below = V::gt(V::zero(), e5), above = V::gt(e5, V::splat(kBfpMaxE5));
+    // Step 2 on the magnitude's bits (ordered as the magnitudes): raised
+    // to 2^-15, or lowered to the largest (Inf and NaN above it); the
+    // 5-bit exponent and significand of the result. A zero or denormal
+    // lane, raised too, is masked.
+    I absolute = bits & V::splat(0x7FFFFFFFu);
+    zero = V::gt(V::splat(0x800000), absolute);
+    I clamped =
+        V::min(V::max(absolute, V::splat(uint32_t(kBfpFp16Rebias) << 23)),
+               V::splat(uint32_t(kBfpFp16Rebias + kBfpMaxE5) << 23 | 0x7FFFFF));
     if constexpr (CountEvents)
-      V::count(tally[BfpClass::exponentClamped], V::butNot(V::either(below, above), zero));
-    significand = V::select(below, V::splat(0x800000), significand);
-    significand = V::select(above, V::splat(0xFFFFFF), significand);
-    e = V::min(V::max(e5, V::zero()), V::splat(kBfpMaxE5));
+      V::count(tally[BfpClass::exponentClamped],
+               V::butNot(V::notLanes(V::eq(clamped, absolute)), zero));
+    e = V::sub(V::shr(clamped, 23), V::splat(kBfpFp16Rebias));
+    significand = (clamped & V::splat(0x7FFFFF)) | V::splat(0x800000);
+  } else {
+    e = V::shr(bits, 23) & V::splat(0xFF);
+    zero = V::eq(e, V::zero());
+    significand = (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
   }
   I rounded = bfpRoundLanes<V, M>(
       bfpAlignLanes<V>(significand, zero, e, shared), tally);
