@@ -488,30 +488,28 @@ template <class V, bool CountEvents, unsigned M, bool Fp16Exponent, class Tally>
 typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
                                 Tally &tally) {
   using I = typename V::I;
-  I e, significand;
-  typename V::M zero;
+  I aligned;
   if constexpr (Fp16Exponent) {
     // Step 2 on the magnitude's bits (ordered as the magnitudes): raised
     // to 2^-15, or lowered to the largest (Inf and NaN above it); the
     // 5-bit exponent and significand of the result. A zero or denormal
     // lane, raised too, is masked.
     I absolute = bits & V::splat(0x7FFFFFFFu);
-    zero = V::gt(V::splat(0x800000), absolute);
+    auto zero = V::gt(V::splat(0x800000), absolute);
     I clamped =
         V::min(V::max(absolute, V::splat(uint32_t(kBfpFp16Rebias) << 23)),
                V::splat(uint32_t(kBfpFp16Rebias + kBfpMaxE5) << 23 | 0x7FFFFF));
     if constexpr (CountEvents)
       V::count(tally[BfpClass::exponentClamped],
                V::butNot(V::notLanes(V::eq(clamped, absolute)), zero));
-    e = V::sub(V::shr(clamped, 23), V::splat(kBfpFp16Rebias));
-    significand = (clamped & V::splat(0x7FFFFF)) | V::splat(0x800000);
+    aligned = bfpAlignLanes<V>(
+        (clamped & V::splat(0x7FFFFF)) | V::splat(0x800000), zero,
+        V::sub(V::shr(clamped, 23), V::splat(kBfpFp16Rebias)), shared);
   } else {
-    e = V::shr(bits, 23) & V::splat(0xFF);
-    zero = V::eq(e, V::zero());
-    significand = (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
+    aligned =
+        bfpAlignedLanes<V>(bits, V::shr(bits, 23) & V::splat(0xFF), shared);
   }
-  I rounded = bfpRoundLanes<V, M>(
-      bfpAlignLanes<V>(significand, zero, e, shared), tally);
+  I rounded = bfpRoundLanes<V, M>(aligned, tally);
   I largest = V::splat((1u << M) - 1);
   I magnitude = V::min(rounded, largest);
   if constexpr (CountEvents) {
