@@ -1142,7 +1142,7 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
   constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
                      shift = f.datumBits - f.elementBits;
-  const MxLanes<V, Format> lanes;
+  using Mx = MxLanes<V, Format>;
   const unsigned blocks = layout.shape.values() / kMxBlockValues,
                  scaleBytes = mxScaleBytes(layout),
                  inputBytes = layout.values->bytes;
@@ -1225,7 +1225,7 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
         Block codes[2];
         for (unsigned h = 0; h < 2; ++h) {
           codes[h] = X::mapBlock(
-              [&](auto v) { return lanes.template encode<finite>(v, divisor); },
+              [&](auto v) { return Mx::template encode<finite>(v, divisor); },
               values[h]);
           if constexpr (shift != 0)
             codes[h] = X::mapBlock(
@@ -1258,11 +1258,10 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
-  const MxLanes<V, Format> lanes;
-  constexpr bool integer = f.kind == BfpKind::MxInt;
+  using Mx = MxLanes<V, Format>;
   constexpr unsigned halfBytes = kBfpBlockValues * f.datumBits / 8,
                      shift = f.datumBits - f.elementBits;
-  constexpr int fractionBits = integer ? int(f.elementBits) - 2 : 0;
+  constexpr int fractionBits = Mx::integer ? int(f.elementBits) - 2 : 0;
   const unsigned blocks = layout.shape.values() / kMxBlockValues,
                  scaleBytes = mxScaleBytes(layout);
   for (size_t t = 0; t < tileCount; ++t) {
@@ -1276,13 +1275,13 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
           X::loadBfpDatums(f.datumBits, in + scaleBytes + b * halfBytes));
       Block decoded;
       if (scale == 0xFF) { // §5 MX decoding: NaN, or an integer's 0
-        uint32_t all = integer ? 0 : 0x7FC00000u;
+        uint32_t all = Mx::integer ? 0 : 0x7FC00000u;
         decoded = X::mapBlock([&](auto) { return V::splat(all); }, codes);
       } else {
         auto multiplier = V::splat(mxMultiplierBits(scale, fractionBits));
         decoded = X::mapBlock(
             [&](auto c) {
-              return lanes.decode(V::shr(c, int(shift)), multiplier);
+              return Mx::decode(V::shr(c, int(shift)), multiplier);
             },
             codes);
       }
