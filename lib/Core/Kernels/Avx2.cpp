@@ -273,10 +273,12 @@ struct Avx2 : X86Vocabulary {
   static BfpBlock mapBlock(Fn &&fn, const Blocks &...blocks) {
     return {fn(blocks.lo...), fn(blocks.hi...)};
   }
-  /// The shared exponents of 4 blocks at once from their lanes' exponents,
-  /// in every lane of one vector each (`splats`), and as 4 bytes (the
-  /// return value).
-  static uint32_t bfpShared4(const BfpBlock *v, __m256i *splats) {
+  /// The shared exponents of 4 blocks at once from their lanes' keys
+  /// (their largest, `exponentOf` it, is the exponent), in every lane of
+  /// one vector each (`splats`), and as 4 bytes (the return value).
+  template <class ExponentOf = std::nullptr_t>
+  static uint32_t bfpShared4(const BfpBlock *v, __m256i *splats,
+                             ExponentOf exponentOf = nullptr) {
     __m256i e[4];
     for (int k = 0; k < 4; ++k)
       e[k] = _mm256_max_epi32(v[k].lo, v[k].hi);
@@ -287,7 +289,8 @@ struct Avx2 : X86Vocabulary {
       m = _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0x4E));
       return _mm256_max_epi32(m, _mm256_shuffle_epi32(m, 0xB1));
     };
-    __m256i ab = pairs(e[0], e[1]), cd = pairs(e[2], e[3]);
+    __m256i ab = applyIfGiven(exponentOf, pairs(e[0], e[1]));
+    __m256i cd = applyIfGiven(exponentOf, pairs(e[2], e[3]));
     splats[0] = _mm256_permute2x128_si256(ab, ab, 0x00);
     splats[1] = _mm256_permute2x128_si256(ab, ab, 0x11);
     splats[2] = _mm256_permute2x128_si256(cd, cd, 0x00);

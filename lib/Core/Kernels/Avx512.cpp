@@ -281,10 +281,13 @@ struct Avx512 : X86Vocabulary {
   static BfpBlock mapBlock(Fn &&fn, const Blocks &...blocks) {
     return fn(blocks...);
   }
-  /// The shared exponents of 4 blocks at once from their lanes' exponents,
-  /// in every lane of one vector each (`splats`), and as 4 bytes (the
-  /// return value): one joint reduction instead of 4 horizontal ones.
-  static uint32_t bfpShared4(const BfpBlock *e, __m512i *splats) {
+  /// The shared exponents of 4 blocks at once from their lanes' keys
+  /// (their largest, `exponentOf` it, is the exponent), in every lane of
+  /// one vector each (`splats`), and as 4 bytes (the return value): one
+  /// joint reduction instead of 4 horizontal ones.
+  template <class ExponentOf = std::nullptr_t>
+  static uint32_t bfpShared4(const BfpBlock *e, __m512i *splats,
+                             ExponentOf exponentOf = nullptr) {
     // 128-bit quarters: [a0 a1 b0 b1] max [a2 a3 b2 b3], then the four
     // blocks' halves side by side, then within each quarter.
     auto pairs = [](__m512i a, __m512i b) {
@@ -297,6 +300,7 @@ struct Avx512 : X86Vocabulary {
         _mm512_shuffle_i32x4(ab, cd, _MM_SHUFFLE(3, 1, 3, 1)));
     w = _mm512_max_epi32(w, _mm512_shuffle_epi32(w, _MM_PERM_BADC));
     w = _mm512_max_epi32(w, _mm512_shuffle_epi32(w, _MM_PERM_CDAB));
+    w = applyIfGiven(exponentOf, w);
     splats[0] = _mm512_shuffle_i32x4(w, w, 0x00);
     splats[1] = _mm512_shuffle_i32x4(w, w, 0x55);
     splats[2] = _mm512_shuffle_i32x4(w, w, 0xAA);

@@ -295,6 +295,14 @@ template <class V> struct NarrowLanes {
 
 //===-- BFP tiles (§5) ----------------------------------------------------===//
 
+/// `fn(v)`, or `v` where fn is nullptr.
+template <class Fn, class T> T applyIfGiven(Fn fn, T v) {
+  if constexpr (std::is_same_v<Fn, std::nullptr_t>)
+    return v;
+  else
+    return fn(v);
+}
+
 /// The exponent each value contributes: its field ("b"), or that field
 /// rebased to 5 bits and clamped ("a", step 2).
 template <class V, bool Fp16Exponent>

@@ -39,7 +39,8 @@
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
 //   X::sumSquaresF32x8(blocks, sums): 8 blocks' sums of squares in fp32,
 //                           in an order of the path's, widened to double;
-//   X::bfpShared4(exponents, splats) -> 4 exponent bytes (4 blocks),
+//   X::bfpShared4(keys, splats[, exponentOf]) -> 4 exponent bytes (4
+//                           blocks; a block's is exponentOf its largest key),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
 //   X::storeBfpDatumPair(datumBits, p, q, a, b): blocks a and b's lanes
 //                           as bytes, stored as storeBfpDatums at p and q,
@@ -411,6 +412,23 @@ struct BfpPackerLanes {
         },
         values);
   }
+  /// Keys whose largest in a block, sharedOfKey, is its shared exponent:
+  /// the host's magnitude bits, ordered as its exponent fields (so the
+  /// rebase and clamp of "a" act once a block, §5 step 2 being monotone),
+  /// else exponents.
+  static Block keys(const Block &values) {
+    if constexpr (kHost)
+      return X::mapBlock([](auto v) { return v & V::splat(0x7FFFFFFFu); },
+                         values);
+    else
+      return exponents(values);
+  }
+  static typename V::I sharedOfKey(typename V::I key) {
+    if constexpr (kHost)
+      return bfpBlockExponents<V, Fp16Exponent>(key);
+    else
+      return key;
+  }
   /// The datums under the block's shared exponent (in every lane), one
   /// per lane.
   template <class Tally>
@@ -695,7 +713,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
              const uint32_t *searched, size_t ahead, Tally &lanes) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-  typename X::BfpBlock block[4], exponents[4];
+  typename X::BfpBlock block[4], keys[4];
   typename X::BfpShared shared[4];
   uint32_t bytes;
   auto valuesOf = [&](unsigned k) {
@@ -712,9 +730,9 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
   } else {
     for (unsigned k = 0; k < 4; ++k) {
       block[k] = valuesOf(k);
-      exponents[k] = P::exponents(block[k]);
+      keys[k] = P::keys(block[k]);
     }
-    bytes = X::bfpShared4(exponents, shared);
+    bytes = X::bfpShared4(keys, shared, P::sharedOfKey);
   }
   std::memcpy(packed + b, &bytes, 4);
   for (unsigned k = 0; k < 4; k += 2) {
