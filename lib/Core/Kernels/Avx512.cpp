@@ -356,6 +356,7 @@ struct Avx512 : X86Vocabulary {
   /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.
   static constexpr bool kBfpHalfLanes = true;
+  static constexpr bool kBfpSignBytes = false;
   using BfpHalves = __m512i;
   static BfpHalves loadBfpHalves(const char *first, const char *second) {
     return _mm512_inserti64x4(

@@ -46,6 +46,9 @@
 //                           as bytes, stored as storeBfpDatums at p and q,
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
+//   X::kBfpSignBytes: whether the host's packs apply step 5 (the sign)
+//                           to bytes: X::storeBfpSignedDatumPair<M>(p, q,
+//                           bitsA, magnitudesA, bitsB, magnitudesB);
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
 //                           vector in 16-bit lanes (X::Lanes<16> with
 //                           variable shifts): X::BfpHalves,
@@ -429,6 +432,17 @@ struct BfpPackerLanes {
     else
       return key;
   }
+  /// The host's datum magnitudes under the block's shared exponent.
+  template <class Tally>
+  static Block magnitudeLanes(const Block &values, typename X::BfpShared shared,
+                              Tally &tally) {
+    return X::mapBlock(
+        [&](auto v) {
+          return bfpMagnitudeLanes<V, CountEvents, M, Fp16Exponent>(v, shared,
+                                                                    tally);
+        },
+        values);
+  }
   /// The datums under the block's shared exponent (in every lane), one
   /// per lane.
   template <class Tally>
@@ -737,9 +751,18 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
   std::memcpy(packed + b, &bytes, 4);
   for (unsigned k = 0; k < 4; k += 2) {
     char *datums = packed + sizes.exponentBytes + (b + k) * blockDatumBytes;
-    typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
-    X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
-                         P::datumLanes(block[k + 1], shared[k + 1], lanes));
+    // Step 5 on bytes where the path has it (BFP2's lanes measured faster).
+    if constexpr (X::kBfpSignBytes && P::kHost && M > 1) {
+      typename X::BfpBlock first =
+          P::magnitudeLanes(block[k], shared[k], lanes);
+      X::template storeBfpSignedDatumPair<M>(
+          datums, datums + blockDatumBytes, block[k], first, block[k + 1],
+          P::magnitudeLanes(block[k + 1], shared[k + 1], lanes));
+    } else {
+      typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
+      X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
+                           P::datumLanes(block[k + 1], shared[k + 1], lanes));
+    }
   }
 }
 
