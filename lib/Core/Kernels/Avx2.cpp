@@ -248,9 +248,19 @@ struct Avx2 : X86Vocabulary {
       return asInt(_mm256_fmadd_ps(high, _mm256_set1_ps(65536.0f), low));
     };
     switch (dtype) {
-    case Dtype::bfloat16:
-      return {_mm256_slli_epi32(_mm256_cvtepu16_epi32(half(p)), 16),
-              _mm256_slli_epi32(_mm256_cvtepu16_epi32(half(p + 16)), 16)};
+    case Dtype::bfloat16: {
+      // 8 values in both halves, each moved to the top of its lane (the
+      // low half's values 0-3, the high half's 4-7) with zeros below.
+      __m256i tops = _mm256_setr_epi8(
+          -1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7, //
+          -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+      auto widen = [&](const char *q) {
+        return _mm256_shuffle_epi8(
+            _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)q)),
+            tops);
+      };
+      return {widen(p), widen(p + 16)};
+    }
     case Dtype::int8:
       return {fromInt(_mm256_cvtepi8_epi32(eight(p))),
               fromInt(_mm256_cvtepi8_epi32(eight(p + 8)))};
