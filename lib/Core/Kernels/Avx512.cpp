@@ -261,8 +261,14 @@ struct Avx512 : X86Vocabulary {
     auto load16 = [](const char *q) { return _mm_loadu_si128((const __m128i *)q); };
     auto load32 = [](const char *q) { return _mm256_loadu_si256((const __m256i *)q); };
     switch (dtype) {
-    case Dtype::bfloat16:
-      return _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32(p)), 16);
+    case Dtype::bfloat16: {
+      // Value i to the top half of lane i, zeros below (the masked words).
+      __m512i tops = _mm512_set_epi16(
+          15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8, 0, //
+          7, 0, 6, 0, 5, 0, 4, 0, 3, 0, 2, 0, 1, 0, 0, 0);
+      return _mm512_maskz_permutexvar_epi16(0xAAAAAAAAu, tops,
+                                            _mm512_castsi256_si512(load32(p)));
+    }
     case Dtype::int8:
       return asInt(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(load16(p))));
     case Dtype::uint8:
