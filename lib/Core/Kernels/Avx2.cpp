@@ -221,6 +221,7 @@ struct Avx2 : X86Vocabulary {
 
   /// 32-bit lane counters: 2^24 steps add at most 2^24 to a lane.
   template <class Class> using Tally = ClassCounts<Class, __m256i>;
+  template <class Class> using PopcountTally = Tally<Class>;
   static constexpr size_t kTallySteps = size_t(1) << 24;
   template <class Class>
   static void moveCounts(Tally<Class> &lanes, ClassCounts<Class> &totals) {

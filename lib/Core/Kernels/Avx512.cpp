@@ -6,9 +6,9 @@
 // file's vocabulary: 16 fp32 lanes per 512-bit vector, and the last step of
 // each loop is the same vector step under a mask, so no element leaves the
 // vector path; a BFP block of 16 values is one vector; event tallies are
-// lane counters. Each lane computes exactly what the portable
-// path computes (docs/Semantics.md sections 2-5); the tests compare the
-// two, on an emulated AVX-512 CPU where the host has none
+// lane counters, or (the BFP loops) mask popcounts. Each lane computes exactly
+// what the portable path computes (docs/Semantics.md sections 2-5); the tests
+// compare the two, on an emulated AVX-512 CPU where the host has none
 // (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
@@ -37,7 +37,7 @@ __m512i asInt(__m512 v) { return _mm512_castps_si512(v); }
 
 /// The lane vocabulary of LaneArithmetic.h: lanes of `Bits` bits (32: 16
 /// lanes) in a 512-bit vector; a mask is a bit per lane; tallies are
-/// lane counters.
+/// lane counters or scalars.
 template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   using I = __m512i;
   using M =
@@ -108,6 +108,14 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   static void countIfOne(__m512i &lanes, M m, I bit) {
     static_assert(Bits == 32);
     lanes = _mm512_mask_add_epi32(lanes, m, lanes, bit);
+  }
+  /// The same into a scalar, by the popcount of the mask.
+  static void count(uint64_t &total, M m) {
+    total += unsigned(_mm_popcnt_u32(unsigned(m)));
+  }
+  static void countIfOne(uint64_t &total, M m, I bit) {
+    static_assert(Bits == 32);
+    count(total, _mm512_mask_test_epi32_mask(m, bit, bit));
   }
 };
 
@@ -249,6 +257,16 @@ struct Avx512 : X86Vocabulary {
       totals.cells[c] += uint32_t(_mm512_reduce_add_epi32(lanes.cells[c]));
       lanes.cells[c] = _mm512_setzero_si512();
     }
+  }
+  /// Scalar counts: a mask's popcount (KMOV, POPCNT, ADD) leaves the
+  /// vector units to the BFP loops' arithmetic, which counts few events a
+  /// vector; where many are counted (the casts) lane counters are faster.
+  template <class Class> using PopcountTally = ClassCounts<Class>;
+  template <class Class>
+  static void moveCounts(PopcountTally<Class> &counts,
+                         ClassCounts<Class> &totals) {
+    totals += counts;
+    counts = {};
   }
 
   /// A BFP block: 16 fp32 values, one vector.

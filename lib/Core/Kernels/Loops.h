@@ -31,7 +31,9 @@
 //   X::Tally<Class>, X::kTallySteps, X::moveCounts(tally, totals)
 //                           per-lane event counts (LaneArithmetic.h's
 //                           V::count, V::countIfOne), moved into 64-bit
-//                           totals at least every kTallySteps steps.
+//                           totals at least every kTallySteps steps;
+//                           X::PopcountTally<Class> the same for the BFP
+//                           loops (the path's choice of cell).
 //   X::BfpBlock, X::loadBfpBlock(dtype, p)   a block's 16 values as fp32
 //                           bits, from an input element type of §5;
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
@@ -693,6 +695,13 @@ bfpBandStripes(const BfpStripes &order, size_t band, Group &&group) {
   }
 }
 
+/// A BFP loop's counters: popcounts where only ties are counted, lane
+/// counters where the events of docs/Fidelity.md are too.
+template <class X, bool CountEvents>
+using BfpLoopTally =
+    std::conditional_t<CountEvents, typename X::template Tally<BfpClass>,
+                       typename X::template PopcountTally<BfpClass>>;
+
 /// The block whose values start at `values`, as packer P takes them;
 /// prefetching the next stripe's line `ahead` bytes below into the second
 /// level where banded, else the usual distance ahead (face order: every
@@ -785,7 +794,7 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
                 size_t tileCount, char *out, BfpTally &tally) {
   const BfpStripes order(layout);
   const BfpGroupSizes sizes(layout);
-  typename X::template Tally<BfpClass> lanes{};
+  BfpLoopTally<X, CountEvents> lanes{};
   BfpTally local;
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);
@@ -827,7 +836,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   const BfpGroupSizes sizes(layout);
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
-  typename X::template Tally<BfpClass> lanes{};
+  BfpLoopTally<X, CountEvents> lanes{};
   BfpTally local;
   auto valuesAt = [&](const char *values) __attribute__((always_inline)) {
     return bfpValuesAt<X, P, Load>(layout, values, 0);
@@ -937,7 +946,7 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
   const BfpGroupSizes sizes(walk);
   const BfpStripes order(walk);
   const size_t ahead = walk.valueStep == 1 ? order.ahead : 0;
-  typename X::template Tally<BfpClass> lanes{};
+  typename X::template PopcountTally<BfpClass> lanes{};
   BfpTally local;
   auto group = [&](auto code, const char *tile, char *packed, unsigned b)
       __attribute__((always_inline)) {
@@ -1095,7 +1104,7 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       Site == BfpSite::fp32_dest || Site == BfpSite::bf16_dest;
   const BfpFormatInfo &f = *layout.format;
   const unsigned inputBytes = layout.values->bytes;
-  typename X::template Tally<BfpClass> lanes{};
+  typename X::template PopcountTally<BfpClass> lanes{};
   BfpTally local;
   for (size_t t = 0; t < tileCount; ++t) {
     size_t origin = layout.origin(firstTile + t);
@@ -1116,7 +1125,7 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
           kHostShared ? hostShared : X::bfpShared(Device::exponents(device));
       auto hostSplat = X::bfpSplat(hostShared);
       auto deviceSplat = kHostShared ? hostSplat : X::bfpSplat(deviceShared);
-      typename X::template Tally<BfpClass> ignored{}; // the host's ties
+      typename X::template PopcountTally<BfpClass> ignored{}; // the host's ties
       Block hostDatums = Host::datumLanes(host, hostSplat, ignored);
       Block deviceDatums = Device::datumLanes(device, deviceSplat, ignored);
       auto differing = [&](auto h, auto d, auto equal) {
@@ -1370,7 +1379,7 @@ __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
                                                       float *const *q,
                                                       size_t count) {
   using V = typename X::template Lanes<32>;
-  typename X::template Tally<BfpClass> ignored{};
+  typename X::template PopcountTally<BfpClass> ignored{};
   static_assert(kMaxMixedTrips == 3);
   auto forEachCode = [](auto fn) {
     if constexpr (Mask & 1)
