@@ -368,7 +368,8 @@ struct Avx2 : X86Vocabulary {
   }
   /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
   /// of its own, widened: sums[k] for blocks[k].
-  static void sumSquaresF32x8(const BfpBlock *blocks, double *sums) {
+  static void sumSquaresF32x8(const BfpBlock *blocks, double *first,
+                              double *second) {
     __m256 sq[8], pairs[4], quads[2];
     for (int k = 0; k < 8; ++k) {
       __m256 lo = asFloat(blocks[k].lo), hi = asFloat(blocks[k].hi);
@@ -388,8 +389,8 @@ struct Avx2 : X86Vocabulary {
     __m256 folded =
         _mm256_add_ps(_mm256_permute2f128_ps(quads[0], quads[1], 0x20),
                       _mm256_permute2f128_ps(quads[0], quads[1], 0x31));
-    _mm256_storeu_pd(sums, _mm256_cvtps_pd(_mm256_castps256_ps128(folded)));
-    _mm256_storeu_pd(sums + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(folded, 1)));
+    _mm256_storeu_pd(first, _mm256_cvtps_pd(_mm256_castps256_ps128(folded)));
+    _mm256_storeu_pd(second, _mm256_cvtps_pd(_mm256_extractf128_ps(folded, 1)));
   }
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;

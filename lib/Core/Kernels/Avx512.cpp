@@ -358,7 +358,8 @@ struct Avx512 : X86Vocabulary {
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
   /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
   /// of its own, widened: sums[k] for blocks[k].
-  static void sumSquaresF32x8(const BfpBlock *blocks, double *sums) {
+  static void sumSquaresF32x8(const BfpBlock *blocks, double *first,
+                              double *second) {
     __m512 sq[8], pairs[4], quads[2];
     for (int k = 0; k < 8; ++k)
       sq[k] = _mm512_mul_ps(asFloat(blocks[k]), asFloat(blocks[k]));
@@ -379,7 +380,9 @@ struct Avx512 : X86Vocabulary {
     __m512 folded = _mm512_add_ps(
         _mm512_shuffle_f32x4(halves, halves, _MM_SHUFFLE(3, 1, 2, 0)),
         _mm512_shuffle_f32x4(halves, halves, _MM_SHUFFLE(2, 0, 3, 1)));
-    _mm512_storeu_pd(sums, _mm512_cvtps_pd(_mm512_castps512_ps256(folded)));
+    __m512d sums = _mm512_cvtps_pd(_mm512_castps512_ps256(folded));
+    _mm256_storeu_pd(first, _mm512_castpd512_pd256(sums));
+    _mm256_storeu_pd(second, _mm512_extractf64x4_pd(sums, 1));
   }
   /// Two blocks of 16-bit elements in 16-bit lanes, the first block's in
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.

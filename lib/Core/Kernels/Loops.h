@@ -39,8 +39,9 @@
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
-//   X::sumSquaresF32x8(blocks, sums): 8 blocks' sums of squares in fp32,
-//                           in an order of the path's, widened to double;
+//   X::sumSquaresF32x8(blocks, first, second): 8 blocks' sums of squares
+//                           in fp32, in an order of the path's, widened to
+//                           double (blocks 0-3 at first, 4-7 at second);
 //   X::bfpShared4(keys, splats[, exponentOf]) -> 4 exponent bytes (4
 //                           blocks; a block's is exponentOf its largest key),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
@@ -541,7 +542,6 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
         },
         block, d);
   };
-  auto searchable = [](unsigned e) { return e > M && e != 255; };
   auto blockOrderSum = [](Block error) {
     alignas(64) float lanes[kBfpBlockValues];
     X::storeBfpBlock(reinterpret_cast<char *>(lanes), error);
@@ -551,7 +551,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
     return sum;
   };
   constexpr unsigned kGroups = kBfpTileBlocks / 4;
-  alignas(64) double sums[kGroups][8];
+  // Block b's fp32-lane sums under Emax and Emax - 1.
+  alignas(64) double sum0[kBfpTileBlocks], sum1[kBfpTileBlocks];
   static_assert(kBfpTileBlocks == 64); // `lowered`'s bits
   uint32_t emax[kGroups];
   Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
@@ -588,36 +589,42 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
       error[k] = errors(values[k], d0, splats[k]);
       error[4 + k] = errors(values[k], d1, belowEmax);
     }
-    X::sumSquaresF32x8(error, sums[g]);
+    X::sumSquaresF32x8(error, sum0 + 4 * g, sum1 + 4 * g);
+  }
+  // Branch-free where the lanes' sums decide (the choice is data): block
+  // b is lowered where lower[b], its block-order sums decide where open[b].
+  const unsigned decided = 4 * ((blocks + 3) / 4);
+  const uint8_t *emaxOf = reinterpret_cast<const uint8_t *>(emax);
+  alignas(64) uint8_t lower[kBfpTileBlocks], open[kBfpTileBlocks];
+  for (unsigned b = 0; b < decided; ++b) {
+    bool searchable = emaxOf[b] > M & emaxOf[b] != 255;
+    bool finite = sum0[b] <= FLT_MAX & sum1[b] <= FLT_MAX;
+    bool below = finite & (sum1[b] < sum0[b] * (1 - kApart) - kUnderflow);
+    bool apart =
+        below | (finite & (sum1[b] > sum0[b] * (1 + kApart) + kUnderflow));
+    lower[b] = searchable & below;
+    open[b] = searchable & !apart;
+  }
+  for (unsigned b = 0; b < decided; ++b) {
+    if (!open[b])
+      continue;
+    unsigned e = emaxOf[b];
+    Block values = load(b), unused = values;
+    auto at = [&](int exponent, bool clampAbove) {
+      auto splat = X::bfpSplat(exponent);
+      return blockOrderSum(
+          errors(values, magnitudes(values, splat, clampAbove, unused), splat));
+    };
+    lower[b] = at(int(e - 1), true) < at(int(e), false);
   }
   lowered = 0;
   for (unsigned g = 0; 4 * g < blocks; ++g) {
-    unsigned count = std::min(4u, blocks - 4 * g);
-    const double *sum = sums[g];
-    uint32_t bytes = 0;
-    // Branch-free where the lanes' sums decide (the choice is data).
-    for (unsigned k = 0; k < count; ++k) {
-      unsigned e = emax[g] >> 8 * k & 0xFF;
-      bool finite = sum[k] <= FLT_MAX && sum[4 + k] <= FLT_MAX;
-      bool below = finite & (sum[4 + k] < sum[k] * (1 - kApart) - kUnderflow),
-           open =
-               !(finite & (sum[4 + k] > sum[k] * (1 + kApart) + kUnderflow)) &
-               !below;
-      if (searchable(e) & open) {
-        Block values = load(4 * g + k), unused = values;
-        auto at = [&](int exponent, bool clampAbove) {
-          auto splat = X::bfpSplat(exponent);
-          return blockOrderSum(errors(
-              values, magnitudes(values, splat, clampAbove, unused), splat));
-        };
-        below = at(int(e - 1), true) < at(int(e), false);
-      }
-      bool lower = searchable(e) & below;
-      bytes |= uint32_t(lower) << 8 * k;
-      lowered |= uint64_t(lower) << (4 * g + k);
-    }
+    uint32_t bytes; // lower[4g + k] in byte k: 0 or 1
+    std::memcpy(&bytes, lower + 4 * g, 4);
     searched[g] = emax[g] - bytes; // searched bytes are above M: no borrow
   }
+  for (unsigned b = 0; b < blocks; ++b)
+    lowered |= uint64_t(lower[b]) << b;
   alignas(64) uint32_t tieLanes[kBfpBlockValues];
   X::storeBfpBlock(reinterpret_cast<char *>(tieLanes), ties);
   bool tieFree = true;
