@@ -500,6 +500,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
                    float *trials, uint64_t &lowered) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
+  using Packer = BfpPackerLanes<X, BfpSite::host, false, M, false>;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
   // The datum magnitudes (as floats) under `exponent` (Emax or, clamping,
   // Emax - 1): bfpMagnitudeLanes', the aligned significand rounded in units
@@ -559,23 +560,14 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   for (unsigned g = 0; 4 * g < blocks; ++g) {
     unsigned count = std::min(4u, blocks - 4 * g);
     // error[k] under Emax, error[4 + k] under Emax - 1; zeros past count.
-    Block values[4], exponents[4], error[8] = {};
-    for (unsigned k = 0; k < count; ++k) {
-      values[k] = load(4 * g + k);
-      exponents[k] = X::mapBlock(
-          [](auto v) { return bfpBlockExponents<V, false>(v); }, values[k]);
+    // Zero blocks past count: exponent bytes 0.
+    Block values[4], keys[4], error[8] = {};
+    for (unsigned k = 0; k < 4; ++k) {
+      values[k] = k < count ? load(4 * g + k) : Block{};
+      keys[k] = Packer::keys(values[k]);
     }
     typename X::BfpShared splats[4];
-    if (count == 4) {
-      emax[g] = X::bfpShared4(exponents, splats);
-    } else {
-      emax[g] = 0;
-      for (unsigned k = 0; k < count; ++k) {
-        int e = X::bfpShared(exponents[k]);
-        emax[g] |= uint32_t(e) << 8 * k;
-        splats[k] = X::bfpSplat(e);
-      }
-    }
+    emax[g] = X::bfpShared4(keys, splats, Packer::sharedOfKey);
     for (unsigned k = 0; k < count; ++k) {
       auto belowEmax = V::sub(splats[k], V::splat(1));
       Block d0 = magnitudes(values[k], splats[k], false, ties),
