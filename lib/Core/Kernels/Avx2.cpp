@@ -336,27 +336,30 @@ struct Avx2 : X86Vocabulary {
     storeBfpDatums(datumBits, p, _mm256_castsi256_si128(bytes));
     storeBfpDatums(datumBits, q, _mm256_extracti128_si256(bytes, 1));
   }
-  /// Two blocks' datums from their fp32 lanes and datum magnitudes, as
-  /// storeBfpDatumPair: step 5 on bytes, 32 datums at a time (signed
-  /// saturation keeps a lane's sign as its byte's top bit).
-  template <unsigned M>
-  static void storeBfpSignedDatumPair(char *p, char *q, const BfpBlock &bitsA,
-                                      const BfpBlock &a, const BfpBlock &bitsB,
-                                      const BfpBlock &b) {
+  /// Two blocks' datums (DatumBits wide) from their fp32 lanes and their
+  /// datums' other bits, as storeBfpDatumPair: the sign (bit SignBit, not
+  /// set on a zero where !ZeroKeepsSign) put in on bytes, 32 datums at a
+  /// time (signed saturation keeps a lane's sign as its byte's top bit).
+  template <unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
+  static void storeSignedDatumPair(char *p, char *q, const BfpBlock &bitsA,
+                                   const BfpBlock &a, const BfpBlock &bitsB,
+                                   const BfpBlock &b) {
     __m256i magnitudes = _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
                                              _mm256_packus_epi32(b.lo, b.hi));
     __m256i signs = _mm256_packs_epi16(_mm256_packs_epi32(bitsA.lo, bitsA.hi),
                                        _mm256_packs_epi32(bitsB.lo, bitsB.hi));
-    if constexpr (M != 7)
+    if constexpr (SignBit != 7)
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
-    __m256i signBits = _mm256_andnot_si256(
-        _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()),
-        _mm256_and_si256(signs, _mm256_set1_epi8(char(1u << M))));
+    __m256i signBits =
+        _mm256_and_si256(signs, _mm256_set1_epi8(char(1u << SignBit)));
+    if constexpr (!ZeroKeepsSign)
+      signBits = _mm256_andnot_si256(
+          _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()), signBits);
     __m256i bytes =
         _mm256_permutevar8x32_epi32(_mm256_or_si256(magnitudes, signBits),
                                     _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    storeBfpDatums(M + 1, p, _mm256_castsi256_si128(bytes));
-    storeBfpDatums(M + 1, q, _mm256_extracti128_si256(bytes, 1));
+    storeBfpDatums(DatumBits, p, _mm256_castsi256_si128(bytes));
+    storeBfpDatums(DatumBits, q, _mm256_extracti128_si256(bytes, 1));
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return {_mm256_cvtepu8_epi32(bytes),

@@ -619,8 +619,9 @@ template <class V, BfpFormat Format> struct MxLanes {
   /// of either sign, clamped to plus or minus the largest, rounded by
   /// adding 1.5 * 2^23 (to nearest even, symmetric: the sum's bits less
   /// the constant's are the two's complement integer). Codes beyond the
-  /// largest saturate; Inf and NaN as mxEncode.
-  template <bool Finite> static I encode(I v, I divisor) {
+  /// largest saturate; Inf and NaN as mxEncode. A float element's sign
+  /// bit is left out where !Signed (the caller puts it in).
+  template <bool Finite, bool Signed = true> static I encode(I v, I divisor) {
     I magnitude = v & V::splat(0x7FFFFFFF);
     if constexpr (integer) {
       I scaled = V::mulF(V::mulF(v, divisor), V::splat(intScale));
@@ -647,7 +648,8 @@ template <class V, BfpFormat Format> struct MxLanes {
       if constexpr (!Finite && hasInf)
         code = V::select(V::eq(magnitude, V::splat(0x7F800000)),
                          V::splat(infMagnitude), code);
-      code = code | V::keep(negative, V::splat(1u << (bits - 1)));
+      if constexpr (Signed)
+        code = code | V::keep(negative, V::splat(1u << (bits - 1)));
       if constexpr (Finite)
         return code;
       return V::select(V::gt(magnitude, V::splat(0x7F800000)),

@@ -49,9 +49,10 @@
 //                           as bytes, stored as storeBfpDatums at p and q,
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
-//   X::kBfpSignBytes: whether the host's packs apply step 5 (the sign)
-//                           to bytes: X::storeBfpSignedDatumPair<M>(p, q,
-//                           bitsA, magnitudesA, bitsB, magnitudesB);
+//   X::kBfpSignBytes: whether the host's BFP packs and the MX float packs
+//                           put the sign in on bytes: X::storeSignedDatumPair
+//                           <DatumBits, SignBit, ZeroKeepsSign>(p, q, bitsA,
+//                           magnitudesA, bitsB, magnitudesB);
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
 //                           vector in 16-bit lanes (X::Lanes<16> with
 //                           variable shifts): X::BfpHalves,
@@ -694,6 +695,18 @@ bfpBandStripes(const BfpStripes &order, size_t band, Group &&group) {
   }
 }
 
+/// X::storeSignedDatumPair where the path has it (X::kBfpSignBytes).
+template <class X, unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
+__attribute__((always_inline)) inline void
+storeSignedDatumPair(char *p, char *q, const typename X::BfpBlock &bitsA,
+                     const typename X::BfpBlock &a,
+                     const typename X::BfpBlock &bitsB,
+                     const typename X::BfpBlock &b) {
+  if constexpr (X::kBfpSignBytes)
+    X::template storeSignedDatumPair<DatumBits, SignBit, ZeroKeepsSign>(
+        p, q, bitsA, a, bitsB, b);
+}
+
 /// A BFP loop's counters: popcounts where only ties are counted, lane
 /// counters where the events of docs/Fidelity.md are too.
 template <class X, bool CountEvents>
@@ -763,7 +776,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
     if constexpr (X::kBfpSignBytes && P::kHost && M > 1) {
       typename X::BfpBlock first =
           P::magnitudeLanes(block[k], shared[k], lanes);
-      X::template storeBfpSignedDatumPair<M>(
+      storeSignedDatumPair<X, M + 1, M, false>(
           datums, datums + blockDatumBytes, block[k], first, block[k + 1],
           P::magnitudeLanes(block[k + 1], shared[k + 1], lanes));
     } else {
@@ -1271,10 +1284,15 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
       }
       auto divisor = V::splat(powerOfTwoBits(127 - int(packed[k])));
       auto encodeBlock = [&](auto finite) __attribute__((always_inline)) {
+        // A finite float block's signs put in on bytes where the path has it.
+        constexpr bool kSignBytes =
+            X::kBfpSignBytes && decltype(finite)::value && !Mx::integer;
         Block codes[2];
         for (unsigned h = 0; h < 2; ++h) {
           codes[h] = X::mapBlock(
-              [&](auto v) { return Mx::template encode<finite>(v, divisor); },
+              [&](auto v) {
+                return Mx::template encode<finite, !kSignBytes>(v, divisor);
+              },
               values[h]);
           if constexpr (shift != 0)
             codes[h] = X::mapBlock(
@@ -1282,8 +1300,13 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
         }
         char *datums =
             reinterpret_cast<char *>(packed + scaleBytes + 2 * k * halfBytes);
-        X::storeBfpDatumPair(f.datumBits, datums, datums + halfBytes, codes[0],
-                             codes[1]);
+        if constexpr (kSignBytes)
+          storeSignedDatumPair<X, f.datumBits, f.datumBits - 1, true>(
+              datums, datums + halfBytes, values[0], codes[0], values[1],
+              codes[1]);
+        else
+          X::storeBfpDatumPair(f.datumBits, datums, datums + halfBytes,
+                               codes[0], codes[1]);
       };
       if (finite[k])
         encodeBlock(std::true_type{});
