@@ -324,30 +324,41 @@ struct Avx2 : X86Vocabulary {
   static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
     return toBytes(lanes.lo, lanes.hi);
   }
-  /// Two blocks' lanes (each < 256) as bytes: packed within 128-bit
+  /// Two blocks' lanes (each < 256) as bytes, packed within 128-bit
   /// halves (4-byte groups a0-3 a8-11 b0-3 b8-11 | a4-7 a12-15 b4-7
-  /// b12-15), then the groups put in order.
-  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
-                                const BfpBlock &a, const BfpBlock &b) {
+  /// b12-15); `Signed` packs saturate signed, keeping each lane's sign as
+  /// its byte's top bit.
+  template <bool Signed = false>
+  static __m256i pairBytes(const BfpBlock &a, const BfpBlock &b) {
+    if constexpr (Signed)
+      return _mm256_packs_epi16(_mm256_packs_epi32(a.lo, a.hi),
+                                _mm256_packs_epi32(b.lo, b.hi));
+    else
+      return _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
+                                 _mm256_packus_epi32(b.lo, b.hi));
+  }
+  /// pairBytes' groups put in order, the two blocks stored as
+  /// storeBfpDatums at p and q.
+  static void storePairBytes(unsigned datumBits, char *p, char *q,
+                             __m256i paired) {
     __m256i bytes = _mm256_permutevar8x32_epi32(
-        _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
-                            _mm256_packus_epi32(b.lo, b.hi)),
-        _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        paired, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     storeBfpDatums(datumBits, p, _mm256_castsi256_si128(bytes));
     storeBfpDatums(datumBits, q, _mm256_extracti128_si256(bytes, 1));
+  }
+  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
+                                const BfpBlock &a, const BfpBlock &b) {
+    storePairBytes(datumBits, p, q, pairBytes(a, b));
   }
   /// Two blocks' datums (DatumBits wide) from their fp32 lanes and their
   /// datums' other bits, as storeBfpDatumPair: the sign (bit SignBit, not
   /// set on a zero where !ZeroKeepsSign) put in on bytes, 32 datums at a
-  /// time (signed saturation keeps a lane's sign as its byte's top bit).
+  /// time.
   template <unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
   static void storeSignedDatumPair(char *p, char *q, const BfpBlock &bitsA,
                                    const BfpBlock &a, const BfpBlock &bitsB,
                                    const BfpBlock &b) {
-    __m256i magnitudes = _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
-                                             _mm256_packus_epi32(b.lo, b.hi));
-    __m256i signs = _mm256_packs_epi16(_mm256_packs_epi32(bitsA.lo, bitsA.hi),
-                                       _mm256_packs_epi32(bitsB.lo, bitsB.hi));
+    __m256i magnitudes = pairBytes(a, b), signs = pairBytes<true>(bitsA, bitsB);
     if constexpr (SignBit != 7)
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
     __m256i signBits =
@@ -355,11 +366,7 @@ struct Avx2 : X86Vocabulary {
     if constexpr (!ZeroKeepsSign)
       signBits = _mm256_andnot_si256(
           _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()), signBits);
-    __m256i bytes =
-        _mm256_permutevar8x32_epi32(_mm256_or_si256(magnitudes, signBits),
-                                    _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    storeBfpDatums(DatumBits, p, _mm256_castsi256_si128(bytes));
-    storeBfpDatums(DatumBits, q, _mm256_extracti128_si256(bytes, 1));
+    storePairBytes(DatumBits, p, q, _mm256_or_si256(magnitudes, signBits));
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return {_mm256_cvtepu8_epi32(bytes),

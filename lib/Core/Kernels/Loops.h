@@ -695,16 +695,18 @@ bfpBandStripes(const BfpStripes &order, size_t band, Group &&group) {
   }
 }
 
-/// X::storeSignedDatumPair where the path has it (X::kBfpSignBytes).
+/// X::storeSignedDatumPair, which only paths with X::kBfpSignBytes have
+/// (named through X here, so a generic lambda's discarded branch on
+/// another path does not look it up).
 template <class X, unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
 __attribute__((always_inline)) inline void
 storeSignedDatumPair(char *p, char *q, const typename X::BfpBlock &bitsA,
                      const typename X::BfpBlock &a,
                      const typename X::BfpBlock &bitsB,
                      const typename X::BfpBlock &b) {
-  if constexpr (X::kBfpSignBytes)
-    X::template storeSignedDatumPair<DatumBits, SignBit, ZeroKeepsSign>(
-        p, q, bitsA, a, bitsB, b);
+  static_assert(X::kBfpSignBytes);
+  X::template storeSignedDatumPair<DatumBits, SignBit, ZeroKeepsSign>(
+      p, q, bitsA, a, bitsB, b);
 }
 
 /// A BFP loop's counters: popcounts where only ties are counted, lane
