@@ -306,12 +306,15 @@ struct Avx2 : X86Vocabulary {
     splats[1] = _mm256_permute2x128_si256(ab, ab, 0x11);
     splats[2] = _mm256_permute2x128_si256(cd, cd, 0x00);
     splats[3] = _mm256_permute2x128_si256(cd, cd, 0x11);
-    __m256i both = _mm256_packus_epi32(ab, cd); // 16-bit: a a a a c c c c | b.. d..
-    __m256i bytes = _mm256_packus_epi16(both, both);
-    return (uint32_t(_mm_cvtsi128_si32(_mm256_castsi256_si128(bytes))) & 0xFF) |
-           (uint32_t(_mm256_extract_epi8(bytes, 16)) << 8) |
-           (uint32_t(_mm256_extract_epi8(bytes, 4)) << 16) |
-           (uint32_t(_mm256_extract_epi8(bytes, 20)) << 24);
+    // [a a c c | b b d d], then a b c d in lanes 0-3, their low bytes.
+    __m256i abcd =
+        _mm256_permutevar8x32_epi32(_mm256_blend_epi32(ab, cd, 0xCC),
+                                    _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0));
+    __m128i bytes =
+        _mm_shuffle_epi8(_mm256_castsi256_si128(abcd),
+                         _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
+                                       -1, -1, -1, -1, -1));
+    return uint32_t(_mm_cvtsi128_si32(bytes));
   }
   static int bfpShared(const BfpBlock &e) {
     return horizontalMax(_mm256_max_epi32(e.lo, e.hi));
@@ -358,7 +361,13 @@ struct Avx2 : X86Vocabulary {
   static void storeSignedDatumPair(char *p, char *q, const BfpBlock &bitsA,
                                    const BfpBlock &a, const BfpBlock &bitsB,
                                    const BfpBlock &b) {
-    __m256i magnitudes = pairBytes(a, b), signs = pairBytes<true>(bitsA, bitsB);
+    storeSignedPairBytes<DatumBits, SignBit, ZeroKeepsSign>(
+        p, q, pairBytes(a, b), pairBytes<true>(bitsA, bitsB));
+  }
+  /// The same from pairBytes' magnitudes and signed bytes of the values.
+  template <unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
+  static void storeSignedPairBytes(char *p, char *q, __m256i magnitudes,
+                                   __m256i signs) {
     if constexpr (SignBit != 7)
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
     __m256i signBits =
@@ -367,6 +376,154 @@ struct Avx2 : X86Vocabulary {
       signBits = _mm256_andnot_si256(
           _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()), signBits);
     storePairBytes(DatumBits, p, q, _mm256_or_si256(magnitudes, signBits));
+  }
+  /// The host's BFP pack (§5, no events) of 4 blocks of fp32 (or, with
+  /// Bf16, bfloat16) values, 16 contiguous at each of `values`, on 16-bit
+  /// lanes: a value's top half (sign, e, significand bits 22-16) and, for
+  /// fp32, its low half. Under shared exponent S (fp32's field), with
+  /// d = S - e, the datum magnitude is the 8-bit significand (its leading
+  /// one included) times 2^(M - d), 0 from d = M + 1 on, rounded at bit 8:
+  /// bit 7 is step 4's half, the bits below it and the low half's from
+  /// bit d up (low >= 2^d) the rest of the truncated shift's bits. The
+  /// index M + 1 - d (saturated at 0) picks 2^(M - d) and 2^d by VPSHUFB.
+  /// Writes the 4 exponent bytes at `exponents` and the datums, a block's
+  /// `blockDatumBytes` after the last's, from `datums`; returns false,
+  /// writing nothing, for a "b" block with S at most M.
+  template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
+  static bool bfpPackHalves(const char *const *values, char *exponents,
+                            char *datums, unsigned blockDatumBytes,
+                            Tally &tally) {
+    constexpr int kSteps = M + 1; // idx's largest
+    auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
+      alignas(32) char t[32] = {};
+      for (int i = 1; i <= kSteps; ++i)
+        t[i] = t[16 + i] = char(at(i));
+      return _mm256_load_si256((const __m256i *)t);
+    };
+    __m256i hi[4], lo[4], key[4];
+    for (int k = 0; k < 4; ++k) {
+      if constexpr (Bf16) {
+        // pairBytes' order: values 0-3 8-11 | 4-7 12-15.
+        hi[k] = _mm256_permute4x64_epi64(
+            _mm256_loadu_si256((const __m256i *)values[k]), 0xD8);
+      } else {
+        // Each 128-bit half's top halves, then low halves: values 0-3
+        // 8-11 | 4-7 12-15 after the 64-bit unpacks.
+        const __m256i split = _mm256_setr_epi8(
+            2, 3, 6, 7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, //
+            2, 3, 6, 7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13);
+        __m256i a = _mm256_shuffle_epi8(
+                    _mm256_loadu_si256((const __m256i *)values[k]), split),
+                b = _mm256_shuffle_epi8(
+                    _mm256_loadu_si256((const __m256i *)(values[k] + 32)),
+                    split);
+        hi[k] = _mm256_unpacklo_epi64(a, b);
+        lo[k] = _mm256_unpackhi_epi64(a, b);
+      }
+      key[k] = _mm256_slli_epi16(hi[k], 1); // e at bits 15-8
+    }
+    // Each block's largest key: [A B] and [C D] halves, then [A C | B D]
+    // quarters, then within dwords: the largest e in dwords A A C C | B B
+    // D D.
+    auto halves = [](__m256i a, __m256i b) {
+      return _mm256_max_epu16(_mm256_permute2x128_si256(a, b, 0x20),
+                              _mm256_permute2x128_si256(a, b, 0x31));
+    };
+    __m256i ab = halves(key[0], key[1]), cd = halves(key[2], key[3]);
+    __m256i m = _mm256_max_epu16(_mm256_unpacklo_epi64(ab, cd),
+                                 _mm256_unpackhi_epi64(ab, cd));
+    m = _mm256_max_epu16(m, _mm256_shuffle_epi32(m, 0xB1));
+    m = _mm256_max_epu16(m, _mm256_srli_epi32(m, 16));
+    __m256i shared = _mm256_srli_epi32(_mm256_slli_epi32(m, 16), 24);
+    __m256i field = shared; // S
+    if constexpr (Fp16Exponent) {
+      shared = _mm256_min_epi32(
+          _mm256_max_epi32(
+              _mm256_sub_epi32(shared, _mm256_set1_epi32(kBfpFp16Rebias)),
+              _mm256_setzero_si256()),
+          _mm256_set1_epi32(kBfpMaxE5));
+      field = _mm256_add_epi32(shared, _mm256_set1_epi32(kBfpFp16Rebias));
+    } else if (_mm256_movemask_epi8(
+                   _mm256_cmpgt_epi32(_mm256_set1_epi32(kSteps), field))) {
+      return false;
+    }
+    // S - M - 1 in both 16-bit halves of each dword.
+    __m256i base = _mm256_sub_epi32(field, _mm256_set1_epi32(kSteps));
+    base = _mm256_or_si256(base, _mm256_slli_epi32(base, 16));
+    __m256i order = _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0);
+    uint32_t bytes = uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(shared, order)),
+        _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                      -1))));
+    std::memcpy(exponents, &bytes, 4);
+    const __m256i power = table([](int i) { return 1 << (i - 1); }),
+                  step = table([](int i) { return 1 << (kSteps - i); });
+    const __m256i low7 = _mm256_set1_epi16(0x7F),
+                  lead = _mm256_set1_epi16(0x80), zero = _mm256_setzero_si256();
+    __m256i ties = zero, tiesUp = zero, q[4];
+    for (int k = 0; k < 4; ++k) {
+      // Block k's dword: A 0, B 4, C 2, D 6.
+      __m256i baseK =
+          _mm256_permutevar8x32_epi32(base, _mm256_set1_epi32(k == 0   ? 0
+                                                              : k == 1 ? 4
+                                                              : k == 2 ? 2
+                                                                       : 6));
+      __m256i e = _mm256_srli_epi16(key[k], 8);
+      __m256i top = _mm256_and_si256(hi[k], low7), bottom = zero;
+      if constexpr (!Bf16)
+        bottom = lo[k];
+      __m256i idx, loweredBit = zero;
+      if constexpr (Fp16Exponent) {
+        // Step 2: raised to 2^-15 (significand 1.0), lowered to the
+        // largest; a zero or denormal lane's index 0.
+        __m256i raised =
+                    _mm256_cmpgt_epi16(_mm256_set1_epi16(kBfpFp16Rebias), e),
+                lowered = _mm256_cmpgt_epi16(
+                    e, _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+        top = _mm256_and_si256(
+            _mm256_or_si256(_mm256_andnot_si256(raised, top), lowered), low7);
+        if constexpr (!Bf16)
+          bottom =
+              _mm256_or_si256(_mm256_andnot_si256(raised, bottom), lowered);
+        else // the low half all ones: a sticky bit
+          loweredBit = _mm256_srli_epi16(lowered, 15);
+        __m256i clamped = _mm256_min_epu16(
+            _mm256_max_epu16(e, _mm256_set1_epi16(kBfpFp16Rebias)),
+            _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+        idx = _mm256_andnot_si256(_mm256_cmpeq_epi16(e, zero),
+                                  _mm256_subs_epu16(clamped, baseK));
+      } else {
+        idx = _mm256_subs_epu16(e, baseK);
+      }
+      __m256i x = _mm256_mullo_epi16(_mm256_or_si256(top, lead),
+                                     _mm256_shuffle_epi8(power, idx));
+      if constexpr (!Bf16) {
+        __m256i sticky = _mm256_cmpeq_epi16(
+            _mm256_subs_epu16(_mm256_shuffle_epi8(step, idx), bottom), zero);
+        x = _mm256_or_si256(x, _mm256_srli_epi16(sticky, 15));
+      } else if constexpr (Fp16Exponent) {
+        x = _mm256_or_si256(x, loweredBit);
+      }
+      __m256i plusHalf = _mm256_add_epi16(x, lead);
+      __m256i halfUp = _mm256_srli_epi16(plusHalf, 8);
+      __m256i tie = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
+      __m256i tieBit = _mm256_srli_epi16(tie, 15);
+      ties = _mm256_sub_epi16(ties, tie);
+      tiesUp = _mm256_add_epi16(tiesUp, _mm256_andnot_si256(halfUp, tieBit));
+      q[k] = _mm256_andnot_si256(tieBit, halfUp);
+    }
+    const __m256i ones = _mm256_set1_epi16(1);
+    tally[BfpClass::tie] =
+        _mm256_add_epi32(tally[BfpClass::tie], _mm256_madd_epi16(ties, ones));
+    tally[BfpClass::tieRoundedUp] = _mm256_add_epi32(
+        tally[BfpClass::tieRoundedUp], _mm256_madd_epi16(tiesUp, ones));
+    const __m256i largest = _mm256_set1_epi8(char((1u << M) - 1));
+    for (int k = 0; k < 4; k += 2)
+      storeSignedPairBytes<M + 1, M, false>(
+          datums + k * blockDatumBytes, datums + (k + 1) * blockDatumBytes,
+          _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
+          _mm256_packs_epi16(hi[k], hi[k + 1]));
+    return true;
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
     return {_mm256_cvtepu8_epi32(bytes),
@@ -405,6 +562,7 @@ struct Avx2 : X86Vocabulary {
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;
   static constexpr bool kBfpSignBytes = true;
+  static constexpr bool kBfpPackHalves = true;
   /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
   /// but a signalling NaN comes back quieted).
   static BfpBlock halvesToF32(const BfpBlock &raw) {

@@ -388,6 +388,7 @@ struct Avx512 : X86Vocabulary {
   /// the low 256 bits: the 16-bit Dest sites' pack takes 32 values a step.
   static constexpr bool kBfpHalfLanes = true;
   static constexpr bool kBfpSignBytes = false;
+  static constexpr bool kBfpPackHalves = false;
   using BfpHalves = __m512i;
   static BfpHalves loadBfpHalves(const char *first, const char *second) {
     return _mm512_inserti64x4(

@@ -431,7 +431,9 @@ struct BfpPackerLanes {
       return exponents(values);
   }
   static typename V::I sharedOfKey(typename V::I key) {
-    if constexpr (kHost)
+    if constexpr (kHost && !Fp16Exponent)
+      return V::shr(key, 23); // the sign cleared: the field alone
+    else if constexpr (kHost)
       return bfpBlockExponents<V, Fp16Exponent>(key);
     else
       return key;
@@ -765,6 +767,26 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
       shared[k] = X::bfpSplat(int(e));
     }
   } else {
+    constexpr bool kBf16 = Load == int(Dtype::bfloat16);
+    if constexpr (X::kBfpPackHalves && P::kHost && !CountEvents &&
+                  (kBf16 || Load == int(Dtype::float32))) {
+      if (layout.valueStep == 1) {
+        const char *at[4];
+        for (unsigned k = 0; k < 4; ++k) {
+          at[k] = tile + layout.blockStart[b + k] * sizes.inputBytes;
+          if (ahead)
+            X::prefetchLine(at[k] + ahead);
+          else
+            X::prefetch(at[k]);
+          X::reportRead(at[k], kBfpBlockValues * sizes.inputBytes);
+        }
+        if (X::template bfpPackHalves<M, Fp16Exponent, kBf16>(
+                at, packed + b,
+                packed + sizes.exponentBytes + b * blockDatumBytes,
+                blockDatumBytes, lanes))
+          return;
+      }
+    }
     for (unsigned k = 0; k < 4; ++k) {
       block[k] = valuesOf(k);
       keys[k] = P::keys(block[k]);

@@ -666,22 +666,32 @@ std::vector<uint32_t> bfpTiles(size_t tiles, uint64_t seed) {
 TEST(VectorPath, BfpPackUnpackAndTies) {
   size_t tiles = 48;
   std::vector<uint32_t> values = bfpTiles(tiles, 4);
+  std::vector<uint16_t> tops(values.size()); // bfloat16 input
+  for (size_t i = 0; i < values.size(); ++i)
+    tops[i] = uint16_t(values[i] >> 16);
   for (int format = 0; format < kNumBfpDatumFormats; ++format) {
     size_t tileBytes = lookupBfpFormat(format)->tileBytes;
-    expectSameOnEveryPath(
-        [&] {
-          Bytes packed(tiles * tileBytes);
-          bfpTieCountersReset();
-          EXPECT_TRUE(
-              bfpPack(format, int(Dtype::float32), values.data(), tiles, kBfpTileSide, kBfpTileSide, 0, packed.data()).ok());
-          uint64_t seen, up;
-          bfpTieCounters(&seen, &up);
-          EXPECT_GT(seen, 0u);
-          packed.push_back(uint8_t(seen)), packed.push_back(uint8_t(seen >> 8));
-          packed.push_back(uint8_t(up)), packed.push_back(uint8_t(up >> 8));
-          return packed;
-        },
-        std::string("pack ") + lookupBfpFormat(format)->name);
+    for (Dtype input : {Dtype::float32, Dtype::bfloat16})
+      expectSameOnEveryPath(
+          [&] {
+            Bytes packed(tiles * tileBytes);
+            bfpTieCountersReset();
+            const void *src = input == Dtype::float32
+                                  ? (const void *)values.data()
+                                  : (const void *)tops.data();
+            EXPECT_TRUE(bfpPack(format, int(input), src, tiles, kBfpTileSide,
+                                kBfpTileSide, 0, packed.data())
+                            .ok());
+            uint64_t seen, up;
+            bfpTieCounters(&seen, &up);
+            EXPECT_GT(seen, 0u);
+            for (uint64_t count : {seen, up})
+              for (int shift = 0; shift < 64; shift += 8)
+                packed.push_back(uint8_t(count >> shift));
+            return packed;
+          },
+          std::string("pack ") + lookupBfpFormat(format)->name + " from " +
+              lookupDtype(int(input))->name);
     // Unpacking arbitrary bytes, exponents and datums alike.
     std::mt19937_64 rng(format);
     Bytes arbitrary(tiles * tileBytes);
