@@ -400,7 +400,7 @@ struct Avx2 : X86Vocabulary {
         t[i] = t[16 + i] = char(at(i));
       return _mm256_load_si256((const __m256i *)t);
     };
-    __m256i hi[4], lo[4], key[4];
+    __m256i hi[4], lo[4], key[4]; // key: the magnitude's bits, for the largest
     for (int k = 0; k < 4; ++k) {
       if constexpr (Bf16) {
         // pairBytes' order: values 0-3 8-11 | 4-7 12-15.
@@ -468,7 +468,9 @@ struct Avx2 : X86Vocabulary {
                                                               : k == 1 ? 4
                                                               : k == 2 ? 2
                                                                        : 6));
-      __m256i e = _mm256_srli_epi16(key[k], 8);
+      // Not from key: fewer registers live.
+      __m256i e = _mm256_and_si256(_mm256_srli_epi16(hi[k], 7),
+                                   _mm256_set1_epi16(0xFF));
       __m256i top = _mm256_and_si256(hi[k], low7), bottom = zero;
       if constexpr (!Bf16)
         bottom = lo[k];
