@@ -372,9 +372,13 @@ struct Avx2 : X86Vocabulary {
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
     __m256i signBits =
         _mm256_and_si256(signs, _mm256_set1_epi8(char(1u << SignBit)));
-    if constexpr (!ZeroKeepsSign)
-      signBits = _mm256_andnot_si256(
-          _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()), signBits);
+    if constexpr (!ZeroKeepsSign) // VPSIGNB: 0 where the magnitude is
+      signBits =
+          SignBit == 7
+              ? _mm256_sign_epi8(signBits, magnitudes)
+              : _mm256_andnot_si256(
+                    _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()),
+                    signBits);
     storePairBytes(DatumBits, p, q, _mm256_or_si256(magnitudes, signBits));
   }
   /// The host's BFP pack (§5, no events) of 4 blocks of fp32 (or, with
@@ -407,18 +411,22 @@ struct Avx2 : X86Vocabulary {
         hi[k] = _mm256_permute4x64_epi64(
             _mm256_loadu_si256((const __m256i *)values[k]), 0xD8);
       } else {
-        // Each 128-bit half's top halves, then low halves: values 0-3
-        // 8-11 | 4-7 12-15 after the 64-bit unpacks.
-        const __m256i split = _mm256_setr_epi8(
+        // Within 128-bit halves, values 0-7's top halves then low halves
+        // (a) and 8-15's low then top (b): their tops by a blend, lows by
+        // an alignment, both in the order 0-3 8-11 | 4-7 12-15.
+        const __m256i topsFirst = _mm256_setr_epi8(
             2, 3, 6, 7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, //
             2, 3, 6, 7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13);
+        const __m256i lowsFirst = _mm256_setr_epi8(
+            0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, //
+            0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
         __m256i a = _mm256_shuffle_epi8(
-                    _mm256_loadu_si256((const __m256i *)values[k]), split),
+                    _mm256_loadu_si256((const __m256i *)values[k]), topsFirst),
                 b = _mm256_shuffle_epi8(
                     _mm256_loadu_si256((const __m256i *)(values[k] + 32)),
-                    split);
-        hi[k] = _mm256_unpacklo_epi64(a, b);
-        lo[k] = _mm256_unpackhi_epi64(a, b);
+                    lowsFirst);
+        hi[k] = _mm256_blend_epi32(a, b, 0xCC);
+        lo[k] = _mm256_alignr_epi8(b, a, 8);
       }
       key[k] = _mm256_slli_epi16(hi[k], 1); // e at bits 15-8
     }
@@ -457,7 +465,8 @@ struct Avx2 : X86Vocabulary {
                       -1))));
     std::memcpy(exponents, &bytes, 4);
     const __m256i power = table([](int i) { return 1 << (i - 1); }),
-                  step = table([](int i) { return 1 << (kSteps - i); });
+                  belowStep =
+                      table([](int i) { return (1 << (kSteps - i)) - 1; });
     const __m256i low7 = _mm256_set1_epi16(0x7F),
                   lead = _mm256_set1_epi16(0x80), zero = _mm256_setzero_si256();
     __m256i ties = zero, tiesUp = zero, q[4];
@@ -500,9 +509,11 @@ struct Avx2 : X86Vocabulary {
       __m256i x = _mm256_mullo_epi16(_mm256_or_si256(top, lead),
                                      _mm256_shuffle_epi8(power, idx));
       if constexpr (!Bf16) {
-        __m256i sticky = _mm256_cmpeq_epi16(
-            _mm256_subs_epu16(_mm256_shuffle_epi8(step, idx), bottom), zero);
-        x = _mm256_or_si256(x, _mm256_srli_epi16(sticky, 15));
+        // low >= 2^d: 1 where low less 2^d - 1 leaves something.
+        x = _mm256_or_si256(
+            x, _mm256_min_epu16(_mm256_subs_epu16(bottom, _mm256_shuffle_epi8(
+                                                              belowStep, idx)),
+                                _mm256_set1_epi16(1)));
       } else if constexpr (Fp16Exponent) {
         x = _mm256_or_si256(x, loweredBit);
       }
