@@ -575,7 +575,10 @@ struct Avx2 : X86Vocabulary {
   /// No 16-bit variable shifts: the 16-bit Dest sites take 32-bit lanes.
   static constexpr bool kBfpHalfLanes = false;
   static constexpr bool kBfpSignBytes = true;
-  static constexpr bool kBfpPackHalves = true;
+  /// Whether bfpPackHalves takes the host's BFP packs of `input`.
+  static constexpr bool bfpPacksHalves(Dtype input) {
+    return input == Dtype::float32 || input == Dtype::bfloat16;
+  }
   /// fp16 elements in each lane's top half as fp32 bits (VCVTPH2PS: exact,
   /// but a signalling NaN comes back quieted).
   static BfpBlock halvesToF32(const BfpBlock &raw) {

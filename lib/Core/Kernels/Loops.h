@@ -53,6 +53,11 @@
 //                           put the sign in on bytes: X::storeSignedDatumPair
 //                           <DatumBits, SignBit, ZeroKeepsSign>(p, q, bitsA,
 //                           magnitudesA, bitsB, magnitudesB);
+//   X::bfpPacksHalves(input): whether the host's BFP packs (no events) of
+//                           `input` take X::bfpPackHalves<M, Fp16Exponent,
+//                           Bf16>(values, exponents, datums, blockDatumBytes,
+//                           tally): 4 contiguous blocks on 16-bit lanes,
+//                           false (writing nothing) where it declines;
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
 //                           vector in 16-bit lanes (X::Lanes<16> with
 //                           variable shifts): X::BfpHalves,
@@ -768,8 +773,8 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
     }
   } else {
     constexpr bool kBf16 = Load == int(Dtype::bfloat16);
-    if constexpr (X::kBfpPackHalves && P::kHost && !CountEvents &&
-                  (kBf16 || Load == int(Dtype::float32))) {
+    if constexpr (P::kHost && !CountEvents && Load != kBfpAnyLoad &&
+                  X::bfpPacksHalves(Dtype(Load))) {
       if (layout.valueStep == 1) {
         const char *at[4];
         for (unsigned k = 0; k < 4; ++k) {
