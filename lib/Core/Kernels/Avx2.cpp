@@ -394,9 +394,9 @@ struct Avx2 : X86Vocabulary {
   /// `blockDatumBytes` after the last's, from `datums`; returns false,
   /// writing nothing, for a "b" block with S at most M.
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
-  static bool bfpPackHalves(const char *const *values, char *exponents,
-                            char *datums, unsigned blockDatumBytes,
-                            Tally &tally) {
+  __attribute__((always_inline)) static bool
+  bfpPackHalves(const char *const *values, char *exponents, char *datums,
+                unsigned blockDatumBytes, Tally &tally) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(32) char t[32] = {};
@@ -469,73 +469,87 @@ struct Avx2 : X86Vocabulary {
                       table([](int i) { return (1 << (kSteps - i)) - 1; });
     const __m256i low7 = _mm256_set1_epi16(0x7F),
                   lead = _mm256_set1_epi16(0x80), zero = _mm256_setzero_si256();
-    __m256i ties = zero, tiesUp = zero, q[4];
-    for (int k = 0; k < 4; ++k) {
-      // Block k's dword: A 0, B 4, C 2, D 6.
-      __m256i baseK =
-          _mm256_permutevar8x32_epi32(base, _mm256_set1_epi32(k == 0   ? 0
-                                                              : k == 1 ? 4
-                                                              : k == 2 ? 2
-                                                                       : 6));
-      // Not from key: fewer registers live.
-      __m256i e = _mm256_and_si256(_mm256_srli_epi16(hi[k], 7),
-                                   _mm256_set1_epi16(0xFF));
-      __m256i top = _mm256_and_si256(hi[k], low7), bottom = zero;
-      if constexpr (!Bf16)
-        bottom = lo[k];
-      __m256i idx, loweredBit = zero;
-      if constexpr (Fp16Exponent) {
-        // Step 2: raised to 2^-15 (significand 1.0), lowered to the
-        // largest; a zero or denormal lane's index 0.
-        __m256i raised =
-                    _mm256_cmpgt_epi16(_mm256_set1_epi16(kBfpFp16Rebias), e),
-                lowered = _mm256_cmpgt_epi16(
-                    e, _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
-        top = _mm256_and_si256(
-            _mm256_or_si256(_mm256_andnot_si256(raised, top), lowered), low7);
+    auto encode = [&](auto clamps) __attribute__((always_inline)) {
+      constexpr bool Clamps = decltype(clamps)::value;
+      __m256i ties = zero, tiesUp = zero, q[4];
+      for (int k = 0; k < 4; ++k) {
+        // Block k's dword: A 0, B 4, C 2, D 6.
+        __m256i baseK =
+            _mm256_permutevar8x32_epi32(base, _mm256_set1_epi32(k == 0   ? 0
+                                                                : k == 1 ? 4
+                                                                : k == 2 ? 2
+                                                                         : 6));
+        // Not from key: fewer registers live.
+        __m256i e = _mm256_and_si256(_mm256_srli_epi16(hi[k], 7),
+                                     _mm256_set1_epi16(0xFF));
+        __m256i top = _mm256_and_si256(hi[k], low7), bottom = zero;
         if constexpr (!Bf16)
-          bottom =
-              _mm256_or_si256(_mm256_andnot_si256(raised, bottom), lowered);
-        else // the low half all ones: a sticky bit
-          loweredBit = _mm256_srli_epi16(lowered, 15);
-        __m256i clamped = _mm256_min_epu16(
-            _mm256_max_epu16(e, _mm256_set1_epi16(kBfpFp16Rebias)),
-            _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
-        idx = _mm256_andnot_si256(_mm256_cmpeq_epi16(e, zero),
-                                  _mm256_subs_epu16(clamped, baseK));
-      } else {
-        idx = _mm256_subs_epu16(e, baseK);
+          bottom = lo[k];
+        __m256i idx, loweredBit = zero;
+        if constexpr (Clamps) {
+          // Step 2: raised to 2^-15 (significand 1.0), lowered to the
+          // largest; a zero or denormal lane's index 0.
+          __m256i raised =
+                      _mm256_cmpgt_epi16(_mm256_set1_epi16(kBfpFp16Rebias), e),
+                  lowered = _mm256_cmpgt_epi16(
+                      e, _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+          top = _mm256_and_si256(
+              _mm256_or_si256(_mm256_andnot_si256(raised, top), lowered), low7);
+          if constexpr (!Bf16)
+            bottom =
+                _mm256_or_si256(_mm256_andnot_si256(raised, bottom), lowered);
+          else // the low half all ones: a sticky bit
+            loweredBit = _mm256_srli_epi16(lowered, 15);
+          __m256i clamped = _mm256_min_epu16(
+              _mm256_max_epu16(e, _mm256_set1_epi16(kBfpFp16Rebias)),
+              _mm256_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+          idx = _mm256_andnot_si256(_mm256_cmpeq_epi16(e, zero),
+                                    _mm256_subs_epu16(clamped, baseK));
+        } else {
+          idx = _mm256_subs_epu16(e, baseK);
+        }
+        __m256i x = _mm256_mullo_epi16(_mm256_or_si256(top, lead),
+                                       _mm256_shuffle_epi8(power, idx));
+        if constexpr (!Bf16) {
+          // low >= 2^d: 1 where low less 2^d - 1 leaves something.
+          x = _mm256_or_si256(
+              x,
+              _mm256_min_epu16(_mm256_subs_epu16(
+                                   bottom, _mm256_shuffle_epi8(belowStep, idx)),
+                               _mm256_set1_epi16(1)));
+        } else if constexpr (Clamps) {
+          x = _mm256_or_si256(x, loweredBit);
+        }
+        __m256i plusHalf = _mm256_add_epi16(x, lead);
+        __m256i halfUp = _mm256_srli_epi16(plusHalf, 8);
+        __m256i tie = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
+        __m256i tieBit = _mm256_srli_epi16(tie, 15);
+        ties = _mm256_sub_epi16(ties, tie);
+        tiesUp = _mm256_add_epi16(tiesUp, _mm256_andnot_si256(halfUp, tieBit));
+        q[k] = _mm256_andnot_si256(tieBit, halfUp);
       }
-      __m256i x = _mm256_mullo_epi16(_mm256_or_si256(top, lead),
-                                     _mm256_shuffle_epi8(power, idx));
-      if constexpr (!Bf16) {
-        // low >= 2^d: 1 where low less 2^d - 1 leaves something.
-        x = _mm256_or_si256(
-            x, _mm256_min_epu16(_mm256_subs_epu16(bottom, _mm256_shuffle_epi8(
-                                                              belowStep, idx)),
-                                _mm256_set1_epi16(1)));
-      } else if constexpr (Fp16Exponent) {
-        x = _mm256_or_si256(x, loweredBit);
-      }
-      __m256i plusHalf = _mm256_add_epi16(x, lead);
-      __m256i halfUp = _mm256_srli_epi16(plusHalf, 8);
-      __m256i tie = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
-      __m256i tieBit = _mm256_srli_epi16(tie, 15);
-      ties = _mm256_sub_epi16(ties, tie);
-      tiesUp = _mm256_add_epi16(tiesUp, _mm256_andnot_si256(halfUp, tieBit));
-      q[k] = _mm256_andnot_si256(tieBit, halfUp);
-    }
-    const __m256i ones = _mm256_set1_epi16(1);
-    tally[BfpClass::tie] =
-        _mm256_add_epi32(tally[BfpClass::tie], _mm256_madd_epi16(ties, ones));
-    tally[BfpClass::tieRoundedUp] = _mm256_add_epi32(
-        tally[BfpClass::tieRoundedUp], _mm256_madd_epi16(tiesUp, ones));
-    const __m256i largest = _mm256_set1_epi8(char((1u << M) - 1));
-    for (int k = 0; k < 4; k += 2)
-      storeSignedPairBytes<M + 1, M, false>(
-          datums + k * blockDatumBytes, datums + (k + 1) * blockDatumBytes,
-          _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
-          _mm256_packs_epi16(hi[k], hi[k + 1]));
+      const __m256i ones = _mm256_set1_epi16(1);
+      tally[BfpClass::tie] =
+          _mm256_add_epi32(tally[BfpClass::tie], _mm256_madd_epi16(ties, ones));
+      tally[BfpClass::tieRoundedUp] = _mm256_add_epi32(
+          tally[BfpClass::tieRoundedUp], _mm256_madd_epi16(tiesUp, ones));
+      const __m256i largest = _mm256_set1_epi8(char((1u << M) - 1));
+      for (int k = 0; k < 4; k += 2)
+        storeSignedPairBytes<M + 1, M, false>(
+            datums + k * blockDatumBytes, datums + (k + 1) * blockDatumBytes,
+            _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
+            _mm256_packs_epi16(hi[k], hi[k + 1]));
+    };
+    // Step 2 changes no datum where every block's 5-bit exponent lies in
+    // [M + 1, 30]: no value lies above the largest, and one below 2^-15
+    // (a zero too) is M + 1 - S5 <= 0 steps from it, so its index is 0.
+    if (Fp16Exponent &&
+        _mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(kSteps), shared),
+            _mm256_cmpgt_epi32(shared, _mm256_set1_epi32(kBfpMaxE5 - 1)))))
+      encode(std::integral_constant<bool, Fp16Exponent>{});
+    else
+      encode(std::false_type{});
     return true;
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {

@@ -356,9 +356,9 @@ struct Avx512 : X86Vocabulary {
   /// measured no faster than the fp32 lanes) with 32 16-bit lanes a
   /// vector, two blocks, their value i in lane i and 16 + i.
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
-  static bool bfpPackHalves(const char *const *values, char *exponents,
-                            char *datums, unsigned blockDatumBytes,
-                            Tally &tally) {
+  __attribute__((always_inline)) static bool
+  bfpPackHalves(const char *const *values, char *exponents, char *datums,
+                unsigned blockDatumBytes, Tally &tally) {
     static_assert(Bf16);
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
@@ -409,55 +409,66 @@ struct Avx512 : X86Vocabulary {
     const __m512i bases[2] = {
         _mm512_shuffle_i64x2(base, base, _MM_SHUFFLE(1, 1, 0, 0)),
         _mm512_shuffle_i64x2(base, base, _MM_SHUFFLE(3, 3, 2, 2))};
-    for (int h = 0; h < 2; ++h) {
-      __m512i baseH = bases[h];
-      __m512i e = _mm512_and_si512(_mm512_srli_epi16(hi[h], 7),
-                                   _mm512_set1_epi16(0xFF));
-      __m512i top = _mm512_and_si512(hi[h], low7), idx;
-      __mmask32 lowered = 0;
-      if constexpr (Fp16Exponent) {
-        // Step 2 as Avx2::bfpPackHalves.
-        __mmask32 raised =
-            _mm512_cmpgt_epi16_mask(_mm512_set1_epi16(kBfpFp16Rebias), e);
-        lowered = _mm512_cmpgt_epi16_mask(
-            e, _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
-        top = _mm512_mask_mov_epi16(_mm512_maskz_mov_epi16(~raised, top),
-                                    lowered, low7);
-        __m512i clamped = _mm512_min_epu16(
-            _mm512_max_epu16(e, _mm512_set1_epi16(kBfpFp16Rebias)),
-            _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
-        idx = _mm512_maskz_subs_epu16(_mm512_test_epi16_mask(e, e), clamped,
-                                      baseH);
-      } else {
-        idx = _mm512_subs_epu16(e, baseH);
+    auto encode = [&](auto clamps) __attribute__((always_inline)) {
+      constexpr bool Clamps = decltype(clamps)::value;
+      for (int h = 0; h < 2; ++h) {
+        __m512i baseH = bases[h];
+        __m512i e = _mm512_and_si512(_mm512_srli_epi16(hi[h], 7),
+                                     _mm512_set1_epi16(0xFF));
+        __m512i top = _mm512_and_si512(hi[h], low7), idx;
+        __mmask32 lowered = 0;
+        if constexpr (Clamps) {
+          // Step 2 as Avx2::bfpPackHalves.
+          __mmask32 raised =
+              _mm512_cmpgt_epi16_mask(_mm512_set1_epi16(kBfpFp16Rebias), e);
+          lowered = _mm512_cmpgt_epi16_mask(
+              e, _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+          top = _mm512_mask_mov_epi16(_mm512_maskz_mov_epi16(~raised, top),
+                                      lowered, low7);
+          __m512i clamped = _mm512_min_epu16(
+              _mm512_max_epu16(e, _mm512_set1_epi16(kBfpFp16Rebias)),
+              _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
+          idx = _mm512_maskz_subs_epu16(_mm512_test_epi16_mask(e, e), clamped,
+                                        baseH);
+        } else {
+          idx = _mm512_subs_epu16(e, baseH);
+        }
+        __m512i x = _mm512_mullo_epi16(_mm512_or_si512(top, lead),
+                                       _mm512_shuffle_epi8(power, idx));
+        if constexpr (Clamps) // a lowered value's low half: all ones
+          x = _mm512_or_si512(x, _mm512_maskz_mov_epi16(lowered, ones));
+        __m512i plusHalf = _mm512_add_epi16(x, lead);
+        __m512i halfUp = _mm512_srli_epi16(plusHalf, 8);
+        __mmask32 tie =
+            _mm512_testn_epi16_mask(plusHalf, _mm512_set1_epi16(0xFF));
+        __mmask32 odd = _mm512_mask_test_epi16_mask(tie, halfUp, ones);
+        uint32_t ties, odds;
+        __asm__("popcnt %1, %0" : "=r"(ties) : "r"(uint32_t(tie)));
+        __asm__("popcnt %1, %0" : "=r"(odds) : "r"(uint32_t(odd)));
+        tally[BfpClass::tie] += ties;
+        tally[BfpClass::tieRoundedUp] += ties - odds;
+        __m512i q =
+            _mm512_min_epu16(_mm512_mask_sub_epi16(halfUp, odd, halfUp, ones),
+                             _mm512_set1_epi16((1 << M) - 1));
+        // Step 5: the sign where the magnitude is not 0.
+        __mmask32 negative =
+            _mm512_mask_test_epi16_mask(_mm512_movepi16_mask(hi[h]), q, q);
+        __m256i datum = _mm512_cvtepi16_epi8(
+            _mm512_mask_add_epi16(q, negative, q, _mm512_set1_epi16(1 << M)));
+        storeBfpDatums(M + 1, datums + 2 * h * blockDatumBytes,
+                       _mm256_castsi256_si128(datum));
+        storeBfpDatums(M + 1, datums + (2 * h + 1) * blockDatumBytes,
+                       _mm256_extracti128_si256(datum, 1));
       }
-      __m512i x = _mm512_mullo_epi16(_mm512_or_si512(top, lead),
-                                     _mm512_shuffle_epi8(power, idx));
-      if constexpr (Fp16Exponent) // a lowered value's low half: all ones
-        x = _mm512_or_si512(x, _mm512_maskz_mov_epi16(lowered, ones));
-      __m512i plusHalf = _mm512_add_epi16(x, lead);
-      __m512i halfUp = _mm512_srli_epi16(plusHalf, 8);
-      __mmask32 tie =
-          _mm512_testn_epi16_mask(plusHalf, _mm512_set1_epi16(0xFF));
-      __mmask32 odd = _mm512_mask_test_epi16_mask(tie, halfUp, ones);
-      uint32_t ties, odds;
-      __asm__("popcnt %1, %0" : "=r"(ties) : "r"(uint32_t(tie)));
-      __asm__("popcnt %1, %0" : "=r"(odds) : "r"(uint32_t(odd)));
-      tally[BfpClass::tie] += ties;
-      tally[BfpClass::tieRoundedUp] += ties - odds;
-      __m512i q =
-          _mm512_min_epu16(_mm512_mask_sub_epi16(halfUp, odd, halfUp, ones),
-                           _mm512_set1_epi16((1 << M) - 1));
-      // Step 5: the sign where the magnitude is not 0.
-      __mmask32 negative =
-          _mm512_mask_test_epi16_mask(_mm512_movepi16_mask(hi[h]), q, q);
-      __m256i datum = _mm512_cvtepi16_epi8(
-          _mm512_mask_add_epi16(q, negative, q, _mm512_set1_epi16(1 << M)));
-      storeBfpDatums(M + 1, datums + 2 * h * blockDatumBytes,
-                     _mm256_castsi256_si128(datum));
-      storeBfpDatums(M + 1, datums + (2 * h + 1) * blockDatumBytes,
-                     _mm256_extracti128_si256(datum, 1));
-    }
+    };
+    // Step 2 as Avx2::bfpPackHalves: none where every block's 5-bit
+    // exponent lies in [M + 1, 30].
+    if (Fp16Exponent &&
+        (_mm512_cmpgt_epi32_mask(_mm512_set1_epi32(kSteps), shared) |
+         _mm512_cmpgt_epi32_mask(shared, _mm512_set1_epi32(kBfpMaxE5 - 1))))
+      encode(std::integral_constant<bool, Fp16Exponent>{});
+    else
+      encode(std::false_type{});
     return true;
   }
   static BfpBlock widenBfpDatums(BfpDatums bytes) {
