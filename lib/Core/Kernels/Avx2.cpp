@@ -442,19 +442,10 @@ struct Avx2 : X86Vocabulary {
                                  _mm256_unpackhi_epi64(ab, cd));
     m = _mm256_max_epu16(m, _mm256_shuffle_epi32(m, 0xB1));
     m = _mm256_max_epu16(m, _mm256_srli_epi32(m, 16));
-    __m256i shared = _mm256_srli_epi32(_mm256_slli_epi32(m, 16), 24);
-    __m256i field = shared; // S
-    if constexpr (Fp16Exponent) {
-      shared = _mm256_min_epi32(
-          _mm256_max_epi32(
-              _mm256_sub_epi32(shared, _mm256_set1_epi32(kBfpFp16Rebias)),
-              _mm256_setzero_si256()),
-          _mm256_set1_epi32(kBfpMaxE5));
-      field = _mm256_add_epi32(shared, _mm256_set1_epi32(kBfpFp16Rebias));
-    } else if (_mm256_movemask_epi8(
-                   _mm256_cmpgt_epi32(_mm256_set1_epi32(kSteps), field))) {
+    __m256i field, shared = bfpSharedOfHalfKeys<L32, Fp16Exponent>(m, field);
+    if (!Fp16Exponent && _mm256_movemask_epi8(_mm256_cmpgt_epi32(
+                             _mm256_set1_epi32(kSteps), field)))
       return false;
-    }
     // S - M - 1 in both 16-bit halves of each dword.
     __m256i base = _mm256_sub_epi32(field, _mm256_set1_epi32(kSteps));
     base = _mm256_or_si256(base, _mm256_slli_epi32(base, 16));

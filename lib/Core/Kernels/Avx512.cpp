@@ -383,18 +383,10 @@ struct Avx512 : X86Vocabulary {
     m = _mm512_max_epu16(m, _mm512_shuffle_epi32(m, _MM_PERM_BADC));
     m = _mm512_max_epu16(m, _mm512_shuffle_epi32(m, _MM_PERM_CDAB));
     m = _mm512_max_epu16(m, _mm512_srli_epi32(m, 16));
-    __m512i shared = _mm512_srli_epi32(_mm512_slli_epi32(m, 16), 24);
-    __m512i field = shared; // S
-    if constexpr (Fp16Exponent) {
-      shared = _mm512_min_epi32(
-          _mm512_max_epi32(
-              _mm512_sub_epi32(shared, _mm512_set1_epi32(kBfpFp16Rebias)),
-              _mm512_setzero_si512()),
-          _mm512_set1_epi32(kBfpMaxE5));
-      field = _mm512_add_epi32(shared, _mm512_set1_epi32(kBfpFp16Rebias));
-    } else if (_mm512_cmpgt_epi32_mask(_mm512_set1_epi32(kSteps), field)) {
+    __m512i field, shared = bfpSharedOfHalfKeys<L32, Fp16Exponent>(m, field);
+    if (!Fp16Exponent &&
+        _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(kSteps), field))
       return false;
-    }
     __m512i base = _mm512_sub_epi32(field, _mm512_set1_epi32(kSteps));
     base = _mm512_or_si512(base, _mm512_slli_epi32(base, 16));
     uint32_t bytes = uint32_t(_mm_cvtsi128_si32(

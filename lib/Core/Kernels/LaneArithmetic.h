@@ -312,12 +312,29 @@ template <class Fn, class T> T applyIfGiven(Fn fn, T v) {
 
 /// The exponent each value contributes: its field ("b"), or that field
 /// rebased to 5 bits and clamped ("a", step 2).
+/// Step 2's 5-bit exponents of exponent fields `e`: rebased and clamped.
+template <class V> typename V::I bfpFp16Exponents(typename V::I e) {
+  return V::min(V::max(V::sub(e, V::splat(kBfpFp16Rebias)), V::zero()),
+                V::splat(kBfpMaxE5));
+}
+/// The 16-bit BFP packs' (bfpPackHalves) shared exponents of 32-bit lanes
+/// whose low half is a block's largest key (a value's top half shifted
+/// left by one): the byte to write, and its fp32 field at `field`.
+template <class V, bool Fp16Exponent>
+typename V::I bfpSharedOfHalfKeys(typename V::I key, typename V::I &field) {
+  typename V::I shared = V::shr(V::shl(key, 16), 24);
+  field = shared;
+  if constexpr (Fp16Exponent) {
+    shared = bfpFp16Exponents<V>(shared);
+    field = V::add(shared, V::splat(kBfpFp16Rebias));
+  }
+  return shared;
+}
 template <class V, bool Fp16Exponent>
 typename V::I bfpBlockExponents(typename V::I bits) {
   typename V::I e = V::shr(bits, 23) & V::splat(0xFF);
   if constexpr (Fp16Exponent)
-    e = V::min(V::max(V::sub(e, V::splat(kBfpFp16Rebias)), V::zero()),
-               V::splat(kBfpMaxE5));
+    e = bfpFp16Exponents<V>(e);
   return e;
 }
 
