@@ -531,9 +531,10 @@ struct Avx2 : X86Vocabulary {
             _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
             _mm256_packs_epi16(hi[k], hi[k + 1]));
     };
-    // Step 2 changes no datum where every block's 5-bit exponent lies in
-    // [M + 1, 30]: no value lies above the largest, and one below 2^-15
-    // (a zero too) is M + 1 - S5 <= 0 steps from it, so its index is 0.
+    // Step 2 changes no datum where every block's 5-bit exponent S5 lies
+    // in [M + 1, 30]: no value lies above the largest, and a value below
+    // 2^-15 (or zero) lies at least M + 1 steps below S5 there, so its
+    // index is 0 and its datum 0, as 2^-15's would be.
     if (Fp16Exponent &&
         _mm256_movemask_epi8(_mm256_or_si256(
             _mm256_cmpgt_epi32(_mm256_set1_epi32(kSteps), shared),

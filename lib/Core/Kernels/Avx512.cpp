@@ -434,11 +434,8 @@ struct Avx512 : X86Vocabulary {
         __mmask32 tie =
             _mm512_testn_epi16_mask(plusHalf, _mm512_set1_epi16(0xFF));
         __mmask32 odd = _mm512_mask_test_epi16_mask(tie, halfUp, ones);
-        uint32_t ties, odds;
-        __asm__("popcnt %1, %0" : "=r"(ties) : "r"(uint32_t(tie)));
-        __asm__("popcnt %1, %0" : "=r"(odds) : "r"(uint32_t(odd)));
-        tally[BfpClass::tie] += ties;
-        tally[BfpClass::tieRoundedUp] += ties - odds;
+        Lanes<16>::count(tally[BfpClass::tie], tie);
+        Lanes<16>::count(tally[BfpClass::tieRoundedUp], __mmask32(tie & ~odd));
         __m512i q =
             _mm512_min_epu16(_mm512_mask_sub_epi16(halfUp, odd, halfUp, ones),
                              _mm512_set1_epi16((1 << M) - 1));

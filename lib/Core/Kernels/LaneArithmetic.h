@@ -67,13 +67,6 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   template <class M> static M notLanes(M a) { return M(~a); }
 };
 
-/// Whether vocabulary V's masks are lanes of all-ones or zero (not mask
-/// registers).
-template <class V>
-constexpr bool kLaneMasks =
-    std::is_same_v<decltype(V::eq(typename V::I{}, typename V::I{})),
-                   typename V::I>;
-
 //===-- fp32 (§2): the operand order is explicit in each lane -------------===//
 
 /// The operation `Op` with its operand order, on lanes or scalars of T.
@@ -310,8 +303,6 @@ template <class Fn, class T> T applyIfGiven(Fn fn, T v) {
     return fn(v);
 }
 
-/// The exponent each value contributes: its field ("b"), or that field
-/// rebased to 5 bits and clamped ("a", step 2).
 /// Step 2's 5-bit exponents of exponent fields `e`: rebased and clamped.
 template <class V> typename V::I bfpFp16Exponents(typename V::I e) {
   return V::min(V::max(V::sub(e, V::splat(kBfpFp16Rebias)), V::zero()),
@@ -330,6 +321,8 @@ typename V::I bfpSharedOfHalfKeys(typename V::I key, typename V::I &field) {
   }
   return shared;
 }
+/// The exponent each value contributes: its field ("b"), or that field
+/// rebased to 5 bits and clamped ("a", step 2).
 template <class V, bool Fp16Exponent>
 typename V::I bfpBlockExponents(typename V::I bits) {
   typename V::I e = V::shr(bits, 23) & V::splat(0xFF);
@@ -502,19 +495,8 @@ template <class V, unsigned M, class Tally>
 typename V::I bfpRoundLanes(typename V::I aligned, Tally &tally) {
   using I = typename V::I;
   I plusHalf = bfpPlusHalfLanes<V, M>(aligned);
-  I halfUp = V::shr(plusHalf, 24 - M);
-  if constexpr (kLaneMasks<V> && M > 1) {
-    // The same with fewer constants: the bits below the grid tested at the
-    // top of the lane; a tie's lane of 1 clears halfUp's last bit, and
-    // counts as rounded up where that bit was 0.
-    I tie = V::eq(V::shl(plusHalf, 8 + M), V::zero());
-    I tieBit = V::shr(tie, 31);
-    V::count(tally[BfpClass::tie], tie);
-    V::countIfOne(tally[BfpClass::tieRoundedUp], tie,
-                  V::butNot(tieBit, halfUp));
-    return V::butNot(halfUp, tieBit);
-  }
   auto tie = V::noneSet(plusHalf, V::splat(kBfpBelowGrid<M>));
+  I halfUp = V::shr(plusHalf, 24 - M);
   V::count(tally[BfpClass::tie], tie);
   V::countIfOne(tally[BfpClass::tieRoundedUp], tie,
                 V::butNot(V::splat(1), halfUp));
@@ -545,21 +527,9 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
     if constexpr (CountEvents)
       V::count(tally[BfpClass::exponentClamped],
                V::butNot(V::notLanes(V::eq(clamped, absolute)), zero));
-    // Step 3 with the significand at the top of the lane, shifted by 8
-    // more (the 5-bit exponents rebased to the field's).
-    aligned =
-        V::keep(V::notLanes(zero),
-                V::shrv(V::shl(clamped | V::splat(0x800000), 8),
-                        V::sub(V::add(shared, V::splat(kBfpFp16Rebias + 8)),
-                               V::shr(clamped, 23))));
-  } else if constexpr (kLaneMasks<V>) {
-    // Step 3 with fewer constants: the significand at the top of the lane,
-    // shifted by 8 more; (magnitude - 2^23) >> 23 is e - 1, or 511 for a
-    // zero or denormal lane, whose count wraps to 2^32 - 504 or more.
-    I eLessOne =
-        V::shr(V::sub(bits & V::splat(0x7FFFFFFFu), V::splat(0x800000)), 23);
-    aligned = V::shrv(V::shl(bits | V::splat(0x800000), 8),
-                      V::sub(V::add(shared, V::splat(7)), eLessOne));
+    aligned = bfpAlignLanes<V>(
+        (clamped & V::splat(0x7FFFFF)) | V::splat(0x800000), zero,
+        V::sub(V::shr(clamped, 23), V::splat(kBfpFp16Rebias)), shared);
   } else {
     aligned =
         bfpAlignedLanes<V>(bits, V::shr(bits, 23) & V::splat(0xFF), shared);
