@@ -306,15 +306,13 @@ struct Avx2 : X86Vocabulary {
     splats[1] = _mm256_permute2x128_si256(ab, ab, 0x11);
     splats[2] = _mm256_permute2x128_si256(cd, cd, 0x00);
     splats[3] = _mm256_permute2x128_si256(cd, cd, 0x11);
-    // [a a c c | b b d d], then a b c d in lanes 0-3, their low bytes.
-    __m256i abcd =
-        _mm256_permutevar8x32_epi32(_mm256_blend_epi32(ab, cd, 0xCC),
-                                    _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0));
-    __m128i bytes =
-        _mm_shuffle_epi8(_mm256_castsi256_si128(abcd),
-                         _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
-                                       -1, -1, -1, -1, -1));
-    return uint32_t(_mm_cvtsi128_si32(bytes));
+    return sharedBytes(_mm256_blend_epi32(ab, cd, 0xCC));
+  }
+  /// Four blocks' exponent bytes from dwords [a a c c | b b d d]: the low
+  /// bytes of dwords 0, 4, 2 and 6.
+  static uint32_t sharedBytes(__m256i v) {
+    return lowBytesOfDwords(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+        v, _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0))));
   }
   static int bfpShared(const BfpBlock &e) {
     return horizontalMax(_mm256_max_epi32(e.lo, e.hi));
@@ -449,11 +447,7 @@ struct Avx2 : X86Vocabulary {
     // S - M - 1 in both 16-bit halves of each dword.
     __m256i base = _mm256_sub_epi32(field, _mm256_set1_epi32(kSteps));
     base = _mm256_or_si256(base, _mm256_slli_epi32(base, 16));
-    __m256i order = _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0);
-    uint32_t bytes = uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(
-        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(shared, order)),
-        _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                      -1))));
+    uint32_t bytes = sharedBytes(shared);
     std::memcpy(exponents, &bytes, 4);
     const __m256i power = table([](int i) { return 1 << (i - 1); }),
                   belowStep =

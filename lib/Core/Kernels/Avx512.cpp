@@ -335,10 +335,11 @@ struct Avx512 : X86Vocabulary {
     splats[1] = _mm512_shuffle_i32x4(w, w, 0x55);
     splats[2] = _mm512_shuffle_i32x4(w, w, 0xAA);
     splats[3] = _mm512_shuffle_i32x4(w, w, 0xFF);
-    __m128i bytes = _mm512_cvtepi32_epi8(w); // quarter k: byte 4k
-    return uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(
-        bytes, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                             -1, -1, -1))));
+    return quarterBytes(w);
+  }
+  /// The low byte of each 128-bit quarter's first dword.
+  static uint32_t quarterBytes(__m512i w) {
+    return lowBytesOfDwords(_mm512_cvtepi32_epi8(w)); // quarter k: byte 4k
   }
   static int bfpShared(BfpBlock e) { return _mm512_reduce_max_epi32(e); }
   /// Lane 0 of a splat.
@@ -391,10 +392,7 @@ struct Avx512 : X86Vocabulary {
       return false;
     __m512i base = _mm512_sub_epi32(field, _mm512_set1_epi32(kSteps));
     base = _mm512_or_si512(base, _mm512_slli_epi32(base, 16));
-    uint32_t bytes = uint32_t(_mm_cvtsi128_si32(
-        _mm_shuffle_epi8(_mm512_cvtepi32_epi8(shared),
-                         _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
-                                       -1, -1, -1, -1, -1))));
+    uint32_t bytes = quarterBytes(shared);
     std::memcpy(exponents, &bytes, 4);
     const __m512i power = table([](int i) { return 1 << (i - 1); });
     const __m512i low7 = _mm512_set1_epi16(0x7F),

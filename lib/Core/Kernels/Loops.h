@@ -723,17 +723,23 @@ using BfpLoopTally =
     std::conditional_t<CountEvents, typename X::template Tally<BfpClass>,
                        typename X::template PopcountTally<BfpClass>>;
 
-/// The block whose values start at `values`, as packer P takes them;
-/// prefetching the next stripe's line `ahead` bytes below into the second
-/// level where banded, else the usual distance ahead (face order: every
-/// line of the next tile too).
-template <class X, class P, int Load>
-__attribute__((always_inline)) inline typename X::BfpBlock
-bfpValuesAt(const BfpLayout &layout, const char *values, size_t ahead) {
+/// For the block whose values start at `values`: prefetches the next
+/// stripe's line `ahead` bytes below into the second level where banded,
+/// else the usual distance ahead (face order: every line of the next tile
+/// too).
+template <class X>
+__attribute__((always_inline)) inline void bfpPrefetchBlock(const char *values,
+                                                            size_t ahead) {
   if (ahead)
     X::prefetchLine(values + ahead);
   else
     X::prefetch(values);
+}
+/// That block, as packer P takes it.
+template <class X, class P, int Load>
+__attribute__((always_inline)) inline typename X::BfpBlock
+bfpValuesAt(const BfpLayout &layout, const char *values, size_t ahead) {
+  bfpPrefetchBlock<X>(values, ahead);
   return P::values(loadBfpValues<X, Load>(layout, values));
 }
 
@@ -779,10 +785,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
         const char *at[4];
         for (unsigned k = 0; k < 4; ++k) {
           at[k] = tile + layout.blockStart[b + k] * sizes.inputBytes;
-          if (ahead)
-            X::prefetchLine(at[k] + ahead);
-          else
-            X::prefetch(at[k]);
+          bfpPrefetchBlock<X>(at[k], ahead);
           X::reportRead(at[k], kBfpBlockValues * sizes.inputBytes);
         }
         if (X::template bfpPackHalves<M, Fp16Exponent, kBf16>(

@@ -132,6 +132,13 @@ bfpStoreBlockDatums(unsigned datumBits, char *datums, __m128i values) {
   std::memcpy(datums, &word, 4);
 }
 
+/// The low bytes of dwords 0-3, in order, as one word.
+__attribute__((target("ssse3"))) inline uint32_t lowBytesOfDwords(__m128i v) {
+  return uint32_t(_mm_cvtsi128_si32(
+      _mm_shuffle_epi8(v, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
+                                        -1, -1, -1, -1, -1))));
+}
+
 /// What every x86 path's vocabulary (Loops.h) shares: the MXCSR guard,
 /// prefetching, and a BFP block's 16 datum bytes in an SSE register.
 struct X86Vocabulary {
