@@ -155,8 +155,10 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
     return s;
   const DtypeInfo &f32 = dtypeInfo(Dtype::float32);
   BfpLayout layouts[3];
-  for (unsigned c = 0; c < 3; ++c)
+  for (unsigned c = 0; c < 3; ++c) {
     layouts[c] = mixedLayout(c, f32, cols, flags);
+    layouts[c].streamValues = bfpStreamsValues(rows * cols * 4);
+  }
   if (tiles == 0)
     return Status::success();
   auto *bytes = static_cast<const uint8_t *>(packed);

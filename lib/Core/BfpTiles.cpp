@@ -777,14 +777,17 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
 static void runUnpack(const BfpLayout &layout, BfpSite site,
                       const void *packed, size_t tileCount, void *dst) {
   const VectorKernels *vector = activeKernels();
+  BfpLayout walk = layout;
+  walk.streamValues = bfpStreamsValues(tileCount * layout.shape.values() *
+                                       layout.values->bytes);
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    auto *in = static_cast<const uint8_t *>(packed) + begin * layout.packedBytes;
+    auto *in = static_cast<const uint8_t *>(packed) + begin * walk.packedBytes;
     if (site == BfpSite::host)
-      bfpUnpackTileRange(layout, in, begin, end - begin, dst);
+      bfpUnpackTileRange(walk, in, begin, end - begin, dst);
     else if (vector)
-      vector->bfpUnpack(layout, site, in, begin, end - begin, dst);
+      vector->bfpUnpack(walk, site, in, begin, end - begin, dst);
     else
-      unpackTilesAt(layout, in, begin, end - begin, static_cast<char *>(dst));
+      unpackTilesAt(walk, in, begin, end - begin, static_cast<char *>(dst));
   });
 }
 

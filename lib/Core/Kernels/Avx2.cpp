@@ -542,6 +542,10 @@ struct Avx2 : X86Vocabulary {
     return {_mm256_cvtepu8_epi32(bytes),
             _mm256_cvtepu8_epi32(_mm_srli_si128(bytes, 8))};
   }
+  static void streamBfpBlock(char *p, const BfpBlock &v) {
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(p), v.lo);
+    _mm256_stream_si256(reinterpret_cast<__m256i *>(p + 32), v.hi);
+  }
   static void storeBfpBlock(char *p, const BfpBlock &v) {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);

@@ -466,6 +466,9 @@ struct Avx512 : X86Vocabulary {
     return _mm512_cvtepu8_epi32(bytes);
   }
   static void storeBfpBlock(char *p, BfpBlock v) { _mm512_storeu_si512(p, v); }
+  static void streamBfpBlock(char *p, BfpBlock v) {
+    _mm512_stream_si512(reinterpret_cast<__m512i *>(p), v);
+  }
   /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
   /// of its own, widened: sums[k] for blocks[k].
   static void sumSquaresF32x8(const BfpBlock *blocks, double *first,

@@ -48,6 +48,9 @@
 //   X::storeBfpDatumPair(datumBits, p, q, a, b): blocks a and b's lanes
 //                           as bytes, stored as storeBfpDatums at p and q,
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
+//   X::streamBfpBlock(p, block) the same at a 64-byte aligned p (one whole
+//                           line) past the caches, X::streamFence() after
+//                           a loop's last,
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
 //   X::kBfpSignBytes: whether the host's BFP packs and the MX float packs
 //                           put the sign in on bytes: X::storeSignedDatumPair
@@ -379,10 +382,13 @@ auto loadBfpValues(const BfpLayout &layout, const char *values) {
 /// scattered where they are a matrix's column (loadBfpValues' inverse).
 template <class X>
 void storeBfpValues(const BfpLayout &layout, char *values,
-                    const typename X::BfpBlock &block) {
+                    const typename X::BfpBlock &block, bool stream = false) {
   if (layout.valueStep == 1) {
     X::reportWrite(values, 4 * kBfpBlockValues);
-    X::storeBfpBlock(values, block);
+    if (stream && reinterpret_cast<uintptr_t>(values) % 64 == 0)
+      X::streamBfpBlock(values, block);
+    else
+      X::storeBfpBlock(values, block);
     return;
   }
   alignas(64) char lined[4 * kBfpBlockValues];
@@ -1038,18 +1044,18 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
 }
 
 /// Block b of the packed tile `in` decoded into the tile whose first value
-/// is at `tile`.
+/// is at `tile` (streamed where `stream`).
 template <class X, BfpSite Site, unsigned M>
 __attribute__((always_inline)) inline void
 bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
-               const unsigned char *in, char *tile, unsigned b) {
+               const unsigned char *in, char *tile, unsigned b, bool stream) {
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   auto decoded = bfpDecodedBlock<X, Site, M>(
       *layout.format,
       X::widenBfpDatums(X::loadBfpDatums(M + 1, in + sizes.exponentBytes +
                                                     b * blockDatumBytes)),
       X::bfpSplat(in[b]));
-  storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded);
+  storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded, stream);
 }
 
 template <class X, BfpSite Site, unsigned M>
@@ -1059,8 +1065,12 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              size_t tileCount, char *dst) {
   const unsigned blocks = layout.shape.blocks();
   const BfpGroupSizes sizes(layout);
+  const bool stream = layout.streamValues;
   if (BfpStripes::fits(layout)) {
-    // A matrix's rows in bands, as bfpPackBandLoop's.
+    // A matrix's rows in bands, as bfpPackBandLoop's; each tile's next
+    // stripe's datums prefetched into the second level (a band reads 64
+    // tiles, more streams than the hardware prefetcher follows).
+    constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
     const BfpStripes order(layout);
     for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
       size_t band = std::min(tileCount - t, kBfpBandTiles);
@@ -1070,13 +1080,19 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
         in[i] = packed + (t + i) * layout.packedBytes;
         tiles[i] = dst + layout.origin(firstTile + t + i) * 4;
         X::reportRead(in[i], layout.packedBytes);
-        X::prefetch(in[i]);
+        X::prefetchLine(in[i]);
+        X::prefetchLine(in[i] + sizes.exponentBytes);
       }
       bfpBandStripes(order, band, [&](size_t i, unsigned b) {
+        X::prefetchLine(in[i] + sizes.exponentBytes +
+                        (b + 4) * blockDatumBytes);
         for (unsigned k = 0; k < 4; ++k)
-          bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k);
+          bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k,
+                                     stream);
       });
     }
+    if (stream)
+      X::streamFence();
     return;
   }
   for (size_t t = 0; t < tileCount; ++t) {
@@ -1085,8 +1101,10 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
     X::reportRead(in, layout.packedBytes);
     X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
     for (unsigned b = 0; b < blocks; ++b)
-      bfpUnpackBlock<X, Site, M>(layout, sizes, in, tile, b);
+      bfpUnpackBlock<X, Site, M>(layout, sizes, in, tile, b, stream);
   }
+  if (stream)
+    X::streamFence();
 }
 
 /// The inverse of bfpPackMixedLoop: tile t decoded from out + offsets[t] -
@@ -1100,6 +1118,7 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
   const BfpLayout &walk = layouts[0]; // every code's blocks lie alike
   const BfpGroupSizes sizes(walk);
   const BfpStripes order(walk);
+  const bool stream = walk.streamValues;
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);
     const unsigned char *in[kBfpBandTiles];
@@ -1111,22 +1130,29 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       tiles[i] = dst + walk.origin(tile) * 4;
       tileCodes[i] = bfpMixedCode(codes, tile);
       X::reportRead(in[i], offsets[tile + 1] - offsets[tile]);
+      X::prefetchLine(in[i]);
+      X::prefetchLine(in[i] + sizes.exponentBytes);
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
       if (tileCodes[i] == 3) { // bfp0: +0
         for (unsigned k = 0; k < 4; ++k)
           storeBfpValues<X>(walk, tiles[i] + walk.blockStart[b + k] * 4,
-                            typename X::BfpBlock{});
+                            typename X::BfpBlock{}, stream);
         return;
       }
       withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+        constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+        X::prefetchLine(in[i] + sizes.exponentBytes +
+                        (b + 4) * blockDatumBytes); // as bfpUnpackLoop's
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, BfpSite::host, M>(layouts[code], sizes, in[i],
-                                              tiles[i], b + k);
+                                              tiles[i], b + k, stream);
       });
     });
   }
+  if (stream)
+    X::streamFence();
 }
 
 /// The device diff (§5, the device's bytes) of tiles [firstTile, firstTile

@@ -149,6 +149,8 @@ struct X86Vocabulary {
   static void prefetchLine(const void *p) {
     _mm_prefetch(static_cast<const char *>(p), _MM_HINT_T1);
   }
+  /// Orders the streaming stores before it before every later store.
+  static void streamFence() { _mm_sfence(); }
 
   using BfpDatums = __m128i;
   static BfpDatums loadBfpDatums(unsigned datumBits,

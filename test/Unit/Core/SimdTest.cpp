@@ -10,15 +10,17 @@
 // under an instruction-set emulator (utils/avx512-emulated.sh).
 //
 //===----------------------------------------------------------------------===//
+#include "BfpLayout.h" // lib/Core, private
 #include "DtypeRows.h"
+#include "Kernels/Kernels.h" // lib/Core, private
+#include "ParallelFor.h"
+#include "Paths.h"
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
-#include "Kernels/Kernels.h" // lib/Core, private
-#include "ParallelFor.h"
-#include "Paths.h"
 #include "birsim/Core/Threads.h"
 
 #include "gtest/gtest.h"
@@ -706,6 +708,53 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
         },
         std::string("unpack ") + lookupBfpFormat(format)->name);
   }
+}
+
+/// Unpacks large enough to stream their values past the caches
+/// (bfpStreamsValues) give every path's bytes and write nothing outside
+/// their destination: matrices and tiles, a 64-byte aligned destination
+/// (whole lines streamed) and one 4 bytes past it (cached stores).
+TEST(VectorPath, StreamedUnpacksMatchCachedOnes) {
+  constexpr size_t kSide = 2048, kValues = kSide * kSide,
+                   kTiles = kValues / 1024;
+  ASSERT_TRUE(bfpStreamsValues(kValues * 4));
+  std::mt19937_64 rng(2048);
+  Bytes arbitrary(kTiles * lookupBfpFormat(0)->tileBytes);
+  for (unsigned char &c : arbitrary)
+    c = uint8_t(rng());
+  std::vector<uint8_t> codes(kTiles / 4);
+  for (uint8_t &c : codes)
+    c = uint8_t(rng());
+  constexpr uint32_t kCanary = 0x7FA5A5A5;
+  for (size_t offset : {0, 1}) // in floats past a 64-byte boundary
+    for (int form = 0; form < 4; ++form)
+      expectSameOnEveryPath(
+          [&] {
+            std::vector<uint32_t> out(kValues + 32, kCanary);
+            size_t start =
+                (64 - reinterpret_cast<uintptr_t>(out.data()) % 64) % 64 / 4 +
+                offset;
+            uint32_t *values = out.data() + start;
+            Status s =
+                form == 0   ? bfpUnpackMatrix(0, arbitrary.data(), kSide, kSide,
+                                              32, 32, 0, values)
+                : form == 1 ? bfpUnpackMatrix(4, arbitrary.data(), kSide, kSide,
+                                              32, 32, 0, values)
+                : form == 2
+                    ? bfpUnpack(0, arbitrary.data(), kTiles, 32, 32, 0, values)
+                    : bfpUnpackMixed(arbitrary.data(), kSide, kSide, 0,
+                                     codes.data(),
+                                     reinterpret_cast<float *>(values));
+            EXPECT_TRUE(s.ok()) << s.message();
+            for (size_t i = 0; i < out.size(); ++i)
+              if (i < start || i >= start + kValues)
+                EXPECT_EQ(out[i], kCanary) << "written outside at " << i;
+            out.erase(out.begin(), out.begin() + start);
+            out.resize(kValues);
+            return out;
+          },
+          "unpack form " + std::to_string(form) + " at offset " +
+              std::to_string(offset));
 }
 
 /// The counted forms (fidelity counters on, docs/Fidelity.md) give the same
