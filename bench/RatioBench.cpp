@@ -350,6 +350,23 @@ std::vector<float> normalF32(size_t n, unsigned seed) {
   return f32;
 }
 
+/// `n` floats at a 64-byte boundary: an unpack's destination as an
+/// allocator for large tensors gives it (PyTorch's CPU allocator aligns to
+/// 64 bytes), so that whole lines can stream (a misaligned one takes
+/// cached stores).
+struct AlignedFloats {
+  explicit AlignedFloats(size_t n)
+      : p(static_cast<float *>(
+            std::aligned_alloc(64, (n * 4 + 63) & ~size_t(63)))) {}
+  ~AlignedFloats() { std::free(p); }
+  AlignedFloats(const AlignedFloats &) = delete;
+  AlignedFloats &operator=(const AlignedFloats &) = delete;
+  float *data() const { return p; }
+
+private:
+  float *p;
+};
+
 /// Each value's top 16 bits: its bf16 truncation.
 std::vector<uint16_t> topHalves(const std::vector<float> &f32) {
   std::vector<uint16_t> half(f32.size());
@@ -429,6 +446,24 @@ void bfpConversion() {
           [&] {
             birsim_bfp_pack_matrix(0, input, src, 4096, 4096, shape[0],
                                    shape[1], 0, out.data());
+          },
+          copy);
+      row(what, t, copied, 1.3);
+    }
+  // The inverse (bound as the pack's), into a 64-byte aligned matrix.
+  AlignedFloats unpacked(n);
+  for (int format : {0, 1, 4})
+    for (const auto &shape : {shapes[0], shapes[3]}) {
+      std::snprintf(what, sizeof what, "bfp unpack_matrix %s 4096^2 %ux%u",
+                    birsim_bfp_format_name(format), shape[0], shape[1]);
+      if (!wanted(what))
+        continue;
+      birsim_bfp_pack_matrix(format, 16, f32.data(), 4096, 4096, shape[0],
+                             shape[1], 0, out.data());
+      auto [t, copied] = bestSecondsSideBySide(
+          [&] {
+            birsim_bfp_unpack_matrix(format, out.data(), 4096, 4096, shape[0],
+                                     shape[1], 0, unpacked.data());
           },
           copy);
       row(what, t, copied, 1.3);
@@ -603,7 +638,8 @@ void mixedBfp() {
               side, side);
   std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy",
               "ratio", "target");
-  std::vector<float> f32 = normalF32(n, 39116), copyOut(n), unpacked(n);
+  std::vector<float> f32 = normalF32(n, 39116), copyOut(n);
+  AlignedFloats unpacked(n);
   std::vector<uint8_t> codes((tiles + 3) / 4);
   std::mt19937 rng(39116);
   for (uint8_t &c : codes)
