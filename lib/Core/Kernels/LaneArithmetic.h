@@ -588,13 +588,37 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
   return V::select(V::eq(magnitude, V::zero()), sign, value);
 }
 
-//===-- MX tiles (§5 MX tiles) --------------------------------------------===//
-
 /// The fp32 bits of 2^e, -149 <= e <= 127: normal, or subnormal below
 /// 2^-126.
 constexpr uint32_t powerOfTwoBits(int e) {
   return e >= -126 ? uint32_t(e + 127) << 23 : 1u << (e + 149);
 }
+
+/// The power of two whose product with a datum's magnitude (as an exact
+/// float) is bfpDecodeLanes' value under shared exponent `shared`, where
+/// every datum's value is normal there: always in an "a" format, in a
+/// "b" format for m <= shared <= 254 (bfpDecodeLanes' field arithmetic
+/// wraps below and at 255); else 0.
+constexpr uint32_t bfpDecodeScaleBits(const BfpFormatInfo &f, unsigned shared) {
+  int m = int(f.magnitudeBits);
+  if (f.exponent == BfpExponent::Fp16)
+    return powerOfTwoBits(int(shared & 31) + kBfpFp16Rebias - 127 - (m - 1));
+  if (shared < unsigned(m) || shared > 254)
+    return 0;
+  return powerOfTwoBits(int(shared) - 127 - (m - 1));
+}
+
+/// bfpDecodeLanes of datums of M magnitude bits under a shared exponent
+/// whose bfpDecodeScaleBits is `scale` (not 0): the product is exact.
+template <class V, unsigned M>
+typename V::I bfpDecodeScaledLanes(typename V::I datum, typename V::I scale) {
+  using I = typename V::I;
+  I sign = V::shl(datum, 31 - M) & V::splat(0x80000000u);
+  I magnitude = datum & V::splat((1u << M) - 1);
+  return V::mulF(V::toFloat(magnitude), scale) | sign;
+}
+
+//===-- MX tiles (§5 MX tiles) --------------------------------------------===//
 
 /// An MX format's encoder and decoder in lanes: mxEncode and mxDecode (§5
 /// MX tiles), under the default MXCSR (the kernel's guard). The format's

@@ -1044,17 +1044,26 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
 }
 
 /// Block b of the packed tile `in` decoded into the tile whose first value
-/// is at `tile` (streamed where `stream`).
+/// is at `tile` (streamed where `stream`): at the host by one exact product
+/// where its exponent allows (bfpDecodeScaleBits).
 template <class X, BfpSite Site, unsigned M>
 __attribute__((always_inline)) inline void
 bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
                const unsigned char *in, char *tile, unsigned b, bool stream) {
+  using V = typename X::template Lanes<32>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-  auto decoded = bfpDecodedBlock<X, Site, M>(
-      *layout.format,
-      X::widenBfpDatums(X::loadBfpDatums(M + 1, in + sizes.exponentBytes +
-                                                    b * blockDatumBytes)),
-      X::bfpSplat(in[b]));
+  auto datums = X::widenBfpDatums(
+      X::loadBfpDatums(M + 1, in + sizes.exponentBytes + b * blockDatumBytes));
+  uint32_t scale =
+      Site == BfpSite::host ? bfpDecodeScaleBits(*layout.format, in[b]) : 0;
+  auto decoded =
+      scale ? X::mapBlock(
+                  [&](auto d) {
+                    return bfpDecodeScaledLanes<V, M>(d, V::splat(scale));
+                  },
+                  datums)
+            : bfpDecodedBlock<X, Site, M>(*layout.format, datums,
+                                          X::bfpSplat(in[b]));
   storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded, stream);
 }
 

@@ -710,51 +710,84 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
   }
 }
 
+/// Every path decodes every datum of every BFP format under every shared
+/// exponent as the portable path does: block k of 4096 has exponent k / 16,
+/// and the 16 blocks of an exponent hold every datum.
+TEST(VectorPath, UnpackEveryExponentAndDatum) {
+  constexpr size_t kTiles = 4096 / kBfpTileBlocks;
+  for (int format = 0; format < kNumBfpDatumFormats; ++format) {
+    const BfpFormatInfo &f = *lookupBfpFormat(format);
+    size_t blockBytes = kBfpBlockValues * (f.magnitudeBits + 1) / 8;
+    size_t datumStart = f.tileBytes - kBfpTileBlocks * blockBytes;
+    Bytes packed(kTiles * f.tileBytes);
+    for (size_t k = 0; k < 4096; ++k) {
+      uint8_t *tile = packed.data() + k / kBfpTileBlocks * f.tileBytes;
+      size_t b = k % kBfpTileBlocks;
+      tile[b] = uint8_t(k / 16);
+      for (size_t j = 0; j < blockBytes; ++j)
+        tile[datumStart + b * blockBytes + j] = uint8_t(k % 16 * 16 + j);
+    }
+    expectSameOnEveryPath(
+        [&] {
+          std::vector<uint32_t> out(kTiles * kBfpTileValues);
+          EXPECT_TRUE(bfpUnpack(format, packed.data(), kTiles, kBfpTileSide,
+                                kBfpTileSide, 0, out.data())
+                          .ok());
+          return out;
+        },
+        std::string("unpack ") + f.name);
+  }
+}
+
 /// Unpacks large enough to stream their values past the caches
 /// (bfpStreamsValues) give every path's bytes and write nothing outside
-/// their destination: matrices and tiles, a 64-byte aligned destination
-/// (whole lines streamed) and one 4 bytes past it (cached stores).
+/// their destination: matrices 64 tiles across and 65 (bands across rows
+/// of tiles), tiles, and mixed tiles, into a 64-byte aligned destination
+/// (whole blocks streamed) and one 4 bytes past it (cached stores).
 TEST(VectorPath, StreamedUnpacksMatchCachedOnes) {
-  constexpr size_t kSide = 2048, kValues = kSide * kSide,
-                   kTiles = kValues / 1024;
-  ASSERT_TRUE(bfpStreamsValues(kValues * 4));
+  constexpr size_t kRows = 2048;
   std::mt19937_64 rng(2048);
-  Bytes arbitrary(kTiles * lookupBfpFormat(0)->tileBytes);
+  Bytes arbitrary(65 * 64 * lookupBfpFormat(0)->tileBytes);
   for (unsigned char &c : arbitrary)
     c = uint8_t(rng());
-  std::vector<uint8_t> codes(kTiles / 4);
+  std::vector<uint8_t> codes(65 * 64 / 4);
   for (uint8_t &c : codes)
     c = uint8_t(rng());
   constexpr uint32_t kCanary = 0x7FA5A5A5;
-  for (size_t offset : {0, 1}) // in floats past a 64-byte boundary
-    for (int form = 0; form < 4; ++form)
-      expectSameOnEveryPath(
-          [&] {
-            std::vector<uint32_t> out(kValues + 32, kCanary);
-            size_t start =
-                (64 - reinterpret_cast<uintptr_t>(out.data()) % 64) % 64 / 4 +
-                offset;
-            uint32_t *values = out.data() + start;
-            Status s =
-                form == 0   ? bfpUnpackMatrix(0, arbitrary.data(), kSide, kSide,
-                                              32, 32, 0, values)
-                : form == 1 ? bfpUnpackMatrix(4, arbitrary.data(), kSide, kSide,
-                                              32, 32, 0, values)
-                : form == 2
-                    ? bfpUnpack(0, arbitrary.data(), kTiles, 32, 32, 0, values)
-                    : bfpUnpackMixed(arbitrary.data(), kSide, kSide, 0,
-                                     codes.data(),
-                                     reinterpret_cast<float *>(values));
-            EXPECT_TRUE(s.ok()) << s.message();
-            for (size_t i = 0; i < out.size(); ++i)
-              if (i < start || i >= start + kValues)
-                EXPECT_EQ(out[i], kCanary) << "written outside at " << i;
-            out.erase(out.begin(), out.begin() + start);
-            out.resize(kValues);
-            return out;
-          },
-          "unpack form " + std::to_string(form) + " at offset " +
-              std::to_string(offset));
+  for (size_t cols : {2048, 2080})
+    for (size_t offset : {0, 1}) // in floats past a 64-byte boundary
+      for (int form = 0; form < 4; ++form) {
+        size_t values = kRows * cols;
+        ASSERT_TRUE(bfpStreamsValues(values * 4));
+        expectSameOnEveryPath(
+            [&] {
+              std::vector<uint32_t> out(values + 32, kCanary);
+              size_t start =
+                  (64 - reinterpret_cast<uintptr_t>(out.data()) % 64) % 64 / 4 +
+                  offset;
+              void *at = out.data() + start;
+              Status s =
+                  form == 0 ? bfpUnpackMatrix(0, arbitrary.data(), kRows, cols,
+                                              32, 32, 0, at)
+                  : form == 1 ? bfpUnpackMatrix(4, arbitrary.data(), kRows,
+                                                cols, 16, 16, 0, at)
+                  : form == 2
+                      ? bfpUnpack(0, arbitrary.data(), values / 1024, 32, 32, 0,
+                                  at)
+                      : bfpUnpackMixed(arbitrary.data(), kRows, cols, 0,
+                                       codes.data(), static_cast<float *>(at));
+              EXPECT_TRUE(s.ok()) << s.message();
+              for (size_t i = 0; i < out.size(); ++i)
+                if (i < start || i >= start + values)
+                  EXPECT_EQ(out[i], kCanary) << "written outside at " << i;
+              out.erase(out.begin(), out.begin() + start);
+              out.resize(values);
+              return out;
+            },
+            "unpack form " + std::to_string(form) + ", " +
+                std::to_string(cols) + " columns, at offset " +
+                std::to_string(offset));
+      }
 }
 
 /// The counted forms (fidelity counters on, docs/Fidelity.md) give the same
