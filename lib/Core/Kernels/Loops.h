@@ -1067,6 +1067,23 @@ bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
   storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded, stream);
 }
 
+/// A band walk's prefetches into the second level of the packed tile `in`
+/// (a band reads 64 tiles, more streams than the hardware prefetcher
+/// follows): its exponents and first datums where the band starts, and
+/// after group b the next group's datums (in face order, the tile's next
+/// stripe's).
+template <class X>
+void bfpPrefetchBandTile(const unsigned char *in, const BfpGroupSizes &sizes) {
+  X::prefetchLine(in);
+  X::prefetchLine(in + sizes.exponentBytes);
+}
+template <class X, unsigned M>
+void bfpPrefetchNextGroup(const unsigned char *in, const BfpGroupSizes &sizes,
+                          unsigned b) {
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  X::prefetchLine(in + sizes.exponentBytes + (b + 4) * blockDatumBytes);
+}
+
 template <class X, BfpSite Site, unsigned M>
 __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              const unsigned char *packed,
@@ -1076,10 +1093,7 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
   const BfpGroupSizes sizes(layout);
   const bool stream = layout.streamValues;
   if (BfpStripes::fits(layout)) {
-    // A matrix's rows in bands, as bfpPackBandLoop's; each tile's next
-    // stripe's datums prefetched into the second level (a band reads 64
-    // tiles, more streams than the hardware prefetcher follows).
-    constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+    // A matrix's rows in bands, as bfpPackBandLoop's.
     const BfpStripes order(layout);
     for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
       size_t band = std::min(tileCount - t, kBfpBandTiles);
@@ -1089,12 +1103,10 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
         in[i] = packed + (t + i) * layout.packedBytes;
         tiles[i] = dst + layout.origin(firstTile + t + i) * 4;
         X::reportRead(in[i], layout.packedBytes);
-        X::prefetchLine(in[i]);
-        X::prefetchLine(in[i] + sizes.exponentBytes);
+        bfpPrefetchBandTile<X>(in[i], sizes);
       }
       bfpBandStripes(order, band, [&](size_t i, unsigned b) {
-        X::prefetchLine(in[i] + sizes.exponentBytes +
-                        (b + 4) * blockDatumBytes);
+        bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k,
                                      stream);
@@ -1139,8 +1151,7 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       tiles[i] = dst + walk.origin(tile) * 4;
       tileCodes[i] = bfpMixedCode(codes, tile);
       X::reportRead(in[i], offsets[tile + 1] - offsets[tile]);
-      X::prefetchLine(in[i]);
-      X::prefetchLine(in[i] + sizes.exponentBytes);
+      bfpPrefetchBandTile<X>(in[i], sizes);
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
       if (tileCodes[i] == 3) { // bfp0: +0
@@ -1151,9 +1162,7 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       }
       withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
-        constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-        X::prefetchLine(in[i] + sizes.exponentBytes +
-                        (b + 4) * blockDatumBytes); // as bfpUnpackLoop's
+        bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, BfpSite::host, M>(layouts[code], sizes, in[i],
                                               tiles[i], b + k, stream);
