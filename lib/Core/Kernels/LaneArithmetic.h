@@ -594,18 +594,20 @@ constexpr uint32_t powerOfTwoBits(int e) {
   return e >= -126 ? uint32_t(e + 127) << 23 : 1u << (e + 149);
 }
 
-/// The power of two whose product with a datum's magnitude (as an exact
-/// float) is bfpDecodeLanes' value under shared exponent `shared`, where
-/// every datum's value is normal there: always in an "a" format, in a
-/// "b" format for m <= shared <= 254 (bfpDecodeLanes' field arithmetic
-/// wraps below and at 255); else 0.
-constexpr uint32_t bfpDecodeScaleBits(const BfpFormatInfo &f, unsigned shared) {
-  int m = int(f.magnitudeBits);
-  if (f.exponent == BfpExponent::Fp16)
-    return powerOfTwoBits(int(shared & 31) + kBfpFp16Rebias - 127 - (m - 1));
-  if (shared < unsigned(m) || shared > 254)
+/// The power of two whose product with the exact float of a datum's
+/// magnitude (m bits) is its value under shared exponent `shared` of kind
+/// `exponent`, by bfpDecodeLanes or (as "b") bfpDeviceDecodeLanes, where
+/// every datum's value is normal there: always for an "a" exponent, for a
+/// "b" one where m <= shared <= 254 (their field arithmetic wraps below and
+/// at 255); else 0.
+constexpr uint32_t bfpDecodeScaleBits(BfpExponent exponent, unsigned m,
+                                      unsigned shared) {
+  if (exponent == BfpExponent::Fp16)
+    return powerOfTwoBits(int(shared & 31) + kBfpFp16Rebias - 127 -
+                          (int(m) - 1));
+  if (shared < m || shared > 254)
     return 0;
-  return powerOfTwoBits(int(shared) - 127 - (m - 1));
+  return powerOfTwoBits(int(shared) - 127 - (int(m) - 1));
 }
 
 /// bfpDecodeLanes of datums of M magnitude bits under a shared exponent
@@ -616,6 +618,14 @@ typename V::I bfpDecodeScaledLanes(typename V::I datum, typename V::I scale) {
   I sign = V::shl(datum, 31 - M) & V::splat(0x80000000u);
   I magnitude = datum & V::splat((1u << M) - 1);
   return V::mulF(V::toFloat(magnitude), scale) | sign;
+}
+/// bfpDeviceDecodeLanes the same way: a sign-only datum -Inf.
+template <class V, unsigned M>
+typename V::I bfpDeviceDecodeScaledLanes(typename V::I datum,
+                                         typename V::I scale) {
+  typename V::I value = bfpDecodeScaledLanes<V, M>(datum, scale);
+  return V::select(V::eq(value, V::splat(0x80000000u)), V::splat(0xFF800000u),
+                   value);
 }
 
 //===-- MX tiles (§5 MX tiles) --------------------------------------------===//

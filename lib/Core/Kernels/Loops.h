@@ -1044,8 +1044,8 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
 }
 
 /// Block b of the packed tile `in` decoded into the tile whose first value
-/// is at `tile` (streamed where `stream`): at the host by one exact product
-/// where its exponent allows (bfpDecodeScaleBits).
+/// is at `tile` (streamed where `stream`): by one exact product where its
+/// exponent allows (bfpDecodeScaleBits; at a device site a "b" exponent).
 template <class X, BfpSite Site, unsigned M>
 __attribute__((always_inline)) inline void
 bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
@@ -1054,16 +1054,21 @@ bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   auto datums = X::widenBfpDatums(
       X::loadBfpDatums(M + 1, in + sizes.exponentBytes + b * blockDatumBytes));
-  uint32_t scale =
-      Site == BfpSite::host ? bfpDecodeScaleBits(*layout.format, in[b]) : 0;
+  uint32_t scale = bfpDecodeScaleBits(
+      Site == BfpSite::host ? layout.format->exponent : BfpExponent::Fp32, M,
+      in[b]);
   auto decoded =
-      scale ? X::mapBlock(
-                  [&](auto d) {
+      scale
+          ? X::mapBlock(
+                [&](auto d) {
+                  if constexpr (Site == BfpSite::host)
                     return bfpDecodeScaledLanes<V, M>(d, V::splat(scale));
-                  },
-                  datums)
-            : bfpDecodedBlock<X, Site, M>(*layout.format, datums,
-                                          X::bfpSplat(in[b]));
+                  else
+                    return bfpDeviceDecodeScaledLanes<V, M>(d, V::splat(scale));
+                },
+                datums)
+          : bfpDecodedBlock<X, Site, M>(*layout.format, datums,
+                                        X::bfpSplat(in[b]));
   storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded, stream);
 }
 

@@ -711,7 +711,8 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
 }
 
 /// Every path decodes every datum of every BFP format under every shared
-/// exponent as the portable path does: block k of 4096 has exponent k / 16,
+/// exponent as the portable path does, as the host and (the "b" formats)
+/// as each device site's unpacker: block k of 4096 has exponent k / 16,
 /// and the 16 blocks of an exponent hold every datum.
 TEST(VectorPath, UnpackEveryExponentAndDatum) {
   constexpr size_t kTiles = 4096 / kBfpTileBlocks;
@@ -727,15 +728,20 @@ TEST(VectorPath, UnpackEveryExponentAndDatum) {
       for (size_t j = 0; j < blockBytes; ++j)
         tile[datumStart + b * blockBytes + j] = uint8_t(k % 16 * 16 + j);
     }
-    expectSameOnEveryPath(
-        [&] {
-          std::vector<uint32_t> out(kTiles * kBfpTileValues);
-          EXPECT_TRUE(bfpUnpack(format, packed.data(), kTiles, kBfpTileSide,
-                                kBfpTileSide, 0, out.data())
-                          .ok());
-          return out;
-        },
-        std::string("unpack ") + f.name);
+    for (const BfpSiteInfo &site : kBfpSiteTable) {
+      if (site.onDevice() && f.exponent != BfpExponent::Fp32)
+        continue;
+      expectSameOnEveryPath(
+          [&] {
+            std::vector<uint32_t> out(kTiles * kBfpTileValues);
+            Status s = bfpUnpack(bfpTilesCall(int(site.site), format, kTiles,
+                                              kBfpTileSide, kBfpTileSide, 0),
+                                 packed.data(), out.data());
+            EXPECT_TRUE(s.ok()) << s.message();
+            return out;
+          },
+          std::string("unpack ") + f.name + " at " + site.name);
+    }
   }
 }
 
