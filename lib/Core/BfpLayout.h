@@ -26,8 +26,8 @@ struct BfpLayout {
   /// tileColStep elements.
   size_t tilesAcross, tileRowStep, tileColStep;
   size_t packedBytes; ///< per tile
-  /// Whether an unpack stores the values' whole lines past the caches
-  /// (bfpStreamsValues).
+  /// Whether a BFP unpack (not MX) stores the values' whole lines past
+  /// the caches (bfpStreamsValues).
   bool streamValues = false;
 
   size_t origin(size_t t) const {

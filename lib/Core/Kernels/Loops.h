@@ -1044,12 +1044,13 @@ typename X::BfpBlock bfpDecodedBlock(const BfpFormatInfo &f,
 }
 
 /// Block b of the packed tile `in` decoded into the tile whose first value
-/// is at `tile` (streamed where `stream`): by one exact product where its
-/// exponent allows (bfpDecodeScaleBits; at a device site a "b" exponent).
+/// is at `tile` (streamed where layout.streamValues): by one exact product
+/// where its exponent allows (bfpDecodeScaleBits; at a device site a "b"
+/// exponent).
 template <class X, BfpSite Site, unsigned M>
 __attribute__((always_inline)) inline void
 bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
-               const unsigned char *in, char *tile, unsigned b, bool stream) {
+               const unsigned char *in, char *tile, unsigned b) {
   using V = typename X::template Lanes<32>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   auto datums = X::widenBfpDatums(
@@ -1069,7 +1070,8 @@ bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
                 datums)
           : bfpDecodedBlock<X, Site, M>(*layout.format, datums,
                                         X::bfpSplat(in[b]));
-  storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded, stream);
+  storeBfpValues<X>(layout, tile + layout.blockStart[b] * 4, decoded,
+                    layout.streamValues);
 }
 
 /// A band walk's prefetches into the second level of the packed tile `in`
@@ -1096,7 +1098,6 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
                                              size_t tileCount, char *dst) {
   const unsigned blocks = layout.shape.blocks();
   const BfpGroupSizes sizes(layout);
-  const bool stream = layout.streamValues;
   if (BfpStripes::fits(layout)) {
     // A matrix's rows in bands, as bfpPackBandLoop's.
     const BfpStripes order(layout);
@@ -1113,11 +1114,10 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
       bfpBandStripes(order, band, [&](size_t i, unsigned b) {
         bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
         for (unsigned k = 0; k < 4; ++k)
-          bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k,
-                                     stream);
+          bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k);
       });
     }
-    if (stream)
+    if (layout.streamValues)
       X::streamFence();
     return;
   }
@@ -1127,9 +1127,9 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
     X::reportRead(in, layout.packedBytes);
     X::prefetch(in); // the tile after next's first bytes (BFP8: 1088 each)
     for (unsigned b = 0; b < blocks; ++b)
-      bfpUnpackBlock<X, Site, M>(layout, sizes, in, tile, b, stream);
+      bfpUnpackBlock<X, Site, M>(layout, sizes, in, tile, b);
   }
-  if (stream)
+  if (layout.streamValues)
     X::streamFence();
 }
 
@@ -1144,7 +1144,6 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
   const BfpLayout &walk = layouts[0]; // every code's blocks lie alike
   const BfpGroupSizes sizes(walk);
   const BfpStripes order(walk);
-  const bool stream = walk.streamValues;
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);
     const unsigned char *in[kBfpBandTiles];
@@ -1162,7 +1161,7 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       if (tileCodes[i] == 3) { // bfp0: +0
         for (unsigned k = 0; k < 4; ++k)
           storeBfpValues<X>(walk, tiles[i] + walk.blockStart[b + k] * 4,
-                            typename X::BfpBlock{}, stream);
+                            typename X::BfpBlock{}, walk.streamValues);
         return;
       }
       withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
@@ -1170,11 +1169,11 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
         bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, BfpSite::host, M>(layouts[code], sizes, in[i],
-                                              tiles[i], b + k, stream);
+                                              tiles[i], b + k);
       });
     });
   }
-  if (stream)
+  if (walk.streamValues)
     X::streamFence();
 }
 

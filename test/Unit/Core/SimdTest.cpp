@@ -760,11 +760,11 @@ TEST(VectorPath, StreamedUnpacksMatchCachedOnes) {
   for (uint8_t &c : codes)
     c = uint8_t(rng());
   constexpr uint32_t kCanary = 0x7FA5A5A5;
-  for (size_t cols : {2048, 2080})
+  for (size_t cols : {2048, 2080}) {
+    size_t values = kRows * cols;
+    ASSERT_TRUE(bfpStreamsValues(values * 4));
     for (size_t offset : {0, 1}) // in floats past a 64-byte boundary
-      for (int form = 0; form < 4; ++form) {
-        size_t values = kRows * cols;
-        ASSERT_TRUE(bfpStreamsValues(values * 4));
+      for (int form = 0; form < 4; ++form)
         expectSameOnEveryPath(
             [&] {
               std::vector<uint32_t> out(values + 32, kCanary);
@@ -793,7 +793,7 @@ TEST(VectorPath, StreamedUnpacksMatchCachedOnes) {
             "unpack form " + std::to_string(form) + ", " +
                 std::to_string(cols) + " columns, at offset " +
                 std::to_string(offset));
-      }
+  }
 }
 
 /// The counted forms (fidelity counters on, docs/Fidelity.md) give the same
