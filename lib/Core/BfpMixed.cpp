@@ -303,6 +303,109 @@ static bool meetsBound(BfpMixedMetric metric, double measure, double bound) {
   return metric == BfpMixedMetric::pcc ? measure >= bound : measure <= bound;
 }
 
+/// The screen's verdict on a measure: proven to meet the bound, proven
+/// not to, or neither (the double sums decide).
+enum class Screened { meets, fails, unknown };
+
+/// The verdict on whether an interval [lo, hi] holding a measure meets
+/// `bound` (at least it for PCC, at most it for an error).
+static Screened verdict(double lo, double hi, double bound, bool atLeast) {
+  if (!(std::isfinite(lo) && std::isfinite(hi)))
+    return Screened::unknown;
+  if (atLeast ? lo >= bound : hi <= bound)
+    return Screened::meets;
+  if (atLeast ? hi < bound : lo > bound)
+    return Screened::fails;
+  return Screened::unknown;
+}
+
+/// The screen's error bounds (D45): G and A, its sums' (Kernels.h); g,
+/// relative, of D45's double sums (at most 131 roundings a term); r,
+/// relative, of the last few double operations on either side.
+constexpr double kScreenG = kMixedScreenRelative,
+                 kScreenA = kMixedScreenAbsolute, kScreenDouble = 0x1p-45,
+                 kScreenR = 0x1p-48;
+
+/// Whether bfp0 meets zeroBound: D45's mean |x| is sum |x| within g,
+/// over n; the screen's within G plus A.
+static Screened screenZero(const MixedScreenSums &s, double zeroBound) {
+  constexpr double n = double(kMixedValues), G = kScreenG, A = kScreenA,
+                   g = kScreenDouble, r = kScreenR;
+  double lo = (s.absX - A) / (1 + G) * (1 - g) / n * (1 - r),
+         hi = (s.absX + A) / (1 - G) * (1 + g) / n * (1 + r);
+  return verdict(lo, hi, zeroBound, false);
+}
+
+/// Whether code c's PCC meets `bound`: an interval that holds D45's
+/// measure, from the screen's sums about the shift a. With exact sums
+/// about a, S_xx(a) = S_xx + (sum (x - a))^2 / n and S_xq(a) = S_xq +
+/// sum (x - a) sum (q - a) / n, the centred S's those of the true means;
+/// D45's sums are about means m within g sum |x| / n of the true ones, so
+/// exceed the centred ones by n (mean - m)^2 at most, each within g of
+/// its terms' magnitudes (at most sqrt(S_xx S_qq), Cauchy-Schwarz).
+static Screened screenPcc(const MixedScreenSums &s, unsigned c, double bound) {
+  constexpr double n = double(kMixedValues), G = kScreenG, A = kScreenA,
+                   g = kScreenDouble, r = kScreenR;
+  double p = s.dx, q = s.dq[c];
+  // Upper bounds of the exact sums of squares about a; the errors of the
+  // screen's linear sums (sum |x - a| <= sqrt(n S_xx(a))).
+  double rx = (s.dxx + A) / (1 - G), rq = (s.dqq[c] + A) / (1 - G);
+  double ep = G * std::sqrt(n * rx) + A, eq = G * std::sqrt(n * rq) + A;
+  // The centred sums and their errors.
+  double xx = s.dxx - p * p / n, qq = s.dqq[c] - q * q / n,
+         xq = s.dxq[c] - p * q / n;
+  double exx = G * rx + A + ep * (2 * std::fabs(p) + ep) / n +
+               r * (s.dxx + p * p / n),
+         eqq = G * rq + A + eq * (2 * std::fabs(q) + eq) / n +
+               r * (s.dqq[c] + q * q / n),
+         exq = G * std::sqrt(rx * rq) + A +
+               (ep * std::fabs(q) + eq * std::fabs(p) + ep * eq) / n +
+               r * (std::fabs(s.dxq[c]) + std::fabs(p * q) / n);
+  // D45's means' errors (sum |x| <= n |a| + sqrt(n S_xx(a))), its sums.
+  double a = std::fabs(double(s.shift));
+  double mx = g * (n * a + std::sqrt(n * rx)) / n,
+         mq = g * (n * a + std::sqrt(n * rq)) / n;
+  double bx = rx + n * mx * mx, bq = rq + n * mq * mq;
+  double numLo = xq - exq - n * mx * mq - g * std::sqrt(bx * bq),
+         numHi = xq + exq + n * mx * mq + g * std::sqrt(bx * bq);
+  double xLo = (xx - exx) * (1 - g), xHi = (xx + exx + n * mx * mx) * (1 + g),
+         qLo = (qq - eqq) * (1 - g), qHi = (qq + eqq + n * mq * mq) * (1 + g);
+  if (!(xLo > 0 && qLo > 0)) // D45's constant sides, or no proof
+    return Screened::unknown;
+  double hi = numHi / std::sqrt(numHi >= 0 ? xLo * qLo : xHi * qHi),
+         lo = numLo / std::sqrt(numLo >= 0 ? xHi * qHi : xLo * qLo);
+  // D45's last roundings (two square roots, a product, a quotient), ours.
+  return verdict(lo - r * std::fabs(lo), hi + r * std::fabs(hi), bound, true);
+}
+
+/// The code the screen proves D45's choice for a tile, if it does: bfp0
+/// where allowed, then the candidates cheapest first, as the assigner.
+static bool screenChoice(const MixedScreenSums &s, unsigned formats,
+                         const unsigned *candidates, unsigned count,
+                         unsigned costliest, double bound, double zeroBound,
+                         unsigned &chosen) {
+  if (formats >> 3 & 1) {
+    Screened zero = screenZero(s, zeroBound);
+    if (zero == Screened::unknown)
+      return false;
+    if (zero == Screened::meets) {
+      chosen = 3;
+      return true;
+    }
+  }
+  for (unsigned c = 0; c < count; ++c) {
+    Screened pcc = screenPcc(s, candidates[c], bound);
+    if (pcc == Screened::unknown)
+      return false;
+    if (pcc == Screened::meets) {
+      chosen = candidates[c];
+      return true;
+    }
+  }
+  chosen = costliest;
+  return true;
+}
+
 double bfpMixedMetricValue(BfpMixedMetric metric, const float *x,
                            const float *q) {
   double measure, meanAbs;
@@ -391,6 +494,16 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
             std::memcpy(&x[b * kBfpBlockValues + j], &bits, 4);
           }
       }
+      unsigned chosen = costliest;
+      if (vector && metric == int(BfpMixedMetric::pcc)) {
+        MixedScreenSums sums;
+        vector->mixedScreen(measured, x, kMixedValues, sums);
+        if (screenChoice(sums, formats, candidates, count, costliest, bound,
+                         zeroBound, chosen)) {
+          chosenCodes[t] = uint8_t(chosen);
+          continue;
+        }
+      }
       if (vector) {
         if (count)
           vector->bfpMixedRoundTrips(measured, x, byCode, kMixedValues);
@@ -404,7 +517,6 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       double measures[kMaxMixedTrips], meanAbs;
       measureRoundTrips(vector, BfpMixedMetric(metric), x, q, count, measures,
                         meanAbs);
-      unsigned chosen = costliest;
       if (formats >> 3 & 1 && meanAbs <= zeroBound) {
         chosen = 3;
       } else {

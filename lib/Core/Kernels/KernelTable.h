@@ -246,6 +246,14 @@ template <class X> struct EntryPoints {
     });
   }
 
+  static void mixedScreen(unsigned codes, const float *x, size_t n,
+                          MixedScreenSums &sums) {
+    Guard guard(x, 4 * n, nullptr, 0);
+    static_assert(kMaxMixedTrips == 3);
+    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(
+        codes, [&](auto mask) { mixedScreenLoop<X, mask>(x, n, sums); });
+  }
+
   static double mixedMaxAbsDifference(const float *a, const float *b,
                                       size_t n) {
     Guard guard(a, 4 * n, nullptr, 0);
@@ -273,6 +281,7 @@ template <class X> constexpr VectorKernels kernelTableOf() {
   table.bfpGather = E::bfpGather;
   table.bfpMixedRoundTrips = E::bfpMixedRoundTrips;
   table.mixedPass = E::mixedPass;
+  table.mixedScreen = E::mixedScreen;
   table.mixedMaxAbsDifference = E::mixedMaxAbsDifference;
   return table;
 }

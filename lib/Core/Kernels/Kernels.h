@@ -130,6 +130,26 @@ constexpr unsigned mixedSumsOf(MixedPass pass, unsigned count) {
                                              : 2 * count + 1;
 }
 
+/// The vector paths' fp32 screen of the assigner's PCC (D45) over a
+/// tile's n values x (face order) and their round trips q[c] under mixed
+/// codes c: sums in the path's fp32 lanes (at most 128 terms a lane, each
+/// product fused into its sum), the lanes added in double, about a shift
+/// a (an fp32 near x's mean). Each lies within kMixedScreenRelative times
+/// the sum of its exact terms' magnitudes, plus kMixedScreenAbsolute, of
+/// the exact sum: 128 fp32 roundings of a lane and a term's own two are
+/// below 2^-16 relative; fp32's absolute error below its normal range is
+/// 2^-150 a step.
+constexpr double kMixedScreenRelative = 0x1p-16;
+constexpr double kMixedScreenAbsolute = 0x1p-120;
+struct MixedScreenSums {
+  float shift;                ///< a
+  double absX;                ///< sum |x|
+  double dx, dxx;             ///< sum (x - a), sum (x - a)^2
+  double dq[kMaxMixedTrips];  ///< sum (q[c] - a)
+  double dqq[kMaxMixedTrips]; ///< sum (q[c] - a)^2
+  double dxq[kMaxMixedTrips]; ///< sum (x - a) (q[c] - a)
+};
+
 /// One ISA's vector kernels (raw little-endian bits, any alignment). A null
 /// member means "use the portable path".
 struct VectorKernels {
@@ -207,6 +227,10 @@ struct VectorKernels {
   void (*mixedPass)(MixedPass pass, const float *x, const float *const *q,
                     unsigned count, const double *means, size_t n,
                     double (*partials)[8]);
+  /// MixedScreenSums of x (n values, a multiple of 64, at most 1024) and
+  /// its round trips (as bfpMixedRoundTrips) under the codes in `codes`.
+  void (*mixedScreen)(unsigned codes, const float *x, size_t n,
+                      MixedScreenSums &sums);
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);

@@ -53,6 +53,8 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   static I toFloat(I v) { return I(__builtin_convertvector(S(v), F)); }
   /// fp32 lanes truncated to signed integers (in range).
   static I truncateToInt(I v) { return I(__builtin_convertvector(F(v), S)); }
+  /// fp32 lanes rounded toward zero to integers (as fp32).
+  static I truncF(I v) { return I(__builtin_elementwise_trunc(F(v))); }
   static I addF(I a, I b) { return I(F(a) + F(b)); }
   static I subF(I a, I b) { return I(F(a) - F(b)); }
   static I mulF(I a, I b) { return I(F(a) * F(b)); }

@@ -1466,8 +1466,9 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 }
 
 /// The host's round trips (pack then unpack, §5) of `count` fp32 values
-/// (whole blocks of 16) under every mixed code c in `Mask` into q[c], four
-/// blocks sharing one reduction of their exponents. The codes are "b"
+/// x (whole blocks of 16) under every mixed code c in `Mask`, four blocks
+/// sharing one reduction of their exponents: consume(i, values, q) for the
+/// block at x + i, q[c] its round trip under code c. The codes are "b"
 /// formats, so they share the block's exponent, alignment and sign; each
 /// rounds the signed aligned significand on its grid (bfpRoundedF; RNE is
 /// symmetric, so rounding the signed value is rounding the magnitude),
@@ -1476,11 +1477,11 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 /// at least 1, so at least 2^-149 apart), as bfpDecodeLanes gives it. A
 /// block holding an Inf or a NaN (shared 255) encodes and decodes each
 /// code's datums.
-template <class X, unsigned Mask>
-__attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
-                                                      float *const *q,
-                                                      size_t count) {
+template <class X, unsigned Mask, class Consume>
+__attribute__((always_inline)) inline void
+bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
   using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
   typename X::template PopcountTally<BfpClass> ignored{};
   static_assert(kMaxMixedTrips == 3);
   auto forEachCode = [](auto fn) {
@@ -1491,56 +1492,66 @@ __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
     if constexpr (Mask & 4)
       fn(std::integral_constant<unsigned, 2>{});
   };
-  auto trip = [&](size_t i, const typename X::BfpBlock &values,
-                  typename X::BfpShared shared, int byte) {
+  auto trip = [&](size_t i, const Block &values, typename X::BfpShared shared,
+                  int byte) {
+    Block q[kMaxMixedTrips];
     if (byte == 255) {
       forEachCode([&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
         const BfpFormatInfo &f =
             kBfpFormatTable[kBfpMixedCodes[decltype(code)::value].format];
-        X::storeBfpBlock(
-            reinterpret_cast<char *>(q[code] + i),
-            X::mapBlock(
-                [&](auto v) {
-                  return bfpDecodeLanes<V>(
-                      f, bfpEncodeLanes<V, false, M, false>(v, shared, ignored),
-                      shared);
-                },
-                values));
+        q[code] = X::mapBlock(
+            [&](auto v) {
+              return bfpDecodeLanes<V>(
+                  f, bfpEncodeLanes<V, false, M, false>(v, shared, ignored),
+                  shared);
+            },
+            values);
       });
+      consume(i, values, q);
       return;
     }
     auto scale = V::splat(byte ? powerOfTwoBits(byte - 150) : 0);
-    auto aligned = X::mapBlock(
-        [&](auto bits) {
-          auto e = V::shr(bits, 23) & V::splat(0xFF);
-          auto sign = V::sra(bits, 31);
-          auto a = bfpAlignedLanes<V>(bits, e, shared);
-          return V::toFloat(V::sub(a ^ sign, sign));
-        },
-        values);
+    // From shared 24 on, the signed aligned significand is the product
+    // x 2^(150 - shared) truncated: s 2^(e - shared) for a normal x
+    // (significand s, exponent e), exact, or below 1 (a denormal's too),
+    // so that truncating it is the truncating shift.
+    auto aligned =
+        byte >= 24 ? X::mapBlock(
+                         [&, toAligned = V::splat(powerOfTwoBits(150 - byte))](
+                             auto bits) {
+                           return V::truncF(V::mulF(bits, toAligned));
+                         },
+                         values)
+                   : X::mapBlock(
+                         [&](auto bits) {
+                           auto e = V::shr(bits, 23) & V::splat(0xFF);
+                           auto sign = V::sra(bits, 31);
+                           auto a = bfpAlignedLanes<V>(bits, e, shared);
+                           return V::toFloat(V::sub(a ^ sign, sign));
+                         },
+                         values);
     forEachCode([&](auto code) {
       constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
       constexpr float largest = float((1u << 24) - (1u << (24 - M)));
-      X::storeBfpBlock(reinterpret_cast<char *>(q[code] + i),
-                       X::mapBlock(
-                           [&](auto a) {
-                             auto grid =
-                                 V::maxF(V::minF(bfpRoundedF<V, M, 0>(a),
-                                                 V::splatF(largest)),
-                                         V::splatF(-largest));
-                             return V::mulF(grid, scale);
-                           },
-                           aligned));
+      q[code] = X::mapBlock(
+          [&](auto a) {
+            auto grid =
+                V::maxF(V::minF(bfpRoundedF<V, M, 0>(a), V::splatF(largest)),
+                        V::splatF(-largest));
+            return V::mulF(grid, scale);
+          },
+          aligned);
     });
+    consume(i, values, q);
   };
-  auto exponents = [](const typename X::BfpBlock &values) {
+  auto exponents = [](const Block &values) {
     return X::mapBlock(
         [](auto v) { return bfpBlockExponents<V, false>(v); }, values);
   };
   size_t i = 0;
   for (; i + 4 * kBfpBlockValues <= count; i += 4 * kBfpBlockValues) {
-    typename X::BfpBlock values[4], e[4];
+    Block values[4], e[4];
     for (unsigned k = 0; k < 4; ++k) {
       values[k] = X::loadBfpBlock(
           Dtype::float32,
@@ -1559,6 +1570,19 @@ __attribute__((noinline)) void bfpMixedRoundTripsLoop(const float *x,
     int byte = X::bfpShared(exponents(values));
     trip(i, values, X::bfpSplat(byte), byte);
   }
+}
+
+/// bfpMixedTrips' round trips into q[c].
+template <class X, unsigned Mask>
+__attribute__((noinline)) void
+bfpMixedRoundTripsLoop(const float *x, float *const *q, size_t count) {
+  bfpMixedTrips<X, Mask>(
+      x, count, [&](size_t i, const typename X::BfpBlock &, const auto *trips) {
+        for (unsigned code = 0; code < kMaxMixedTrips; ++code)
+          if (Mask >> code & 1)
+            X::storeBfpBlock(reinterpret_cast<char *>(q[code] + i),
+                             trips[code]);
+      });
 }
 
 /// Eight doubles, lane k the partial sum of i = k mod 8 (clang's vector
@@ -1625,6 +1649,72 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
   }
   for (unsigned s = 0; s < kSums; ++s)
     std::memcpy(partials[s], &sum[s], sizeof sum[s]);
+}
+
+/// MixedScreenSums (Kernels.h) of bfpMixedTrips' round trips under the
+/// codes in `Mask`, in X's fp32 vectors (a block's two halves into one
+/// on AVX2: at most 128 terms a lane for n = 1024).
+template <class X, unsigned Mask>
+__attribute__((noinline)) void mixedScreenLoop(const float *x, size_t n,
+                                               MixedScreenSums &out) {
+#pragma clang fp contract(off)
+  using F = float __attribute__((vector_size(X::kVectorBytes)));
+  constexpr size_t kLanes = X::kVectorBytes / 4;
+  auto total = [](F v) {
+    double lanes = 0;
+    for (size_t k = 0; k < kLanes; ++k)
+      lanes += double(v[k]);
+    return lanes;
+  };
+  // The shift: the mean of four blocks across the tile.
+  double sample = 0;
+  for (unsigned k = 0; k < 4; ++k)
+    for (unsigned j = 0; j < kBfpBlockValues; ++j)
+      sample += double(x[(n / kBfpBlockValues * k / 4) * kBfpBlockValues + j]);
+  float a = float(sample / (4 * kBfpBlockValues));
+  F shift = F{} + a, absX = {}, dx = {}, dxx = {};
+  F dq[kMaxMixedTrips] = {}, dqq[kMaxMixedTrips] = {}, dxq[kMaxMixedTrips] = {};
+  bfpMixedTrips<X, Mask>(
+      x, n, [&](size_t, const typename X::BfpBlock &values, const auto *trips) {
+        F d[2];
+        unsigned part = 0;
+        X::mapBlock(
+            [&](auto v) {
+              F f = (F)v;
+              absX += __builtin_elementwise_abs(f);
+              d[part] = f - shift;
+              dx += d[part];
+              dxx = __builtin_elementwise_fma(d[part], d[part], dxx);
+              ++part;
+              return v;
+            },
+            values);
+        for (unsigned code = 0; code < kMaxMixedTrips; ++code) {
+          if (!(Mask >> code & 1))
+            continue;
+          part = 0;
+          X::mapBlock(
+              [&](auto v) {
+                F e = (F)v - shift;
+                dq[code] += e;
+                dqq[code] = __builtin_elementwise_fma(e, e, dqq[code]);
+                dxq[code] = __builtin_elementwise_fma(d[part], e, dxq[code]);
+                ++part;
+                return v;
+              },
+              trips[code]);
+        }
+      });
+  out.shift = a;
+  out.absX = total(absX);
+  out.dx = total(dx);
+  out.dxx = total(dxx);
+  for (unsigned code = 0; code < kMaxMixedTrips; ++code)
+    if (Mask >> code & 1) {
+      out.dq[code] = total(dq[code]);
+      out.dqq[code] = total(dqq[code]);
+      out.dxq[code] = total(dxq[code]);
+    }
 }
 
 /// fmax over |b - a|: a NaN term keeps the running maximum.

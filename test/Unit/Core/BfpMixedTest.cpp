@@ -8,8 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/BfpMixed.h"
-#include "birsim/Core/Dtype.h"
+#include "Kernels/Kernels.h" // lib/Core, private
 #include "Paths.h"
+#include "birsim/Core/Dtype.h"
 
 #include "gtest/gtest.h"
 
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -395,6 +397,234 @@ TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
       EXPECT_EQ(got, want) << "metric " << metric << " on " << isaName(isa);
     }
   }
+}
+
+namespace {
+
+/// A row-major 32x32 tile in face order, the assigner's order.
+std::vector<float> faceOrderOf(const std::vector<float> &rows) {
+  std::vector<float> tile(1024);
+  for (unsigned r = 0; r < 32; ++r)
+    for (unsigned c = 0; c < 32; ++c)
+      tile[((r / 16) * 2 + c / 16) * 256 + (r % 16) * 16 + c % 16] =
+          rows[r * 32 + c];
+  return tile;
+}
+
+/// The host's round trip of a face-order tile under mixed code `code`.
+std::vector<float> roundTripOf(unsigned code, const std::vector<float> &x) {
+  int format = kBfpMixedCodes[code].format;
+  Bytes one(lookupBfpFormat(format)->tileBytes);
+  std::vector<float> q(1024);
+  EXPECT_TRUE(bfpPack(format, int(Dtype::float32), x.data(), 1, 32, 32,
+                      kBfpFaces, one.data())
+                  .ok());
+  EXPECT_TRUE(
+      bfpUnpack(format, one.data(), 1, 32, 32, kBfpFaces, q.data()).ok());
+  return q;
+}
+
+/// Tiles for the screen (kind t % 16): Gaussian at scales from 2^-130
+/// (denormals) to 1e38 (squares overflowing fp32), offset by up to 10^7
+/// times their spread, few levels, outliers, constant, zero, with an Inf or
+/// a NaN, a ramp, uniform on [0, 1).
+std::vector<float> screenMatrix(size_t rows, size_t cols, std::mt19937 &rng) {
+  std::vector<float> m(rows * cols);
+  std::normal_distribution<float> normal(0, 1);
+  std::uniform_real_distribution<float> uniform(0, 1);
+  size_t tileCols = cols / 32;
+  for (size_t t = 0; t < rows / 32 * tileCols; ++t) {
+    unsigned kind = t % 16;
+    for (size_t i = 0; i < 1024; ++i) {
+      float g = normal(rng), v;
+      switch (kind) {
+      case 0:
+        v = g;
+        break;
+      case 1:
+        v = std::ldexp(g, -20);
+        break;
+      case 2:
+        v = 10 + g;
+        break;
+      case 3:
+        v = 1000 + g;
+        break;
+      case 4:
+        v = 1e4f + 1e-3f * g;
+        break;
+      case 5:
+        v = std::ldexp(g, -130);
+        break;
+      case 6:
+        v = std::ldexp(g, 120);
+        break;
+      case 7:
+        v = 1e38f * std::tanh(g);
+        break;
+      case 8:
+        v = float(int(rng() % 5) - 2);
+        break;
+      case 9:
+        v = rng() % 50 ? g : 64 * g;
+        break;
+      case 10:
+        v = 0.375f;
+        break;
+      case 11:
+        v = 0;
+        break;
+      case 12:
+        v = i == 500 ? INFINITY : g;
+        break;
+      case 13:
+        v = i == 77 ? NAN : g;
+        break;
+      case 14:
+        v = float(i) * 1e-3f;
+        break;
+      default:
+        v = uniform(rng);
+        break;
+      }
+      m[(t / tileCols * 32 + i / 32) * cols + t % tileCols * 32 + i % 32] = v;
+    }
+  }
+  return m;
+}
+
+} // namespace
+
+// The vector paths' fp32 screen sums (Kernels.h) lie within their stated
+// error of the exact sums about their shift on every kind of tile, or are
+// non-finite where fp32 overflows; a tile with an Inf or a NaN gives
+// non-finite sums.
+TEST(BfpMixed, ScreenSumsAreWithinTheirBound) {
+  std::mt19937 rng(0x5C4EE7);
+  std::vector<float> m = screenMatrix(64, 256, rng);
+  for (Isa isa : birsim::test::everyPath()) {
+    const VectorKernels *kernels = kernelsOf(isa);
+    if (!kernels)
+      continue;
+    for (size_t t = 0; t < 16; ++t) {
+      std::vector<float> x = faceOrderOf(tileOf(m, 256, t));
+      std::vector<float> q[3];
+      for (unsigned code = 0; code < 3; ++code)
+        q[code] = roundTripOf(code, x);
+      for (unsigned mask = 1; mask < 8; ++mask) {
+        MixedScreenSums sums;
+        kernels->mixedScreen(mask, x.data(), 1024, sums);
+        bool finite = t % 16 != 12 && t % 16 != 13;
+        if (!finite) {
+          EXPECT_FALSE(std::isfinite(sums.dxx)) << "tile " << t;
+          continue;
+        }
+        long double a = sums.shift;
+        auto expectWithin = [&](double got, auto term, const char *what) {
+          long double exact = 0, magnitudes = 0;
+          for (size_t i = 0; i < 1024; ++i) {
+            long double v = term(i);
+            exact += v;
+            magnitudes += std::fabs(v);
+          }
+          long double slack =
+              kMixedScreenRelative * magnitudes + kMixedScreenAbsolute;
+          // Non-finite only where a lane can overflow fp32.
+          if (!std::isfinite(got))
+            EXPECT_GE(magnitudes, 0x1p127L) << isaName(isa) << " tile " << t;
+          else
+            EXPECT_LE(std::fabs(got - exact), slack)
+                << isaName(isa) << " tile " << t << " mask " << mask << " "
+                << what << ": " << got << " vs " << double(exact);
+        };
+        auto dx = [&](size_t i) { return x[i] - a; };
+        expectWithin(
+            sums.absX, [&](size_t i) { return std::fabs((long double)x[i]); },
+            "sum |x|");
+        expectWithin(sums.dx, dx, "sum (x - a)");
+        expectWithin(
+            sums.dxx, [&](size_t i) { return dx(i) * dx(i); }, "sum (x - a)^2");
+        for (unsigned code = 0; code < 3; ++code) {
+          if (!(mask >> code & 1))
+            continue;
+          auto dq = [&](size_t i) { return q[code][i] - a; };
+          expectWithin(sums.dq[code], dq, "sum (q - a)");
+          expectWithin(
+              sums.dqq[code], [&](size_t i) { return dq(i) * dq(i); },
+              "sum (q - a)^2");
+          expectWithin(
+              sums.dxq[code], [&](size_t i) { return dx(i) * dq(i); },
+              "sum (x - a)(q - a)");
+        }
+      }
+    }
+  }
+}
+
+// The vector paths decide a tile's PCC and bfp0 choices from the fp32
+// screen where it proves them (D45), else from the double sums: their codes
+// are the portable path's (the double sums alone) for bounds at, one ulp
+// from, and 10^-12 .. 10^-3 (relative) either side of tiles' own measures,
+// on every kind of tile of screenMatrix.
+TEST(BfpMixed, ScreenedCodesAreTheDoubleOnes) {
+  birsim::test::PathGuard guard;
+  std::mt19937 rng(0xD45);
+  size_t rows = 64, cols = 256; // a tile of each kind
+  std::vector<float> m = screenMatrix(rows, cols, rng);
+  // The measures of tiles of kinds 0, 2, 3, 8, 9, 15 (PCC of bfp4_b and
+  // bfp2_b) and 0, 1, 5 (mean |x|): the bounds' centres. Formats 0x6 leave
+  // bfp2_b the one candidate, so its choice is bfp4_b's measure's.
+  selectIsa(Isa::portable);
+  std::vector<std::pair<double, bool>> centres; // (value, is bfp0's)
+  for (size_t t : {0, 2, 3, 8, 9, 15}) {
+    std::vector<float> x = faceOrderOf(tileOf(m, cols, t));
+    for (unsigned code : {1u, 2u}) {
+      std::vector<float> q = roundTripOf(code, x);
+      centres.push_back(
+          {bfpMixedMetricValue(BfpMixedMetric::pcc, x.data(), q.data()),
+           false});
+    }
+  }
+  for (size_t t : {0, 1, 5}) {
+    std::vector<float> x = faceOrderOf(tileOf(m, cols, t));
+    centres.push_back({bfpMixedMetricValue(BfpMixedMetric::meanAbs, x.data(),
+                                           std::vector<float>(1024, 0).data()),
+                       true});
+  }
+  const double offsets[] = {0, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3};
+  std::set<Bytes> distinct;
+  for (auto [centre, zero] : centres)
+    for (double offset : offsets)
+      for (int side : {-1, 1})
+        for (int ulp = 0; ulp <= (offset == 0); ++ulp) {
+          double bound = centre * (1 + side * offset);
+          if (ulp)
+            bound = std::nextafter(bound, side * INFINITY);
+          double pccBound = zero ? 0.999 : bound, zeroBound = zero ? bound : 0;
+          for (unsigned formats : {0xFu, 0x6u}) {
+            if (zero && formats != 0xF)
+              continue;
+            selectIsa(Isa::portable);
+            Bytes want(rows * cols / 1024 / 4);
+            ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats,
+                                       int(Dtype::float32), m.data(), rows,
+                                       cols, 0, want.data())
+                            .ok());
+            distinct.insert(want);
+            for (Isa isa : birsim::test::everyPath()) {
+              selectIsa(isa);
+              Bytes got(want.size());
+              ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats,
+                                         int(Dtype::float32), m.data(), rows,
+                                         cols, 0, got.data())
+                              .ok());
+              EXPECT_EQ(got, want)
+                  << isaName(isa) << " pcc " << pccBound << " zero "
+                  << zeroBound << " formats " << formats;
+            }
+          }
+        }
+  EXPECT_GT(distinct.size(), 10u) << "the bounds should vary the choices";
 }
 
 TEST(BfpMixed, ErrorsWriteNothing) {
