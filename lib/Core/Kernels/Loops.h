@@ -1446,16 +1446,16 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
 //===-- The mixed-BFP assigner (D45) --------------------------------------===//
 
 /// Tile `tile` of `layout`'s values as fp32, block b at out[16 b]. The
-/// lines of tile + 2 are prefetched into L2 (a matrix's tile reads 32
+/// lines of tile + 4 are prefetched into L2 (a matrix's tile reads 32
 /// rows, more streams than the hardware prefetcher follows; measured best
-/// of 1-4 tiles ahead, L1 or L2).
+/// of 2-8 tiles ahead).
 template <class X, int Load>
 __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
                                              const char *src, size_t tile,
                                              float *out) {
   size_t bytes = layout.values->bytes;
   const char *origin = src + layout.origin(tile) * bytes;
-  const char *next = src + layout.origin(tile + 2) * bytes;
+  const char *next = src + layout.origin(tile + 4) * bytes;
   for (unsigned b = 0; b < layout.shape.blocks(); ++b)
     X::prefetchLine(next + layout.blockStart[b] * bytes);
   for (unsigned b = 0; b < layout.shape.blocks(); ++b)
@@ -1467,8 +1467,9 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 
 /// The host's round trips (pack then unpack, §5) of `count` fp32 values
 /// x (whole blocks of 16) under every mixed code c in `Mask`, four blocks
-/// sharing one reduction of their exponents: consume(i, values, q) for the
-/// block at x + i, q[c] its round trip under code c. The codes are "b"
+/// sharing one reduction of their exponents: consume(i, values, grids,
+/// scale) for the block at x + i, its round trip under code c the exact
+/// product grids[c] * scale. The codes are "b"
 /// formats, so they share the block's exponent, alignment and sign; each
 /// rounds the signed aligned significand on its grid (bfpRoundedF; RNE is
 /// symmetric, so rounding the signed value is rounding the magnitude),
@@ -1493,14 +1494,14 @@ bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
       fn(std::integral_constant<unsigned, 2>{});
   };
   auto trip = [&](size_t i, const Block &values, typename X::BfpShared shared,
-                  int byte) {
-    Block q[kMaxMixedTrips];
+                  int byte) __attribute__((always_inline)) {
+    Block grids[kMaxMixedTrips];
     if (byte == 255) {
       forEachCode([&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
         const BfpFormatInfo &f =
             kBfpFormatTable[kBfpMixedCodes[decltype(code)::value].format];
-        q[code] = X::mapBlock(
+        grids[code] = X::mapBlock(
             [&](auto v) {
               return bfpDecodeLanes<V>(
                   f, bfpEncodeLanes<V, false, M, false>(v, shared, ignored),
@@ -1508,42 +1509,43 @@ bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
             },
             values);
       });
-      consume(i, values, q);
+      consume(i, values, grids, V::splatF(1.0f));
       return;
     }
-    auto scale = V::splat(byte ? powerOfTwoBits(byte - 150) : 0);
     // From shared 24 on, the signed aligned significand is the product
     // x 2^(150 - shared) truncated: s 2^(e - shared) for a normal x
     // (significand s, exponent e), exact, or below 1 (a denormal's too),
-    // so that truncating it is the truncating shift.
+    // so that truncating it is the truncating shift. Its powers of two
+    // are built from the shared exponent's lanes.
+    bool product = byte >= 24;
+    auto scale = product ? V::shl(V::sub(shared, V::splat(23)), 23)
+                         : V::splat(byte ? powerOfTwoBits(byte - 150) : 0);
     auto aligned =
-        byte >= 24 ? X::mapBlock(
-                         [&, toAligned = V::splat(powerOfTwoBits(150 - byte))](
-                             auto bits) {
-                           return V::truncF(V::mulF(bits, toAligned));
-                         },
-                         values)
-                   : X::mapBlock(
-                         [&](auto bits) {
-                           auto e = V::shr(bits, 23) & V::splat(0xFF);
-                           auto sign = V::sra(bits, 31);
-                           auto a = bfpAlignedLanes<V>(bits, e, shared);
-                           return V::toFloat(V::sub(a ^ sign, sign));
-                         },
-                         values);
+        product ? X::mapBlock(
+                      [&, toAligned = V::shl(V::sub(V::splat(277), shared),
+                                             23)](auto bits) {
+                        return V::truncF(V::mulF(bits, toAligned));
+                      },
+                      values)
+                : X::mapBlock(
+                      [&](auto bits) {
+                        auto e = V::shr(bits, 23) & V::splat(0xFF);
+                        auto sign = V::sra(bits, 31);
+                        auto a = bfpAlignedLanes<V>(bits, e, shared);
+                        return V::toFloat(V::sub(a ^ sign, sign));
+                      },
+                      values);
     forEachCode([&](auto code) {
       constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
       constexpr float largest = float((1u << 24) - (1u << (24 - M)));
-      q[code] = X::mapBlock(
+      grids[code] = X::mapBlock(
           [&](auto a) {
-            auto grid =
-                V::maxF(V::minF(bfpRoundedF<V, M, 0>(a), V::splatF(largest)),
-                        V::splatF(-largest));
-            return V::mulF(grid, scale);
+            return V::maxF(V::minF(bfpRoundedF<V, M, 0>(a), V::splatF(largest)),
+                           V::splatF(-largest));
           },
           aligned);
     });
-    consume(i, values, q);
+    consume(i, values, grids, scale);
   };
   auto exponents = [](const Block &values) {
     return X::mapBlock(
@@ -1576,12 +1578,17 @@ bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
 template <class X, unsigned Mask>
 __attribute__((noinline)) void
 bfpMixedRoundTripsLoop(const float *x, float *const *q, size_t count) {
+  using V = typename X::template Lanes<32>;
   bfpMixedTrips<X, Mask>(
-      x, count, [&](size_t i, const typename X::BfpBlock &, const auto *trips) {
+      x, count,
+      [&](size_t i, const typename X::BfpBlock &, const auto *grids,
+          auto scale) {
         for (unsigned code = 0; code < kMaxMixedTrips; ++code)
           if (Mask >> code & 1)
-            X::storeBfpBlock(reinterpret_cast<char *>(q[code] + i),
-                             trips[code]);
+            X::storeBfpBlock(
+                reinterpret_cast<char *>(q[code] + i),
+                X::mapBlock([&](auto g) { return V::mulF(g, scale); },
+                            grids[code]));
       });
 }
 
@@ -1675,7 +1682,9 @@ __attribute__((noinline)) void mixedScreenLoop(const float *x, size_t n,
   F shift = F{} + a, absX = {}, dx = {}, dxx = {};
   F dq[kMaxMixedTrips] = {}, dqq[kMaxMixedTrips] = {}, dxq[kMaxMixedTrips] = {};
   bfpMixedTrips<X, Mask>(
-      x, n, [&](size_t, const typename X::BfpBlock &values, const auto *trips) {
+      x, n,
+      [&](size_t, const typename X::BfpBlock &values, const auto *grids,
+          auto scale) {
         F d[2];
         unsigned part = 0;
         X::mapBlock(
@@ -1694,15 +1703,16 @@ __attribute__((noinline)) void mixedScreenLoop(const float *x, size_t n,
             continue;
           part = 0;
           X::mapBlock(
-              [&](auto v) {
-                F e = (F)v - shift;
+              [&](auto g) {
+                // q - a rounded once: q = g scale is exact.
+                F e = __builtin_elementwise_fma((F)g, (F)scale, -shift);
                 dq[code] += e;
                 dqq[code] = __builtin_elementwise_fma(e, e, dqq[code]);
                 dxq[code] = __builtin_elementwise_fma(d[part], e, dxq[code]);
                 ++part;
-                return v;
+                return g;
               },
-              trips[code]);
+              grids[code]);
         }
       });
   out.shift = a;
