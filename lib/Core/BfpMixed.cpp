@@ -480,6 +480,16 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
     for (unsigned c = 0; c < count; ++c)
       byCode[candidates[c]] = q[c] = x + (c + 1) * kMixedValues;
     for (size_t t = begin; t < end; ++t) {
+      unsigned chosen = costliest;
+      if (vector && metric == int(BfpMixedMetric::pcc)) {
+        MixedScreenSums sums;
+        vector->mixedScreen(measured, layouts[0], src, t, sums);
+        if (screenChoice(sums, formats, candidates, count, costliest, bound,
+                         zeroBound, chosen)) {
+          chosenCodes[t] = uint8_t(chosen);
+          continue;
+        }
+      }
       // The reference and each round trip, all in the tile's face order.
       if (vector) {
         vector->bfpGather(layouts[0], src, t, x);
@@ -493,16 +503,6 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
             uint32_t bits = bfpInputBits(input, in + at * input.bytes);
             std::memcpy(&x[b * kBfpBlockValues + j], &bits, 4);
           }
-      }
-      unsigned chosen = costliest;
-      if (vector && metric == int(BfpMixedMetric::pcc)) {
-        MixedScreenSums sums;
-        vector->mixedScreen(measured, x, kMixedValues, sums);
-        if (screenChoice(sums, formats, candidates, count, costliest, bound,
-                         zeroBound, chosen)) {
-          chosenCodes[t] = uint8_t(chosen);
-          continue;
-        }
       }
       if (vector) {
         if (count)

@@ -246,12 +246,16 @@ template <class X> struct EntryPoints {
     });
   }
 
-  static void mixedScreen(unsigned codes, const float *x, size_t n,
-                          MixedScreenSums &sums) {
-    Guard guard(x, 4 * n, nullptr, 0);
+  static void mixedScreen(unsigned codes, const BfpLayout &layout,
+                          const void *src, size_t tile, MixedScreenSums &sums) {
+    Guard guard(nullptr, 0, nullptr, 0);
     static_assert(kMaxMixedTrips == 3);
-    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(
-        codes, [&](auto mask) { mixedScreenLoop<X, mask>(x, n, sums); });
+    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(codes, [&](auto mask) {
+      withLoad(layout, [&](auto load) {
+        mixedScreenLoop<X, mask, load>(layout, static_cast<const char *>(src),
+                                       tile, sums);
+      });
+    });
   }
 
   static double mixedMaxAbsDifference(const float *a, const float *b,

@@ -227,10 +227,11 @@ struct VectorKernels {
   void (*mixedPass)(MixedPass pass, const float *x, const float *const *q,
                     unsigned count, const double *means, size_t n,
                     double (*partials)[8]);
-  /// MixedScreenSums of x (n values, a multiple of 64, at most 1024) and
-  /// its round trips (as bfpMixedRoundTrips) under the codes in `codes`.
-  void (*mixedScreen)(unsigned codes, const float *x, size_t n,
-                      MixedScreenSums &sums);
+  /// MixedScreenSums of tile `tile` of `layout`'s values as bfpGather
+  /// gives them (at most 1024) and their round trips (as
+  /// bfpMixedRoundTrips) under the codes in `codes`.
+  void (*mixedScreen)(unsigned codes, const BfpLayout &layout, const void *src,
+                      size_t tile, MixedScreenSums &sums);
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);

@@ -1445,19 +1445,27 @@ __attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
 
 //===-- The mixed-BFP assigner (D45) --------------------------------------===//
 
-/// Tile `tile` of `layout`'s values as fp32, block b at out[16 b]. The
-/// lines of tile + 4 are prefetched into L2 (a matrix's tile reads 32
-/// rows, more streams than the hardware prefetcher follows; measured best
-/// of 2-8 tiles ahead).
+/// Prefetches the lines of tile + 4 of `layout`'s values into L2 (a
+/// matrix's tile reads 32 rows, more streams than the hardware prefetcher
+/// follows; measured best of 2-8 tiles ahead).
+template <class X>
+void bfpPrefetchTileAhead(const BfpLayout &layout, const char *src,
+                          size_t tile) {
+  size_t bytes = layout.values->bytes;
+  const char *next = src + layout.origin(tile + 4) * bytes;
+  for (unsigned b = 0; b < layout.shape.blocks(); ++b)
+    X::prefetchLine(next + layout.blockStart[b] * bytes);
+}
+
+/// Tile `tile` of `layout`'s values as fp32, block b at out[16 b], the
+/// tiles ahead prefetched.
 template <class X, int Load>
 __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
                                              const char *src, size_t tile,
                                              float *out) {
   size_t bytes = layout.values->bytes;
   const char *origin = src + layout.origin(tile) * bytes;
-  const char *next = src + layout.origin(tile + 4) * bytes;
-  for (unsigned b = 0; b < layout.shape.blocks(); ++b)
-    X::prefetchLine(next + layout.blockStart[b] * bytes);
+  bfpPrefetchTileAhead<X>(layout, src, tile);
   for (unsigned b = 0; b < layout.shape.blocks(); ++b)
     X::storeBfpBlock(
         reinterpret_cast<char *>(out + b * kBfpBlockValues),
@@ -1466,21 +1474,20 @@ __attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
 }
 
 /// The host's round trips (pack then unpack, §5) of `count` fp32 values
-/// x (whole blocks of 16) under every mixed code c in `Mask`, four blocks
-/// sharing one reduction of their exponents: consume(i, values, grids,
-/// scale) for the block at x + i, its round trip under code c the exact
-/// product grids[c] * scale. The codes are "b"
-/// formats, so they share the block's exponent, alignment and sign; each
-/// rounds the signed aligned significand on its grid (bfpRoundedF; RNE is
-/// symmetric, so rounding the signed value is rounding the magnitude),
-/// clamps it to the largest magnitude, and scales it by 2^(shared - 150):
-/// exact, the datum's value (below 2^8 times 2^(shared - 126 - M), shared
-/// at least 1, so at least 2^-149 apart), as bfpDecodeLanes gives it. A
-/// block holding an Inf or a NaN (shared 255) encodes and decodes each
-/// code's datums.
-template <class X, unsigned Mask, class Consume>
+/// (whole blocks of 16, load(i) the block at value i) under every mixed code c
+/// in `Mask`, four blocks sharing one reduction of their exponents: consume(i,
+/// values, grids, scale) for the block at value i, its round trip under code c
+/// the exact product grids[c] * scale. The codes are "b" formats, so they share
+/// the block's exponent, alignment and sign; each rounds the signed aligned
+/// significand on its grid (bfpRoundedF; RNE is symmetric, so rounding the
+/// signed value is rounding the magnitude), clamps it to the largest magnitude,
+/// and scales it by 2^(shared - 150): exact, the datum's value (below 2^8 times
+/// 2^(shared - 126 - M), shared at least 1, so at least 2^-149 apart), as
+/// bfpDecodeLanes gives it. A block holding an Inf or a NaN (shared 255)
+/// encodes and decodes each code's datums.
+template <class X, unsigned Mask, class Load, class Consume>
 __attribute__((always_inline)) inline void
-bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
+bfpMixedTrips(Load &&load, size_t count, Consume &&consume) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   typename X::template PopcountTally<BfpClass> ignored{};
@@ -1555,9 +1562,7 @@ bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
   for (; i + 4 * kBfpBlockValues <= count; i += 4 * kBfpBlockValues) {
     Block values[4], e[4];
     for (unsigned k = 0; k < 4; ++k) {
-      values[k] = X::loadBfpBlock(
-          Dtype::float32,
-          reinterpret_cast<const char *>(x + i + k * kBfpBlockValues));
+      values[k] = load(i + k * kBfpBlockValues);
       e[k] = exponents(values[k]);
     }
     typename X::BfpShared shared[4];
@@ -1567,8 +1572,7 @@ bfpMixedTrips(const float *x, size_t count, Consume &&consume) {
            int(bytes >> 8 * k & 0xFF));
   }
   for (; i < count; i += kBfpBlockValues) {
-    auto values = X::loadBfpBlock(Dtype::float32,
-                                  reinterpret_cast<const char *>(x + i));
+    auto values = load(i);
     int byte = X::bfpShared(exponents(values));
     trip(i, values, X::bfpSplat(byte), byte);
   }
@@ -1580,7 +1584,11 @@ __attribute__((noinline)) void
 bfpMixedRoundTripsLoop(const float *x, float *const *q, size_t count) {
   using V = typename X::template Lanes<32>;
   bfpMixedTrips<X, Mask>(
-      x, count,
+      [&](size_t i) {
+        return X::loadBfpBlock(Dtype::float32,
+                               reinterpret_cast<const char *>(x + i));
+      },
+      count,
       [&](size_t i, const typename X::BfpBlock &, const auto *grids,
           auto scale) {
         for (unsigned code = 0; code < kMaxMixedTrips; ++code)
@@ -1658,11 +1666,13 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
     std::memcpy(partials[s], &sum[s], sizeof sum[s]);
 }
 
-/// MixedScreenSums (Kernels.h) of bfpMixedTrips' round trips under the
-/// codes in `Mask`, in X's fp32 vectors (a block's two halves into one
-/// on AVX2: at most 128 terms a lane for n = 1024).
-template <class X, unsigned Mask>
-__attribute__((noinline)) void mixedScreenLoop(const float *x, size_t n,
+/// MixedScreenSums (Kernels.h) of tile `tile` of `layout`'s values and
+/// bfpMixedTrips' round trips under the codes in `Mask`, in X's fp32
+/// vectors (a block's two halves into one on AVX2: at most 128 terms a
+/// lane for a tile of 1024), the tiles ahead prefetched.
+template <class X, unsigned Mask, int Load>
+__attribute__((noinline)) void mixedScreenLoop(const BfpLayout &layout,
+                                               const char *src, size_t tile,
                                                MixedScreenSums &out) {
 #pragma clang fp contract(off)
   using F = float __attribute__((vector_size(X::kVectorBytes)));
@@ -1673,16 +1683,27 @@ __attribute__((noinline)) void mixedScreenLoop(const float *x, size_t n,
       lanes += double(v[k]);
     return lanes;
   };
+  size_t bytes = layout.values->bytes, n = layout.shape.values();
+  const char *origin = src + layout.origin(tile) * bytes;
+  bfpPrefetchTileAhead<X>(layout, src, tile);
+  auto load = [&](size_t i) {
+    return loadBfpValues<X, Load>(
+        layout, origin + layout.blockStart[i / kBfpBlockValues] * bytes);
+  };
   // The shift: the mean of four blocks across the tile.
-  double sample = 0;
+  F sample = {};
   for (unsigned k = 0; k < 4; ++k)
-    for (unsigned j = 0; j < kBfpBlockValues; ++j)
-      sample += double(x[(n / kBfpBlockValues * k / 4) * kBfpBlockValues + j]);
-  float a = float(sample / (4 * kBfpBlockValues));
+    X::mapBlock(
+        [&](auto v) {
+          sample += (F)v;
+          return v;
+        },
+        load(n * k / 4));
+  float a = float(total(sample) / double(4 * kBfpBlockValues));
   F shift = F{} + a, absX = {}, dx = {}, dxx = {};
   F dq[kMaxMixedTrips] = {}, dqq[kMaxMixedTrips] = {}, dxq[kMaxMixedTrips] = {};
   bfpMixedTrips<X, Mask>(
-      x, n,
+      load, n,
       [&](size_t, const typename X::BfpBlock &values, const auto *grids,
           auto scale) {
         F d[2];

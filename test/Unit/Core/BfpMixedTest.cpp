@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/BfpMixed.h"
+#include "BfpLayout.h"       // lib/Core, private
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "Paths.h"
 #include "birsim/Core/Dtype.h"
@@ -502,6 +503,10 @@ std::vector<float> screenMatrix(size_t rows, size_t cols, std::mt19937 &rng) {
 TEST(BfpMixed, ScreenSumsAreWithinTheirBound) {
   std::mt19937 rng(0x5C4EE7);
   std::vector<float> m = screenMatrix(64, 256, rng);
+  // One tile in face order, as the assigner's round trips see it.
+  BfpLayout faceOrder = bfpTilesLayout(*lookupBfpFormat(int(BfpFormat::bfp8_b)),
+                                       *lookupBfpTileShape(32, 32),
+                                       dtypeInfo(Dtype::float32), true);
   for (Isa isa : birsim::test::everyPath()) {
     const VectorKernels *kernels = kernelsOf(isa);
     if (!kernels)
@@ -513,7 +518,7 @@ TEST(BfpMixed, ScreenSumsAreWithinTheirBound) {
         q[code] = roundTripOf(code, x);
       for (unsigned mask = 1; mask < 8; ++mask) {
         MixedScreenSums sums;
-        kernels->mixedScreen(mask, x.data(), 1024, sums);
+        kernels->mixedScreen(mask, faceOrder, x.data(), 0, sums);
         bool finite = t % 16 != 12 && t % 16 != 13;
         if (!finite) {
           EXPECT_FALSE(std::isfinite(sums.dxx)) << "tile " << t;
