@@ -294,16 +294,18 @@ TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
     std::vector<float> x(1024);
     int kind = round % 8;
     // Kinds 6 and 7: blocks of tiny values and denormals, whose scales
-    // 2^(shared - 150) are subnormal or nearly so.
+    // 2^(shared - 150) are subnormal or nearly so (shared exponents about
+    // 20-27: the product alignment from 24 on).
     for (size_t i = 0; i < x.size(); ++i)
       x[i] = kind == 0   ? std::ldexp(normal(rng), int(rng() % 40) - 20)
              : kind == 1 ? 0.0f
              : kind == 2 ? 0.375f
              : kind == 3 ? normal(rng) * 1e-3f
              : kind == 6 ? std::ldexp(normal(rng), -int(rng() % 24) - 118)
-             : kind == 7 ? std::ldexp(normal(rng), rng() % 4 ? -int(rng() % 3) - 105
-                                                             : -int(rng() % 3) - 126)
-                         : normal(rng);
+             : kind == 7
+                 ? std::ldexp(normal(rng), rng() % 4 ? -int(rng() % 6) - 101
+                                                     : -int(rng() % 3) - 126)
+                 : normal(rng);
     if (kind == 4)
       x[rng() % 1024] = std::numeric_limits<float>::infinity();
     if (kind == 5)
