@@ -519,32 +519,15 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   // The datum magnitudes (as floats) under `exponent` (Emax or, clamping,
   // Emax - 1): bfpMagnitudeLanes', the aligned significand rounded in units
   // of the datum's step, clamped. Lanes of `ties` become 0 where one ties.
-  // With `product` (an exponent from 24 to 254, the block finite), the
-  // aligned significand is |x| 2^(150 - exponent) truncated, as in
-  // bfpMixedTrips; a lane above the exponent, 0 as the shift gives it.
   auto magnitudes = [](const Block &block, typename X::BfpShared exponent,
-                       bool clampAbove, bool product, Block &ties) {
+                       bool clampAbove, Block &ties) {
     auto largest = V::splatF(float((1u << M) - 1));
-    Block aligned =
-        product
-            ? X::mapBlock(
-                  [&, toAligned =
-                          V::shl(V::sub(V::splat(277), exponent), 23)](auto v) {
-                    auto a = V::truncateToInt(
-                        V::mulF(v & V::splat(0x7FFFFFFFu), toAligned));
-                    if (clampAbove)
-                      a = V::select(
-                          V::gt(V::shr(v, 23) & V::splat(0xFF), exponent),
-                          V::zero(), a);
-                    return a;
-                  },
-                  block)
-            : X::mapBlock(
-                  [&](auto v) {
-                    return bfpAlignedLanes<V>(v, V::shr(v, 23) & V::splat(0xFF),
-                                              exponent);
-                  },
-                  block);
+    Block aligned = X::mapBlock(
+        [&](auto v) {
+          return bfpAlignedLanes<V>(v, V::shr(v, 23) & V::splat(0xFF),
+                                    exponent);
+        },
+        block);
     ties = X::mapBlock(
         [](auto t, auto a) {
           return V::minUnsigned(t, bfpPlusHalfLanes<V, M>(a) &
@@ -601,11 +584,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
     emax[g] = X::bfpShared4(keys, splats, Packer::sharedOfKey);
     for (unsigned k = 0; k < count; ++k) {
       auto belowEmax = V::sub(splats[k], V::splat(1));
-      unsigned e = emax[g] >> 8 * k & 0xFF;
-      Block d0 = magnitudes(values[k], splats[k], false, e >= 24 && e <= 254,
-                            ties),
-            d1 = magnitudes(values[k], belowEmax, true, e >= 25 && e <= 254,
-                            ties);
+      Block d0 = magnitudes(values[k], splats[k], false, ties),
+            d1 = magnitudes(values[k], belowEmax, true, ties);
       size_t at = (4 * g + k) * kBfpBlockValues;
       if (trials) {
         X::storeBfpBlock(reinterpret_cast<char *>(trials + at), d0);
@@ -638,8 +618,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
     Block values = load(b), unused = values;
     auto at = [&](int exponent, bool clampAbove) {
       auto splat = X::bfpSplat(exponent);
-      return blockOrderSum(errors(
-          values, magnitudes(values, splat, clampAbove, false, unused), splat));
+      return blockOrderSum(
+          errors(values, magnitudes(values, splat, clampAbove, unused), splat));
     };
     lower[b] = at(int(e - 1), true) < at(int(e), false);
   }
