@@ -551,7 +551,7 @@ TEST(BfpMixed, ScreenSumsAreWithinTheirBound) {
 // screen where it proves them (D45), else from the double sums: their codes
 // are the portable path's (the double sums alone) for bounds at, one ulp
 // from, and 10^-12 .. 10^-3 (relative) either side of tiles' own measures,
-// on every kind of tile of screenMatrix.
+// on every kind of tile of screenMatrix, transposed and from bfloat16 too.
 TEST(BfpMixed, ScreenedCodesAreTheDoubleOnes) {
   birsim::test::PathGuard guard;
   std::mt19937 rng(0xD45);
@@ -577,6 +577,9 @@ TEST(BfpMixed, ScreenedCodesAreTheDoubleOnes) {
                                            std::vector<float>(1024, 0).data()),
                        true});
   }
+  std::vector<uint16_t> halves(m.size()); // m's bfloat16 truncations
+  for (size_t i = 0; i < m.size(); ++i)
+    halves[i] = uint16_t(__builtin_bit_cast(uint32_t, m[i]) >> 16);
   const double offsets[] = {0, 1e-12, 1e-9, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3};
   std::set<Bytes> distinct;
   for (auto [centre, zero] : centres)
@@ -587,26 +590,32 @@ TEST(BfpMixed, ScreenedCodesAreTheDoubleOnes) {
           if (ulp)
             bound = std::nextafter(bound, side * INFINITY);
           double pccBound = zero ? 0.999 : bound, zeroBound = zero ? bound : 0;
-          for (unsigned formats : {0xFu, 0x6u}) {
+          // (formats, flags, input): the screen reads a transposed
+          // matrix's columns and bfloat16 values as the gather does.
+          for (auto [formats, flags, bf16] : {std::tuple{0xFu, 0u, false},
+                                              {0x6u, 0u, false},
+                                              {0xFu, kBfpTranspose, false},
+                                              {0xFu, 0u, true}}) {
             if (zero && formats != 0xF)
               continue;
+            int input = int(bf16 ? Dtype::bfloat16 : Dtype::float32);
+            const void *src = bf16 ? (const void *)halves.data() : m.data();
             selectIsa(Isa::portable);
             Bytes want(rows * cols / 1024 / 4);
-            ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats,
-                                       int(Dtype::float32), m.data(), rows,
-                                       cols, 0, want.data())
+            ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats, input,
+                                       src, rows, cols, flags, want.data())
                             .ok());
             distinct.insert(want);
             for (Isa isa : birsim::test::everyPath()) {
               selectIsa(isa);
               Bytes got(want.size());
-              ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats,
-                                         int(Dtype::float32), m.data(), rows,
-                                         cols, 0, got.data())
+              ASSERT_TRUE(bfpAssignMixed(2, pccBound, zeroBound, formats, input,
+                                         src, rows, cols, flags, got.data())
                               .ok());
               EXPECT_EQ(got, want)
                   << isaName(isa) << " pcc " << pccBound << " zero "
-                  << zeroBound << " formats " << formats;
+                  << zeroBound << " formats " << formats << " flags " << flags
+                  << " bf16 " << bf16;
             }
           }
         }
