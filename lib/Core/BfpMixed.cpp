@@ -459,7 +459,7 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   for (unsigned c = 0; c < 3; ++c)
     faceOrder[c] = bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format),
                                   shape, dtypeInfo(Dtype::float32), true);
-  std::vector<uint8_t> chosenCodes(tiles);
+  std::vector<uint8_t> chosenCodes(tiles, uint8_t(costliest));
   const VectorKernels *vector = activeKernels();
   // The allowed BFP codes but the costliest, cheapest first, measured
   // together: the costliest is the choice whether or not it meets the
@@ -470,7 +470,9 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       candidates[count++] = unsigned(code);
       measured |= 1u << code;
     }
-  parallelFor(tiles, 16, [&](size_t begin, size_t end) {
+  // One allowed format (nothing measured): every tile takes it unread.
+  size_t measuredTiles = count || formats >> 3 & 1 ? tiles : 0;
+  parallelFor(measuredTiles, 16, [&](size_t begin, size_t end) {
     // The portable path's packed tile (code 0 is the largest).
     uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
     // Whole lines, so that no vector access splits one.
