@@ -665,7 +665,11 @@ constexpr size_t kBfpBandTiles = 64;
 /// same rows, `ahead` the next stripe's rows in bytes below (0: one
 /// stripe). For shapes of whole groups (blocks % 4 == 0).
 struct BfpStripes {
+  static constexpr unsigned kNoGroup = ~0u;
   unsigned groupOrder[kBfpTileBlocks / 4], stripeEnd[kBfpTileBlocks / 4];
+  /// By a group's first block / 4: the first block of the group in its
+  /// place in the next stripe (kNoGroup in the last).
+  unsigned nextStripeGroup[kBfpTileBlocks / 4];
   unsigned stripes = 0;
   size_t ahead = 0;
 
@@ -692,6 +696,9 @@ struct BfpStripes {
       ahead = (layout.blockStart[groupOrder[stripeEnd[0]]] -
                layout.blockStart[groupOrder[0]]) *
               layout.values->bytes;
+    for (unsigned g = 0; g < groups; ++g)
+      nextStripeGroup[groupOrder[g] / 4] =
+          g + stripeEnd[0] < groups ? groupOrder[g + stripeEnd[0]] : kNoGroup;
   }
 };
 
@@ -1076,19 +1083,31 @@ bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
 
 /// A band walk's prefetches into the second level of the packed tile `in`
 /// (a band reads 64 tiles, more streams than the hardware prefetcher
-/// follows): its exponents and first datums where the band starts, and
-/// after group b the next group's datums (in face order, the tile's next
-/// stripe's).
-template <class X>
-void bfpPrefetchBandTile(const unsigned char *in, const BfpGroupSizes &sizes) {
+/// follows): its exponents and its first stripe's datums where the band
+/// starts, and after group b the datums of the group in its place in the
+/// next stripe (in face order, a stripe's groups lie a face apart).
+template <class X, unsigned M>
+void bfpPrefetchGroup(const unsigned char *in, const BfpGroupSizes &sizes,
+                      unsigned b) {
+  constexpr unsigned groupDatumBytes = kBfpBlockValues * (M + 1) / 2;
+  const unsigned char *datums =
+      in + sizes.exponentBytes + b * groupDatumBytes / 4;
+  X::prefetchLine(datums);
+  X::prefetchLine(datums + groupDatumBytes - 1);
+}
+template <class X, unsigned M>
+void bfpPrefetchBandTile(const unsigned char *in, const BfpGroupSizes &sizes,
+                         const BfpStripes &order) {
   X::prefetchLine(in);
-  X::prefetchLine(in + sizes.exponentBytes);
+  for (unsigned g = 0; g < order.stripeEnd[0]; ++g)
+    bfpPrefetchGroup<X, M>(in, sizes, order.groupOrder[g]);
 }
 template <class X, unsigned M>
 void bfpPrefetchNextGroup(const unsigned char *in, const BfpGroupSizes &sizes,
-                          unsigned b) {
-  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-  X::prefetchLine(in + sizes.exponentBytes + (b + 4) * blockDatumBytes);
+                          const BfpStripes &order, unsigned b) {
+  if (unsigned next = order.nextStripeGroup[b / 4];
+      next != BfpStripes::kNoGroup)
+    bfpPrefetchGroup<X, M>(in, sizes, next);
 }
 
 template <class X, BfpSite Site, unsigned M>
@@ -1109,10 +1128,10 @@ __attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
         in[i] = packed + (t + i) * layout.packedBytes;
         tiles[i] = dst + layout.origin(firstTile + t + i) * 4;
         X::reportRead(in[i], layout.packedBytes);
-        bfpPrefetchBandTile<X>(in[i], sizes);
+        bfpPrefetchBandTile<X, M>(in[i], sizes, order);
       }
       bfpBandStripes(order, band, [&](size_t i, unsigned b) {
-        bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
+        bfpPrefetchNextGroup<X, M>(in[i], sizes, order, b);
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, Site, M>(layout, sizes, in[i], tiles[i], b + k);
       });
@@ -1155,7 +1174,11 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       tiles[i] = dst + walk.origin(tile) * 4;
       tileCodes[i] = bfpMixedCode(codes, tile);
       X::reportRead(in[i], offsets[tile + 1] - offsets[tile]);
-      bfpPrefetchBandTile<X>(in[i], sizes);
+      if (tileCodes[i] != 3) // bfp0 stores no bytes
+        withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
+          constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
+          bfpPrefetchBandTile<X, M>(in[i], sizes, order);
+        });
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
       if (tileCodes[i] == 3) { // bfp0: +0
@@ -1166,7 +1189,7 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       }
       withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
-        bfpPrefetchNextGroup<X, M>(in[i], sizes, b);
+        bfpPrefetchNextGroup<X, M>(in[i], sizes, order, b);
         for (unsigned k = 0; k < 4; ++k)
           bfpUnpackBlock<X, BfpSite::host, M>(layouts[code], sizes, in[i],
                                               tiles[i], b + k);
