@@ -879,8 +879,11 @@ template <class X> void bfpPadTile(const BfpLayout &layout, char *packed) {
   unsigned blocks = layout.shape.blocks();
   size_t tileBytes = layout.shape.packedBytes(*layout.format);
   X::reportWrite(packed, layout.packedBytes);
-  std::memset(packed + blocks, 0, layout.shape.exponentBytes() - blocks);
-  std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes);
+  if (unsigned exponentBytes = layout.shape.exponentBytes();
+      exponentBytes > blocks) // the shapes of fewer than 16 blocks
+    std::memset(packed + blocks, 0, exponentBytes - blocks);
+  if (layout.packedBytes > tileBytes) // aligned pages only
+    std::memset(packed + tileBytes, 0, layout.packedBytes - tileBytes);
 }
 
 /// bfpPackLoop on a matrix's rows (not a transpose's columns, blocks % 4

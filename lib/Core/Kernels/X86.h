@@ -151,8 +151,8 @@ struct X86Vocabulary {
   }
   /// The line at `p` into the first-level cache, to be written (PREFETCHW,
   /// which decodes as a no-op on an x86-64 processor without it).
-  __attribute__((target("prfchw"))) static void prefetchLineForWrite(void *p) {
-    __builtin_prefetch(p, 1, 3);
+  static void prefetchLineForWrite(void *p) {
+    asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
   }
   /// Orders the streaming stores before it before every later store.
   static void streamFence() { _mm_sfence(); }
