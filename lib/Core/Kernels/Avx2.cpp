@@ -284,6 +284,13 @@ struct Avx2 : X86Vocabulary {
   static BfpBlock mapBlock(Fn &&fn, const Blocks &...blocks) {
     return {fn(blocks.lo...), fn(blocks.hi...)};
   }
+  /// fn on the blocks' lanes, a part at a time (V::I references, outputs
+  /// among them).
+  template <class Fn, class... Blocks>
+  static void forEachPart(Fn &&fn, Blocks &...blocks) {
+    fn(blocks.lo...);
+    fn(blocks.hi...);
+  }
   /// The shared exponents of 4 blocks at once from their lanes' keys
   /// (their largest, `exponentOf` it, is the exponent), in every lane of
   /// one vector each (`splats`), and as 4 bytes (the return value).

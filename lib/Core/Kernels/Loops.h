@@ -37,6 +37,8 @@
 //   X::BfpBlock, X::loadBfpBlock(dtype, p)   a block's 16 values as fp32
 //                           bits, from an input element type of §5;
 //   X::mapBlock(fn, blocks...)   fn on the blocks' lanes (V::I each);
+//   X::forEachPart(fn, blocks...)   fn on the blocks' lanes a part at a
+//                           time, by reference (outputs among them);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
 //   X::sumSquaresF32x8(blocks, first, second): 8 blocks' sums of squares
@@ -505,59 +507,53 @@ struct BfpPackerLanes {
 /// values above it its largest magnitude). The tile's sums are all taken
 /// before any choice, so no group waits on another's.
 ///
-/// With `trials`, also writes each block's datum magnitudes (as floats; an
-/// Inf's or a NaN's as the encoder's, shared 255 aligning it unshifted)
-/// under Emax at trials[16 b] and under Emax - 1 at trials[16 (64 + b)],
+/// With `magnitudes`, also writes each block's datum magnitudes (as
+/// floats; an Inf's or a NaN's as the encoder's, shared 255 aligning it
+/// unshifted) under Emax at magnitudes[16 b] and under Emax - 1 at
+/// magnitudes[16 (64 + b)],
 /// sets bit b of `lowered` where block b takes Emax - 1, and returns
 /// whether the pack has no tie to count: no lane ties (step 4) under
 /// either exponent.
 template <class X, unsigned M, class Load>
 bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
-                   float *trials, uint64_t &lowered) {
+                   float *magnitudes, uint64_t &lowered) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   using Packer = BfpPackerLanes<X, BfpSite::host, false, M, false>;
   constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
-  // The datum magnitudes (as floats) under `exponent` (Emax or, clamping,
-  // Emax - 1): bfpMagnitudeLanes', the aligned significand rounded in units
-  // of the datum's step, clamped. Lanes of `ties` become 0 where one ties.
-  auto magnitudes = [](const Block &block, typename X::BfpShared exponent,
-                       bool clampAbove, Block &ties) {
+  // Block `values` under Emax (`shared`) and Emax - 1, a part at a time:
+  // the datum magnitudes (as floats) d0 and d1, bfpMagnitudeLanes', the
+  // aligned significand rounded in units of the datum's step, clamped (under
+  // Emax - 1 the values above it at the largest); their error lanes error0
+  // and error1, which go unread where Emax is at most M (else the datum's
+  // step 2^(exponent - 127 - (M - 1)) is normal, the product exact, so the
+  // fused step rounds as the sum). Lanes of `ties` become 0 where one ties.
+  auto trials = [](const Block &values, typename X::BfpShared shared, Block &d0,
+                   Block &d1, Block &error0, Block &error1, Block &ties) {
+    auto belowEmax = V::sub(shared, V::splat(1));
     auto largest = V::splatF(float((1u << M) - 1));
-    Block aligned = X::mapBlock(
-        [&](auto v) {
-          return bfpAlignedLanes<V>(v, V::shr(v, 23) & V::splat(0xFF),
-                                    exponent);
+    auto negativeStep = [](auto exponent) {
+      return V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
+             V::splat(0x80000000u);
+    };
+    auto step0 = negativeStep(shared), step1 = negativeStep(belowEmax);
+    X::forEachPart(
+        [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
+          auto e = V::shr(v, 23) & V::splat(0xFF);
+          auto magnitude = [&](auto exponent) {
+            auto aligned = bfpAlignedLanes<V>(v, e, exponent);
+            t = V::minUnsigned(t, bfpPlusHalfLanes<V, M>(aligned) &
+                                      V::splat(kBfpBelowGrid<M>));
+            return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
+                           largest);
+          };
+          m0 = magnitude(shared);
+          m1 = V::select(V::gt(e, belowEmax), largest, magnitude(belowEmax));
+          auto absolute = v & V::splat(0x7FFFFFFFu);
+          e0 = V::fmaF(m0, step0, absolute);
+          e1 = V::fmaF(m1, step1, absolute);
         },
-        block);
-    ties = X::mapBlock(
-        [](auto t, auto a) {
-          return V::minUnsigned(t, bfpPlusHalfLanes<V, M>(a) &
-                                       V::splat(kBfpBelowGrid<M>));
-        },
-        ties, aligned);
-    return X::mapBlock(
-        [&](auto v, auto a) {
-          auto d = V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(a)), largest);
-          if (clampAbove)
-            d = V::select(V::gt(V::shr(v, 23) & V::splat(0xFF), exponent),
-                          largest, d);
-          return d;
-        },
-        block, aligned);
-  };
-  // The error lanes of datum magnitudes `d` under `exponent`; above M, so
-  // the datum's step 2^(exponent - 127 - (M - 1)) is normal (else they go
-  // unread). The product is exact, so the fused step rounds as the sum.
-  auto errors = [](const Block &block, const Block &d,
-                   typename X::BfpShared exponent) {
-    auto negativeStep =
-        V::shl(V::sub(exponent, V::splat(M - 1)), 23) | V::splat(0x80000000u);
-    return X::mapBlock(
-        [&](auto v, auto m) {
-          return V::fmaF(m, negativeStep, v & V::splat(0x7FFFFFFFu));
-        },
-        block, d);
+        values, d0, d1, error0, error1, ties);
   };
   auto blockOrderSum = [](Block error) {
     alignas(64) float lanes[kBfpBlockValues];
@@ -585,17 +581,14 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
     typename X::BfpShared splats[4];
     emax[g] = X::bfpShared4(keys, splats, Packer::sharedOfKey);
     for (unsigned k = 0; k < count; ++k) {
-      auto belowEmax = V::sub(splats[k], V::splat(1));
-      Block d0 = magnitudes(values[k], splats[k], false, ties),
-            d1 = magnitudes(values[k], belowEmax, true, ties);
+      Block d0, d1;
+      trials(values[k], splats[k], d0, d1, error[k], error[4 + k], ties);
       size_t at = (4 * g + k) * kBfpBlockValues;
-      if (trials) {
-        X::storeBfpBlock(reinterpret_cast<char *>(trials + at), d0);
-        X::storeBfpBlock(reinterpret_cast<char *>(trials + kBfpTileValues + at),
-                         d1);
+      if (magnitudes) {
+        X::storeBfpBlock(reinterpret_cast<char *>(magnitudes + at), d0);
+        X::storeBfpBlock(
+            reinterpret_cast<char *>(magnitudes + kBfpTileValues + at), d1);
       }
-      error[k] = errors(values[k], d0, splats[k]);
-      error[4 + k] = errors(values[k], d1, belowEmax);
     }
     X::sumSquaresF32x8(error, sum0 + 4 * g, sum1 + 4 * g);
   }
@@ -616,14 +609,9 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   for (unsigned b = 0; b < decided; ++b) {
     if (!open[b])
       continue;
-    unsigned e = emaxOf[b];
-    Block values = load(b), unused = values;
-    auto at = [&](int exponent, bool clampAbove) {
-      auto splat = X::bfpSplat(exponent);
-      return blockOrderSum(
-          errors(values, magnitudes(values, splat, clampAbove, unused), splat));
-    };
-    lower[b] = at(int(e - 1), true) < at(int(e), false);
+    Block values = load(b), d0, d1, error0, error1, unused = values;
+    trials(values, X::bfpSplat(emaxOf[b]), d0, d1, error0, error1, unused);
+    lower[b] = blockOrderSum(error1) < blockOrderSum(error0);
   }
   lowered = 0;
   for (unsigned g = 0; 4 * g < blocks; ++g) {
@@ -638,7 +626,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   bool tieFree = true;
   for (uint32_t lane : tieLanes)
     tieFree &= lane != 0;
-  return trials && tieFree;
+  return magnitudes && tieFree;
 }
 
 /// A block's values above shared exponent `e` as its largest magnitude
