@@ -1327,9 +1327,14 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
     X::reportWrite(packed, layout.packedBytes);
     auto valuesOf = [&](unsigned k, unsigned h) {
       const char *p = tile + offsets[2 * k + h];
-      X::prefetch(p);
+      if (!contiguous)
+        X::prefetch(p);
       return loadBfpValues<X, Load>(layout, p);
     };
+    // Tiles one after another: while the elements are encoded, the next
+    // tile's lines, a block's at a time, into the second level (as a burst
+    // with the first pass they stalled its loads).
+    const char *next = tile + layout.shape.values() * inputBytes;
     // The tile's scale bytes first, then its elements: no block's elements
     // wait on its scale's reduction. Values not read as fp32 are kept as
     // such in between.
@@ -1355,9 +1360,6 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
             },
             values[0], values[1]);
       }
-      for (unsigned g = 0; contiguous && g < group; ++g) // read twice: the
-        for (unsigned h = 0; h < 2; ++h) // next tile's lines too
-          X::prefetch(tile + offsets[2 * (first + g) + h] + 2048);
       uint32_t maxMagnitude[4];
       if (group == 4) {
         typename X::BfpShared splats[4];
@@ -1377,6 +1379,9 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
     }
     for (unsigned k = 0; k < blocks; ++k) {
       Block values[2];
+      if (contiguous)
+        for (unsigned h = 0; h < 2; ++h)
+          X::prefetchLine(next + offsets[2 * k + h]);
       for (unsigned h = 0; h < 2; ++h)
         values[h] =
             kWidened
