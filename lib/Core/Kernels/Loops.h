@@ -790,8 +790,7 @@ void bfpPrefetchNextGroup(const unsigned char *in, const BfpGroupSizes &sizes,
 }
 /// A band pack prefetches for writing group b of the tile this far ahead
 /// in the band, so the reads for ownership of the lines a stripe writes
-/// across 64 tiles do not fill the store queue (a 4096^2 f32 bfp8_b 32x32
-/// pack_matrix: 12% faster on AVX2 and on AVX-512).
+/// across 64 tiles do not fill the store queue.
 constexpr size_t kBfpWriteAheadTiles = 4;
 
 /// Blocks [b, b + 4) of the tile whose values are at `tile` into its
@@ -1332,8 +1331,8 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
       return loadBfpValues<X, Load>(layout, p);
     };
     // Tiles one after another: while the elements are encoded, the next
-    // tile's lines, a block's at a time, into the second level (as a burst
-    // with the first pass they stalled its loads).
+    // tile's lines, a block's at a time, into the second level (a burst of
+    // them in the first pass would stall its loads).
     const char *next = tile + layout.shape.values() * inputBytes;
     // The tile's scale bytes first, then its elements: no block's elements
     // wait on its scale's reduction. Values not read as fp32 are kept as
