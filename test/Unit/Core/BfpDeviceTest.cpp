@@ -841,9 +841,8 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
       x = r & 1 ? -x : x;
       break;
     }
-    default: { // subnormal and tiny normal values, exponents 1-8 and
-               // the block's 20-27 (the product alignment from 24 on,
-               // Loops.h)
+    default: { // subnormal and tiny normal values: exponents 1-8, and
+               // the block's own exponent from 20 to 27
       uint32_t bits =
           (r & 0x807FFFFFu) | (r % 3 == 0   ? (1 + r % 8) << 23
                                : r % 3 == 1 ? uint32_t(20 + block % 8) << 23
