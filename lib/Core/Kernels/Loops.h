@@ -487,10 +487,41 @@ struct BfpPackerLanes {
   }
 };
 
+/// The search's datum magnitudes (as floats) of fp32 lanes `v` (exponent
+/// fields `e`) under `exponent`: bfpMagnitudeLanes' aligned significand
+/// rounded in units of the datum's step, clamped. Lanes of `ties` become 0
+/// where one ties (step 4).
+template <class V, unsigned M>
+typename V::I bfpSearchMagnitudeLanes(typename V::I v, typename V::I e,
+                                      typename V::I exponent,
+                                      typename V::I &ties) {
+  auto aligned = bfpAlignedLanes<V>(v, e, exponent);
+  ties = V::minUnsigned(ties, bfpPlusHalfLanes<V, M>(aligned) &
+                                  V::splat(kBfpBelowGrid<M>));
+  return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
+                 V::splatF(float((1u << M) - 1)));
+}
+
+/// The fraction bits of a block's largest magnitude at or above which
+/// Emax - 1 cannot win the §5 exponent search (M magnitude bits). With u
+/// the datum step under Emax and x = 2^(Emax - 127) (1 + f) the largest,
+/// Emax - 1 makes x's error at least x - (2^M - 1) u / 2. Under Emax every
+/// lane errs by at most u / 2 plus step 3's truncation (an ulp of
+/// 2^(Emax - 127)) where x < (2^M - 1/2) u, else by less than u (step 4
+/// saturates). So for M >= 3 and f >= 3 / 2^M + 4 ulps, the 16 lanes'
+/// squared errors under Emax sum to at most x's alone under Emax - 1, which
+/// wins only when strictly smaller.
+template <unsigned M>
+constexpr uint32_t kBfpSearchKeepsEmax = (3u << (23 - M)) + 4;
+
 /// §5 exponent search (tt-metal PR #57298) on the `blocks` "b" blocks of
 /// a tile, `load(b)` giving block b's fp32 lanes: writes each group of
 /// four blocks' shared exponents (block 4g + k in byte k of searched[g]).
-/// A block is searched when its Emax lies above M and below 255. Each
+/// A block is searched when its Emax lies above M and below 255 and its
+/// largest magnitude's fraction below kBfpSearchKeepsEmax<M>; a whole
+/// group of four with none searched is `settle(g, values, splats)`d (its
+/// datums are those under Emax, `splats` its exponents) and set in
+/// `settled` (bit g), and is not among the rest of what this writes. Each
 /// lane's error under Emax and under Emax - 1 (values above it at the
 /// largest magnitude), as the difference of the value's and the datum's
 /// magnitudes (the datum is 0 or of the value's sign), is exact in fp32
@@ -512,11 +543,12 @@ struct BfpPackerLanes {
 /// unshifted) under Emax at magnitudes[16 b] and under Emax - 1 at
 /// magnitudes[16 (64 + b)],
 /// sets bit b of `lowered` where block b takes Emax - 1, and returns
-/// whether the pack has no tie to count: no lane ties (step 4) under
-/// either exponent.
-template <class X, unsigned M, class Load>
-bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
-                   float *magnitudes, uint64_t &lowered) {
+/// whether the pack has no tie to count: no lane of an unsettled group
+/// ties (step 4) under either exponent.
+template <class X, unsigned M, class Load, class Settle>
+bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
+                   uint32_t *searched, float *magnitudes, uint64_t &lowered,
+                   uint64_t &settled) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   using Packer = BfpPackerLanes<X, BfpSite::host, false, M, false>;
@@ -540,15 +572,9 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
     X::forEachPart(
         [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
           auto e = V::shr(v, 23) & V::splat(0xFF);
-          auto magnitude = [&](auto exponent) {
-            auto aligned = bfpAlignedLanes<V>(v, e, exponent);
-            t = V::minUnsigned(t, bfpPlusHalfLanes<V, M>(aligned) &
-                                      V::splat(kBfpBelowGrid<M>));
-            return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
-                           largest);
-          };
-          m0 = magnitude(shared);
-          m1 = V::select(V::gt(e, belowEmax), largest, magnitude(belowEmax));
+          m0 = bfpSearchMagnitudeLanes<V, M>(v, e, shared, t);
+          m1 = V::select(V::gt(e, belowEmax), largest,
+                         bfpSearchMagnitudeLanes<V, M>(v, e, belowEmax, t));
           auto absolute = v & V::splat(0x7FFFFFFFu);
           e0 = V::fmaF(m0, step0, absolute);
           e1 = V::fmaF(m1, step1, absolute);
@@ -567,6 +593,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   // Block b's fp32-lane sums under Emax and Emax - 1.
   alignas(64) double sum0[kBfpTileBlocks], sum1[kBfpTileBlocks];
   static_assert(kBfpTileBlocks == 64); // `lowered`'s bits
+  alignas(64) uint8_t searchable[kBfpTileBlocks];
   uint32_t emax[kGroups];
   Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
   for (unsigned g = 0; 4 * g < blocks; ++g) {
@@ -578,8 +605,27 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
       values[k] = k < count ? load(4 * g + k) : Block{};
       keys[k] = Packer::keys(values[k]);
     }
-    typename X::BfpShared splats[4];
-    emax[g] = X::bfpShared4(keys, splats, Packer::sharedOfKey);
+    typename X::BfpShared splats[4]; // each block's largest magnitude
+    X::bfpShared4(keys, splats);
+    uint32_t bytes = 0;
+    bool anySearched = false;
+    for (unsigned k = 0; k < 4; ++k) {
+      uint32_t largest = X::firstLane(splats[k]), e = largest >> 23;
+      bytes |= e << 8 * k;
+      bool open =
+          e > M & e != 255 & (largest & 0x7FFFFF) < kBfpSearchKeepsEmax<M>;
+      searchable[4 * g + k] = open;
+      anySearched |= open;
+      splats[k] = Packer::sharedOfKey(splats[k]);
+    }
+    emax[g] = bytes;
+    if (!anySearched && count == 4) {
+      settle(g, values, splats);
+      settled |= uint64_t(1) << g;
+      std::fill_n(sum0 + 4 * g, 4, 0.0);
+      std::fill_n(sum1 + 4 * g, 4, 0.0);
+      continue;
+    }
     for (unsigned k = 0; k < count; ++k) {
       Block d0, d1;
       trials(values[k], splats[k], d0, d1, error[k], error[4 + k], ties);
@@ -598,13 +644,12 @@ bool bfpSearchTile(unsigned blocks, Load &&load, uint32_t *searched,
   const uint8_t *emaxOf = reinterpret_cast<const uint8_t *>(emax);
   alignas(64) uint8_t lower[kBfpTileBlocks], open[kBfpTileBlocks];
   for (unsigned b = 0; b < decided; ++b) {
-    bool searchable = emaxOf[b] > M & emaxOf[b] != 255;
     bool finite = sum0[b] <= FLT_MAX & sum1[b] <= FLT_MAX;
     bool below = finite & (sum1[b] < sum0[b] * (1 - kApart) - kUnderflow);
     bool apart =
         below | (finite & (sum1[b] > sum0[b] * (1 + kApart) + kUnderflow));
-    lower[b] = searchable & below;
-    open[b] = searchable & !apart;
+    lower[b] = searchable[b] & below;
+    open[b] = searchable[b] & !apart;
   }
   for (unsigned b = 0; b < decided; ++b) {
     if (!open[b])
@@ -793,6 +838,30 @@ void bfpPrefetchNextGroup(const unsigned char *in, const BfpGroupSizes &sizes,
 /// across 64 tiles do not fill the store queue.
 constexpr size_t kBfpWriteAheadTiles = 4;
 
+/// Four blocks' datums (§5 steps 1-5) under their shared exponents, back
+/// to back from `datums`; their ties (and events) into `lanes`.
+template <class X, class P, unsigned M, class Tally>
+__attribute__((always_inline)) inline void
+bfpStoreGroupDatums(const typename X::BfpBlock *block,
+                    const typename X::BfpShared *shared, char *datums,
+                    Tally &lanes) {
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  for (unsigned k = 0; k < 4; k += 2, datums += 2 * blockDatumBytes) {
+    // Step 5 on bytes where the path has it (BFP2's lanes measured faster).
+    if constexpr (X::kBfpSignBytes && P::kHost && M > 1) {
+      typename X::BfpBlock first =
+          P::magnitudeLanes(block[k], shared[k], lanes);
+      storeSignedDatumPair<X, M + 1, M, false>(
+          datums, datums + blockDatumBytes, block[k], first, block[k + 1],
+          P::magnitudeLanes(block[k + 1], shared[k + 1], lanes));
+    } else {
+      typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
+      X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
+                           P::datumLanes(block[k + 1], shared[k + 1], lanes));
+    }
+  }
+}
+
 /// Blocks [b, b + 4) of the tile whose values are at `tile` into its
 /// packed bytes: their shared exponents reduced together (or the exponent
 /// search's `searched` bytes), then their datums.
@@ -843,21 +912,8 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
     bytes = X::bfpShared4(keys, shared, P::sharedOfKey);
   }
   std::memcpy(packed + b, &bytes, 4);
-  for (unsigned k = 0; k < 4; k += 2) {
-    char *datums = packed + sizes.exponentBytes + (b + k) * blockDatumBytes;
-    // Step 5 on bytes where the path has it (BFP2's lanes measured faster).
-    if constexpr (X::kBfpSignBytes && P::kHost && M > 1) {
-      typename X::BfpBlock first =
-          P::magnitudeLanes(block[k], shared[k], lanes);
-      storeSignedDatumPair<X, M + 1, M, false>(
-          datums, datums + blockDatumBytes, block[k], first, block[k + 1],
-          P::magnitudeLanes(block[k + 1], shared[k + 1], lanes));
-    } else {
-      typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
-      X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
-                           P::datumLanes(block[k + 1], shared[k + 1], lanes));
-    }
-  }
+  bfpStoreGroupDatums<X, P, M>(
+      block, shared, packed + sizes.exponentBytes + b * blockDatumBytes, lanes);
 }
 
 /// A packed tile's padding: its exponent bytes' past its blocks, and its
@@ -935,6 +991,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
     uint32_t searched[kBfpTileBlocks / 4];
+    uint64_t settled = 0;   // the search's groups packed already
     if constexpr (Search) { // reads the tile twice: the next one's lines too
       alignas(64) float trials[2 * kBfpTileValues];
       uint64_t lowered;
@@ -944,26 +1001,39 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
           X::prefetch(values + 2048);
         return valuesAt(values);
       };
-      // The search's datum magnitudes where they are the pack's (no tie to
-      // count, no event counted).
-      if (bfpSearchTile<X, M>(blocks, load, searched,
-                              CountEvents ? nullptr : trials, lowered)) {
-        std::memcpy(packed, searched, blocks);
+      auto settle = [&](unsigned g, const typename X::BfpBlock *values,
+                        const typename X::BfpShared *shared)
+          __attribute__((always_inline)) {
+        bfpStoreGroupDatums<X, P, M>(
+            values, shared, packed + exponentBytes + 4 * g * blockDatumBytes,
+            lanes);
+      };
+      // The unsettled groups' datums from the search's magnitudes where
+      // they are the pack's (no tie to count, no event counted).
+      bool tieFree =
+          bfpSearchTile<X, M>(blocks, load, settle, searched,
+                              CountEvents ? nullptr : trials, lowered, settled);
+      std::memcpy(packed, searched, blocks);
+      if (tieFree) {
         for (unsigned b = 0; b < blocks; ++b) {
+          if (settled >> (b / 4) & 1)
+            continue;
           auto magnitudes = X::loadBfpBlock(
               Dtype::float32, reinterpret_cast<const char *>(
                                   trials + (lowered >> b & 1) * kBfpTileValues +
                                   b * kBfpBlockValues));
-          X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
-                            X::bfpDatumsOf(X::mapBlock(
-                                [](auto v, auto d) {
-                                  using V = typename X::template Lanes<32>;
-                                  return bfpSignedDatumLanes<V, M>(
-                                      v, V::truncateToInt(d));
-                                },
-                                load(b), magnitudes)));
+          X::storeBfpDatums(
+              M + 1, packed + exponentBytes + b * blockDatumBytes,
+              X::bfpDatumsOf(X::mapBlock(
+                  [](auto v, auto d) {
+                    using V = typename X::template Lanes<32>;
+                    return bfpSignedDatumLanes<V, M>(v, V::truncateToInt(d));
+                  },
+                  valuesAt(tile + layout.blockStart[b] * inputBytes),
+                  magnitudes)));
         }
         bfpPadTile<X>(layout, packed);
+        X::moveCounts(lanes, local); // at most 1024 per cell and tile
         continue;
       }
     }
@@ -996,8 +1066,9 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
         }
     }
     for (; b + 4 <= blocks; b += 4)
-      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
-          layout, sizes, tile, packed, b, searched, 0, lanes);
+      if (!(settled >> (b / 4) & 1))
+        bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
+            layout, sizes, tile, packed, b, searched, 0, lanes);
     for (; b < blocks; ++b) {
       auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
       int shared;

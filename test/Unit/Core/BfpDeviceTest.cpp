@@ -789,11 +789,10 @@ TEST(BfpExpSearch, PullRequestVectors) {
 // whose values span many binades (squares of very different sizes, so the
 // block-order sums round), near the two exponents' boundary, small enough
 // that the squares of their errors underflow fp32, with equal exact sums
-// of many bits, subnormal, and PR #57298's.
-// The bytes and the tie counters: the vector paths pack a tile from the
-// search's own datums where it has no tie (tiles 3-5 of normal values
-// mostly, tile 3 with an Inf or a NaN in some blocks), else as the plain
-// pack (tiles 0-2 mix every kind).
+// of many bits, at the bound past which the vector search keeps Emax
+// unsearched, subnormal, and PR #57298's.
+// The bytes and the tie counters: tiles 0-2 mix every kind, tiles 3-5
+// hold normal values mostly, tile 3 with an Inf or a NaN in some blocks.
 TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
   std::mt19937 rng(57298);
   std::normal_distribution<float> normal(0.0f, 1.0f);
@@ -804,7 +803,7 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
     size_t block = i / 16;
     uint32_t r = uint32_t(rng());
     float x;
-    switch (i < mixedEnd ? block % 7 : block % 2) {
+    switch (i < mixedEnd ? block % 8 : block % 2) {
     case 0:
       x = std::ldexp(normal(rng), int(r % 60) - 30);
       break;
@@ -839,6 +838,19 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
           : lane == third  ? oddTwo * step + (step / 2 - a)
                            : 0.0f;
       x = r & 1 ? -x : x;
+      break;
+    }
+    case 6: { // the largest 1 + f, f up to just past the vector search's
+              // bound kBfpSearchKeepsEmax (3 / 2^m and 4 ulps), the rest
+              // odd multiples of half the step under Emax (ties there,
+              // exact under Emax - 1): Emax - 1 wins up to that bound
+      uint32_t largest =
+          127u << 23 | ((2u << (23 - m)) + r % ((1u << (23 - m)) + 6));
+      if (i % 16 == block % 16)
+        std::memcpy(&x, &largest, 4);
+      else
+        x = float(2 * (r % (1u << (m - 1))) + 1) * std::ldexp(1.0f, -int(m));
+      x = r & 0x20000 ? -x : x;
       break;
     }
     default: { // subnormal and tiny normal values: exponents 1-8, and
