@@ -25,6 +25,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -83,6 +84,42 @@ void row(const char *what, double seconds, double memcpySeconds,
               seconds * 1e3, memcpySeconds * 1e3, ratio, target,
               ratio <= target ? "ok" : "MISSED");
 }
+
+/// Rows timed in rounds: each round runs every row's call, then its peer,
+/// once, so that a burst of other load on this shared machine meets a few
+/// samples of many rows rather than every sample of one row; a row prints
+/// its best call and best peer of kRepetitions rounds. `prepare` (untimed)
+/// runs before each call.
+class Rounds {
+public:
+  void add(const char *what, std::function<void()> call,
+           std::function<void()> peer, double target,
+           std::function<void()> prepare = {}) {
+    if (wanted(what))
+      rows.push_back(
+          {what, std::move(call), std::move(peer), std::move(prepare), target});
+  }
+  void run() {
+    for (int r = 0; r < kRepetitions; ++r)
+      for (Row &each : rows) {
+        if (each.prepare)
+          each.prepare();
+        each.best = std::min(each.best, bestSeconds(each.call, 1));
+        each.bestPeer = std::min(each.bestPeer, bestSeconds(each.peer, 1));
+      }
+    for (const Row &each : rows)
+      row(each.what.c_str(), each.best, each.bestPeer, each.target);
+    rows.clear();
+  }
+
+private:
+  struct Row {
+    std::string what;
+    std::function<void()> call, peer, prepare;
+    double target, best = 1e30, bestPeer = 1e30;
+  };
+  std::vector<Row> rows;
+};
 
 const struct {
   int dtype;
@@ -397,78 +434,78 @@ void bfpConversion() {
   std::vector<uint16_t> bf16 = topHalves(f32);
   std::vector<char> ints = randomBytes(n * 4, 14), copyOut(n * 4),
                     out(n * 2 + 4096);
+  char *packed = out.data();
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
   const uint32_t shapes[][2] = {{32, 32}, {16, 32}, {32, 16}, {16, 16}};
   char what[64];
+  Rounds rounds;
   for (int format = 0; birsim_bfp_format_name(format); ++format)
     for (auto [inputDtype, inputName] : {std::pair{16, "f32"}, {12, "bf16"}})
       for (const auto &shape : shapes) {
         int input = inputDtype;
+        uint32_t rows = shape[0], cols = shape[1];
         const void *src = input == 16 ? (const void *)f32.data() : bf16.data();
-        size_t tiles = n / (shape[0] * shape[1]);
+        size_t tiles = n / (rows * cols);
         std::snprintf(what, sizeof what, "bfp pack %s %s %ux%u",
-                      birsim_bfp_format_name(format), inputName, shape[0],
-                      shape[1]);
-        if (!wanted(what))
-          continue;
-        auto [t, copied] = bestSecondsSideBySide(
-            [&] {
-              birsim_bfp_pack(format, input, src, tiles, shape[0], shape[1], 0,
-                              out.data());
-            },
-            copy);
+                      birsim_bfp_format_name(format), inputName, rows, cols);
         // The MX formats' bound is mxTiles'.
-        row(what, t, copied, format >= BIRSIM_MXFP8_E5M2 ? 1.5 : 1.2);
+        rounds.add(
+            what,
+            [=] {
+              birsim_bfp_pack(format, input, src, tiles, rows, cols, 0, packed);
+            },
+            copy, format >= BIRSIM_MXFP8_E5M2 ? 1.5 : 1.2);
       }
   for (auto [inputDtype, inputName] :
        {std::pair{1, "int8"}, {0, "uint8"}, {10, "uint16"}, {15, "int32"},
         {14, "uint32"}}) {
     int input = inputDtype;
     std::snprintf(what, sizeof what, "bfp pack bfp8_b %s 32x32", inputName);
-    if (!wanted(what))
-      continue;
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_pack(0, input, ints.data(), n / 1024, 32, 32, 0,
-                          out.data());
-        },
-        copy);
-    row(what, t, copied, 2.0);
+    const char *src = ints.data();
+    rounds.add(
+        what,
+        [=] { birsim_bfp_pack(0, input, src, n / 1024, 32, 32, 0, packed); },
+        copy, 2.0);
   }
   for (auto [inputDtype, inputName] : {std::pair{16, "f32"}, {12, "bf16"}})
     for (const auto &shape : shapes) {
       int input = inputDtype;
+      uint32_t rows = shape[0], cols = shape[1];
       const void *src = input == 16 ? (const void *)f32.data() : bf16.data();
       std::snprintf(what, sizeof what, "bfp pack_matrix %s 4096^2 %ux%u",
-                    inputName, shape[0], shape[1]);
-      if (!wanted(what))
-        continue;
-      auto [t, copied] = bestSecondsSideBySide(
-          [&] {
-            birsim_bfp_pack_matrix(0, input, src, 4096, 4096, shape[0],
-                                   shape[1], 0, out.data());
+                    inputName, rows, cols);
+      rounds.add(
+          what,
+          [=] {
+            birsim_bfp_pack_matrix(0, input, src, 4096, 4096, rows, cols, 0,
+                                   packed);
           },
-          copy);
-      row(what, t, copied, 1.3);
+          copy, 1.3);
     }
-  // The inverse (bound as the pack's), into a 64-byte aligned matrix.
+  // The inverse (bound as the pack's), into a 64-byte aligned matrix, from
+  // its own packed bytes.
   AlignedFloats unpacked(n);
+  std::vector<std::vector<char>> packedOf;
   for (int format : {0, 1, 4})
     for (const auto &shape : {shapes[0], shapes[3]}) {
+      uint32_t rows = shape[0], cols = shape[1];
       std::snprintf(what, sizeof what, "bfp unpack_matrix %s 4096^2 %ux%u",
-                    birsim_bfp_format_name(format), shape[0], shape[1]);
+                    birsim_bfp_format_name(format), rows, cols);
       if (!wanted(what))
         continue;
-      birsim_bfp_pack_matrix(format, 16, f32.data(), 4096, 4096, shape[0],
-                             shape[1], 0, out.data());
-      auto [t, copied] = bestSecondsSideBySide(
-          [&] {
-            birsim_bfp_unpack_matrix(format, out.data(), 4096, 4096, shape[0],
-                                     shape[1], 0, unpacked.data());
+      const char *from = packedOf.emplace_back(n * 2 + 4096).data();
+      birsim_bfp_pack_matrix(format, 16, f32.data(), 4096, 4096, rows, cols, 0,
+                             packedOf.back().data());
+      float *to = unpacked.data();
+      rounds.add(
+          what,
+          [=] {
+            birsim_bfp_unpack_matrix(format, from, 4096, 4096, rows, cols, 0,
+                                     to);
           },
-          copy);
-      row(what, t, copied, 1.3);
+          copy, 1.3);
     }
+  rounds.run();
 }
 
 /// The Tensix packer's paths (docs/Semantics.md section 5, the device's
@@ -488,7 +525,8 @@ void bfpDevicePaths() {
   std::vector<char> copyOut(n * 4), out(n * 2 + 4096);
   std::vector<uint8_t> mask(n);
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
-  char what[64];
+  char what[64], *packed = out.data();
+  Rounds rounds;
   for (int where = 1; birsim_bfp_site_name(where); ++where)
     for (int format : {0, 1, 4}) {
       int dest = where <= 2 ? 16 : where <= 4 ? 12 : 13;
@@ -498,16 +536,15 @@ void bfpDevicePaths() {
         continue; // a format the path does not write
       std::snprintf(what, sizeof what, "bfp pack_at %s %s",
                     birsim_bfp_site_name(where), birsim_bfp_format_name(format));
-      if (!wanted(what))
-        continue;
-      auto [t, copied] = bestSecondsSideBySide(
-          [&] {
+      rounds.add(
+          what,
+          [=] {
             birsim_bfp_pack_at(where, format, dest, src, n / 1024, 32, 32, 0,
-                               out.data());
+                               packed);
           },
-          copy);
-      row(what, t, copied, 1.2);
+          copy, 1.2);
     }
+  std::vector<float> values(n);
   for (int where = 1; birsim_bfp_site_name(where); ++where)
     for (int format : {0, 1, 4}) {
       if (birsim_bfp_pack_at(where, format, where <= 2 ? 16 : 12, f32.data(),
@@ -515,16 +552,14 @@ void bfpDevicePaths() {
         continue;
       std::snprintf(what, sizeof what, "bfp unpack_at %s %s",
                     birsim_bfp_site_name(where), birsim_bfp_format_name(format));
-      if (!wanted(what))
-        continue;
-      std::vector<float> values(n);
-      auto [t, copied] = bestSecondsSideBySide(
-          [&] {
-            birsim_bfp_unpack_at(where, format, out.data(), n / 1024, 32, 32,
-                                 0, values.data());
+      float *to = values.data();
+      rounds.add(
+          what,
+          [=] {
+            birsim_bfp_unpack_at(where, format, packed, n / 1024, 32, 32, 0,
+                                 to);
           },
-          copy);
-      row(what, t, copied, 1.2);
+          copy, 1.2);
     }
   for (int where = 1; birsim_bfp_site_name(where); ++where) {
     int dest = where <= 2 ? 16 : where <= 4 ? 12 : 13;
@@ -532,17 +567,17 @@ void bfpDevicePaths() {
     const void *src = dest == 16 ? (const void *)f32.data() : half.data();
     std::snprintf(what, sizeof what, "bfp device_diff %s %s",
                   birsim_bfp_site_name(where), birsim_bfp_format_name(format));
-    if (!wanted(what))
-      continue;
-    uint64_t count = 0;
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
+    uint8_t *differs = mask.data();
+    rounds.add(
+        what,
+        [=] {
+          uint64_t count = 0;
           birsim_bfp_device_diff(where, format, dest, src, n / 1024, 32, 32, 0,
-                                 mask.data(), &count);
+                                 differs, &count);
         },
-        copy);
-    row(what, t, copied, 2.0);
+        copy, 2.0);
   }
+  rounds.run();
 }
 
 /// tt-metal PR #57298's exponent search against the plain pack of the same
@@ -557,22 +592,18 @@ void bfpExponentSearch() {
   std::vector<float> f32 = normalF32(n, 57298);
   std::vector<char> out(n * 2);
   char what[64];
+  Rounds rounds;
   for (int format : {0, 1}) {
     std::snprintf(what, sizeof what, "bfp pack exp_search %s",
                   birsim_bfp_format_name(format));
-    if (!wanted(what))
-      continue;
-    auto [t, plain] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_pack(format, 16, f32.data(), n / 1024, 32, 32,
-                          BIRSIM_BFP_EXP_SEARCH, out.data());
-        },
-        [&] {
-          birsim_bfp_pack(format, 16, f32.data(), n / 1024, 32, 32, 0,
-                          out.data());
-        });
-    row(what, t, plain, 3.0);
+    auto pack = [&, format](unsigned flags) {
+      birsim_bfp_pack(format, 16, f32.data(), n / 1024, 32, 32, flags,
+                      out.data());
+    };
+    rounds.add(
+        what, [=] { pack(BIRSIM_BFP_EXP_SEARCH); }, [=] { pack(0); }, 3.0);
   }
+  rounds.run();
 }
 
 /// MX tiles (docs/Semantics.md section 5, MX tiles): pack from float32 and
@@ -594,38 +625,37 @@ void mxTiles() {
   }
   std::vector<float> copyOut(n), unpacked(n);
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
+  std::vector<std::vector<char>> packedOf;
+  Rounds rounds;
   for (int format = BIRSIM_MXFP8_E5M2; birsim_bfp_format_name(format);
        ++format) {
-    std::vector<char> packed(tiles * birsim_bfp_tile_bytes(format));
+    char *packed =
+        packedOf.emplace_back(tiles * birsim_bfp_tile_bytes(format)).data();
     char what[64];
     for (bool bf : {false, true}) {
       std::snprintf(what, sizeof what, "mx pack %s %s",
                     birsim_bfp_format_name(format), bf ? "bf16" : "f32");
-      if (!wanted(what))
-        continue;
-      auto [t, copied] = bestSecondsSideBySide(
-          [&] {
-            birsim_bfp_pack(format, bf ? 12 : 16,
-                            bf ? static_cast<const void *>(bf16.data())
-                               : f32.data(),
-                            tiles, 32, 32, 0, packed.data());
+      const void *src =
+          bf ? static_cast<const void *>(bf16.data()) : f32.data();
+      rounds.add(
+          what,
+          [=] {
+            birsim_bfp_pack(format, bf ? 12 : 16, src, tiles, 32, 32, 0,
+                            packed);
           },
-          copy);
-      row(what, t, copied, 1.5);
+          copy, 1.5);
     }
     std::snprintf(what, sizeof what, "mx unpack %s",
                   birsim_bfp_format_name(format));
     if (!wanted(what))
       continue;
-    birsim_bfp_pack(format, 16, f32.data(), tiles, 32, 32, 0, packed.data());
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_unpack(format, packed.data(), tiles, 32, 32, 0,
-                            unpacked.data());
-        },
-        copy);
-    row(what, t, copied, 1.5);
+    birsim_bfp_pack(format, 16, f32.data(), tiles, 32, 32, 0, packed);
+    float *to = unpacked.data();
+    rounds.add(
+        what, [=] { birsim_bfp_unpack(format, packed, tiles, 32, 32, 0, to); },
+        copy, 1.5);
   }
+  rounds.run();
 }
 
 /// Per-tile mixed BFP (docs/Semantics.md section 5): a 4096 x 4096 matrix
@@ -647,36 +677,34 @@ void mixedBfp() {
     c = uint8_t(rng());
   std::vector<char> packed(
       birsim_bfp_mixed_bytes(codes.data(), side, side));
+  std::vector<char> packedOnce(packed.size());
+  birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
+                        packedOnce.data());
+  std::vector<uint8_t> assigned(codes.size());
   auto copy = [&] { std::memcpy(copyOut.data(), f32.data(), n * 4); };
-  if (wanted("mixed pack")) {
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
-                                packed.data());
-        },
-        copy);
-    row("mixed pack", t, copied, 1.3);
-  }
-  if (wanted("mixed unpack")) {
-    birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
-                          packed.data());
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_unpack_mixed(packed.data(), side, side, 0, codes.data(),
-                                  unpacked.data());
-        },
-        copy);
-    row("mixed unpack", t, copied, 1.3);
-  }
-  if (wanted("mixed assign")) {
-    auto [t, copied] = bestSecondsSideBySide(
-        [&] {
-          birsim_bfp_assign_mixed(BIRSIM_MIXED_PCC, 0.999, 0.01, 0xF, 16,
-                                  f32.data(), side, side, 0, codes.data());
-        },
-        copy);
-    row("mixed assign pcc", t, copied, 4.0);
-  }
+  Rounds rounds;
+  rounds.add(
+      "mixed pack",
+      [&] {
+        birsim_bfp_pack_mixed(16, f32.data(), side, side, 0, codes.data(),
+                              packed.data());
+      },
+      copy, 1.3);
+  rounds.add(
+      "mixed unpack",
+      [&] {
+        birsim_bfp_unpack_mixed(packedOnce.data(), side, side, 0, codes.data(),
+                                unpacked.data());
+      },
+      copy, 1.3);
+  rounds.add(
+      "mixed assign pcc",
+      [&] {
+        birsim_bfp_assign_mixed(BIRSIM_MIXED_PCC, 0.999, 0.01, 0xF, 16,
+                                f32.data(), side, side, 0, assigned.data());
+      },
+      copy, 4.0);
+  rounds.run();
 }
 
 } // namespace
