@@ -557,15 +557,18 @@ struct Avx2 : X86Vocabulary {
     store<4>(p, Part{}, v.lo);
     store<4>(p + 32, Part{}, v.hi);
   }
-  /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
-  /// of its own, widened: sums[k] for blocks[k].
-  static void sumSquaresF32x8(const BfpBlock *blocks, double *first,
-                              double *second) {
-    __m256 sq[8], pairs[4], quads[2];
-    for (int k = 0; k < 8; ++k) {
-      __m256 lo = asFloat(blocks[k].lo), hi = asFloat(blocks[k].hi);
-      sq[k] = _mm256_add_ps(_mm256_mul_ps(lo, lo), _mm256_mul_ps(hi, hi));
-    }
+  /// A block's fp32 lanes squared and added pairwise into one vector
+  /// (its sum of squares is the sum of those lanes).
+  using BfpSquares = __m256;
+  static BfpSquares squaresOf(const BfpBlock &block) {
+    __m256 lo = asFloat(block.lo), hi = asFloat(block.hi);
+    return _mm256_fmadd_ps(hi, hi, _mm256_mul_ps(lo, lo));
+  }
+  /// 8 blocks' sums of squares from their squaresOf, in fp32, in an order
+  /// of its own, widened: blocks 0-3 at first, 4-7 at second.
+  static void sumSquares4x2(const BfpSquares *sq, double *first,
+                            double *second) {
+    __m256 pairs[4], quads[2];
     // Within each 128-bit half: two blocks' partials, then four's.
     for (int k = 0; k < 4; ++k)
       pairs[k] = _mm256_add_ps(_mm256_unpacklo_ps(sq[2 * k], sq[2 * k + 1]),

@@ -475,13 +475,16 @@ struct Avx512 : X86Vocabulary {
   static void streamBfpBlock(char *p, BfpBlock v) {
     _mm512_stream_si512(reinterpret_cast<__m512i *>(p), v);
   }
-  /// The sums of squares of 8 blocks' fp32 lanes, in fp32, in an order
-  /// of its own, widened: sums[k] for blocks[k].
-  static void sumSquaresF32x8(const BfpBlock *blocks, double *first,
-                              double *second) {
-    __m512 sq[8], pairs[4], quads[2];
-    for (int k = 0; k < 8; ++k)
-      sq[k] = _mm512_mul_ps(asFloat(blocks[k]), asFloat(blocks[k]));
+  /// A block's fp32 lanes squared (its sum of squares is their sum).
+  using BfpSquares = __m512;
+  static BfpSquares squaresOf(const BfpBlock &block) {
+    return _mm512_mul_ps(asFloat(block), asFloat(block));
+  }
+  /// 8 blocks' sums of squares from their squaresOf, in fp32, in an order
+  /// of its own, widened: blocks 0-3 at first, 4-7 at second.
+  static void sumSquares4x2(const BfpSquares *sq, double *first,
+                            double *second) {
+    __m512 pairs[4], quads[2];
     // Within each 128-bit quarter: two blocks' partials, then four's.
     for (int k = 0; k < 4; ++k)
       pairs[k] = _mm512_add_ps(_mm512_unpacklo_ps(sq[2 * k], sq[2 * k + 1]),

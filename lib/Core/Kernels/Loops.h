@@ -41,7 +41,9 @@
 //                           time, by reference (outputs among them);
 //   X::bfpShared(exponents), X::bfpSplat(shared) -> X::BfpShared,
 //   X::firstLane(splat) -> lane 0 of a BfpShared,
-//   X::sumSquaresF32x8(blocks, first, second): 8 blocks' sums of squares
+//   X::squaresOf(block) -> X::BfpSquares, a block's squares (in fewer
+//                           lanes where the path adds pairs of them),
+//   X::sumSquares4x2(squares, first, second): 8 blocks' sums of squares
 //                           in fp32, in an order of the path's, widened to
 //                           double (blocks 0-3 at first, 4-7 at second);
 //   X::bfpShared4(keys, splats[, exponentOf]) -> 4 exponent bytes (4
@@ -598,9 +600,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
   Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
   for (unsigned g = 0; 4 * g < blocks; ++g) {
     unsigned count = std::min(4u, blocks - 4 * g);
-    // error[k] under Emax, error[4 + k] under Emax - 1; zeros past count.
     // Zero blocks past count: exponent bytes 0.
-    Block values[4], keys[4], error[8] = {};
+    Block values[4], keys[4];
     for (unsigned k = 0; k < 4; ++k) {
       values[k] = k < count ? load(4 * g + k) : Block{};
       keys[k] = Packer::keys(values[k]);
@@ -626,9 +627,17 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
       std::fill_n(sum1 + 4 * g, 4, 0.0);
       continue;
     }
-    for (unsigned k = 0; k < count; ++k) {
-      Block d0, d1;
-      trials(values[k], splats[k], d0, d1, error[k], error[4 + k], ties);
+    // squares[k] under Emax, squares[4 + k] under Emax - 1; zeros past
+    // count.
+    typename X::BfpSquares squares[8];
+    for (unsigned k = 0; k < 4; ++k) {
+      Block d0, d1, error0 = {}, error1 = {};
+      if (k < count)
+        trials(values[k], splats[k], d0, d1, error0, error1, ties);
+      squares[k] = X::squaresOf(error0);
+      squares[4 + k] = X::squaresOf(error1);
+      if (k >= count)
+        continue;
       size_t at = (4 * g + k) * kBfpBlockValues;
       if (magnitudes) {
         X::storeBfpBlock(reinterpret_cast<char *>(magnitudes + at), d0);
@@ -636,7 +645,7 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
             reinterpret_cast<char *>(magnitudes + kBfpTileValues + at), d1);
       }
     }
-    X::sumSquaresF32x8(error, sum0 + 4 * g, sum1 + 4 * g);
+    X::sumSquares4x2(squares, sum0 + 4 * g, sum1 + 4 * g);
   }
   // Branch-free where the lanes' sums decide (the choice is data): block
   // b is lowered where lower[b], its block-order sums decide where open[b].
