@@ -88,22 +88,17 @@ void row(const char *what, double seconds, double memcpySeconds,
 /// Rows timed in rounds: each round runs every row's call, then its peer,
 /// once, so that a burst of other load on this shared machine meets a few
 /// samples of many rows rather than every sample of one row; a row prints
-/// its best call and best peer of kRepetitions rounds. `prepare` (untimed)
-/// runs before each call.
+/// its best call and best peer of kRepetitions rounds.
 class Rounds {
 public:
   void add(const char *what, std::function<void()> call,
-           std::function<void()> peer, double target,
-           std::function<void()> prepare = {}) {
+           std::function<void()> peer, double target) {
     if (wanted(what))
-      rows.push_back(
-          {what, std::move(call), std::move(peer), std::move(prepare), target});
+      rows.push_back({what, std::move(call), std::move(peer), target});
   }
   void run() {
     for (int r = 0; r < kRepetitions; ++r)
       for (Row &each : rows) {
-        if (each.prepare)
-          each.prepare();
         each.best = std::min(each.best, bestSeconds(each.call, 1));
         each.bestPeer = std::min(each.bestPeer, bestSeconds(each.peer, 1));
       }
@@ -115,7 +110,7 @@ public:
 private:
   struct Row {
     std::string what;
-    std::function<void()> call, peer, prepare;
+    std::function<void()> call, peer;
     double target, best = 1e30, bestPeer = 1e30;
   };
   std::vector<Row> rows;
@@ -544,20 +539,28 @@ void bfpDevicePaths() {
           },
           copy, 1.2);
     }
+  // Each unpack from the bytes its site packs.
   std::vector<float> values(n);
+  std::vector<std::vector<char>> packedOf;
   for (int where = 1; birsim_bfp_site_name(where); ++where)
     for (int format : {0, 1, 4}) {
-      if (birsim_bfp_pack_at(where, format, where <= 2 ? 16 : 12, f32.data(),
-                             0, 32, 32, 0, nullptr) != BIRSIM_OK)
+      int dest = where <= 2 ? 16 : 12;
+      if (birsim_bfp_pack_at(where, format, dest, f32.data(), 0, 32, 32, 0,
+                             nullptr) != BIRSIM_OK)
         continue;
       std::snprintf(what, sizeof what, "bfp unpack_at %s %s",
                     birsim_bfp_site_name(where), birsim_bfp_format_name(format));
+      if (!wanted(what))
+        continue;
+      const char *from = packedOf.emplace_back(n * 2 + 4096).data();
+      birsim_bfp_pack_at(where, format, dest,
+                         dest == 16 ? (const void *)f32.data() : half.data(),
+                         n / 1024, 32, 32, 0, packedOf.back().data());
       float *to = values.data();
       rounds.add(
           what,
           [=] {
-            birsim_bfp_unpack_at(where, format, packed, n / 1024, 32, 32, 0,
-                                 to);
+            birsim_bfp_unpack_at(where, format, from, n / 1024, 32, 32, 0, to);
           },
           copy, 1.2);
     }
