@@ -2,11 +2,12 @@
 //
 // Each row times a runtime call and a memcpy of the bytes named, in this
 // process on the same (allocated and touched) buffers, alternately, best of
-// 9 each, single thread unless stated; the ratio is call / memcpy. The path is
-// the one BIRSIM_ISA selects (bench/run.sh runs the portable and the best
-// path). Also: bf16 add on 2 threads against 1, folding a 2^20-element bf16
-// birsim.reduce against arith.addf folding the same constants, and each
-// counted call with the fidelity counters on against off.
+// 9 each (the BFP, MX, mixed, device and search sections in rounds over all
+// their rows, class Rounds), single thread unless stated; the ratio is
+// call / memcpy. The path is the one BIRSIM_ISA selects (bench/run.sh runs
+// the portable and the best path). Also: bf16 add on 2 threads against 1,
+// folding a 2^20-element bf16 birsim.reduce against arith.addf folding the same
+// constants, and each counted call with the fidelity counters on against off.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"

@@ -489,21 +489,6 @@ struct BfpPackerLanes {
   }
 };
 
-/// The search's datum magnitudes (as floats) of fp32 lanes `v` (exponent
-/// fields `e`) under `exponent`: bfpMagnitudeLanes' aligned significand
-/// rounded in units of the datum's step, clamped. Lanes of `ties` become 0
-/// where one ties (step 4).
-template <class V, unsigned M>
-typename V::I bfpSearchMagnitudeLanes(typename V::I v, typename V::I e,
-                                      typename V::I exponent,
-                                      typename V::I &ties) {
-  auto aligned = bfpAlignedLanes<V>(v, e, exponent);
-  ties = V::minUnsigned(ties, bfpPlusHalfLanes<V, M>(aligned) &
-                                  V::splat(kBfpBelowGrid<M>));
-  return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
-                 V::splatF(float((1u << M) - 1)));
-}
-
 /// The fraction bits of a block's largest magnitude at or above which
 /// Emax - 1 cannot win the §5 exponent search (M magnitude bits). With u
 /// the datum step under Emax and x = 2^(Emax - 127) (1 + f) the largest,
@@ -574,9 +559,15 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
     X::forEachPart(
         [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
           auto e = V::shr(v, 23) & V::splat(0xFF);
-          m0 = bfpSearchMagnitudeLanes<V, M>(v, e, shared, t);
-          m1 = V::select(V::gt(e, belowEmax), largest,
-                         bfpSearchMagnitudeLanes<V, M>(v, e, belowEmax, t));
+          auto magnitude = [&](auto exponent) {
+            auto aligned = bfpAlignedLanes<V>(v, e, exponent);
+            t = V::minUnsigned(t, bfpPlusHalfLanes<V, M>(aligned) &
+                                      V::splat(kBfpBelowGrid<M>));
+            return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
+                           largest);
+          };
+          m0 = magnitude(shared);
+          m1 = V::select(V::gt(e, belowEmax), largest, magnitude(belowEmax));
           auto absolute = v & V::splat(0x7FFFFFFFu);
           e0 = V::fmaF(m0, step0, absolute);
           e1 = V::fmaF(m1, step1, absolute);
@@ -613,10 +604,9 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
     for (unsigned k = 0; k < 4; ++k) {
       uint32_t largest = X::firstLane(splats[k]), e = largest >> 23;
       bytes |= e << 8 * k;
-      bool open =
+      searchable[4 * g + k] =
           e > M & e != 255 & (largest & 0x7FFFFF) < kBfpSearchKeepsEmax<M>;
-      searchable[4 * g + k] = open;
-      anySearched |= open;
+      anySearched |= searchable[4 * g + k];
       splats[k] = Packer::sharedOfKey(splats[k]);
     }
     emax[g] = bytes;
