@@ -430,6 +430,9 @@ struct Avx2 : X86Vocabulary {
                 b = _mm256_shuffle_epi8(
                     _mm256_loadu_si256((const __m256i *)(values[k] + 32)),
                     lowsFirst);
+        // Opaque to LLVM, which would otherwise take the lows from the
+        // loads by four shuffles and a VSHUFPS instead of one VPALIGNR.
+        asm("" : "+x"(a), "+x"(b));
         hi[k] = _mm256_blend_epi32(a, b, 0xCC);
         lo[k] = _mm256_alignr_epi8(b, a, 8);
       }
@@ -463,7 +466,7 @@ struct Avx2 : X86Vocabulary {
                   lead = _mm256_set1_epi16(0x80), zero = _mm256_setzero_si256();
     auto encode = [&](auto clamps) __attribute__((always_inline)) {
       constexpr bool Clamps = decltype(clamps)::value;
-      __m256i ties = zero, tiesUp = zero, q[4];
+      __m256i halfUp[4], tie[4], q[4];
       for (int k = 0; k < 4; ++k) {
         // Block k's dword: A 0, B 4, C 2, D 6.
         __m256i baseK =
@@ -513,23 +516,36 @@ struct Avx2 : X86Vocabulary {
           x = _mm256_or_si256(x, loweredBit);
         }
         __m256i plusHalf = _mm256_add_epi16(x, lead);
-        __m256i halfUp = _mm256_srli_epi16(plusHalf, 8);
-        __m256i tie = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
-        __m256i tieBit = _mm256_srli_epi16(tie, 15);
-        ties = _mm256_sub_epi16(ties, tie);
-        tiesUp = _mm256_add_epi16(tiesUp, _mm256_andnot_si256(halfUp, tieBit));
-        q[k] = _mm256_andnot_si256(tieBit, halfUp);
+        halfUp[k] = _mm256_srli_epi16(plusHalf, 8);
+        tie[k] = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
+        q[k] = halfUp[k];
       }
-      const __m256i ones = _mm256_set1_epi16(1);
-      tally[BfpClass::tie] =
-          _mm256_add_epi32(tally[BfpClass::tie], _mm256_madd_epi16(ties, ones));
-      tally[BfpClass::tieRoundedUp] = _mm256_add_epi32(
-          tally[BfpClass::tieRoundedUp], _mm256_madd_epi16(tiesUp, ones));
+      // A tie (rare in most data) rounds to even and is counted.
+      if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(tie[0], tie[1]),
+                                              _mm256_or_si256(tie[2], tie[3])),
+                              _mm256_set1_epi16(-1))) {
+        __m256i ties = zero, tiesUp = zero;
+        for (int k = 0; k < 4; ++k) {
+          __m256i tieBit = _mm256_srli_epi16(tie[k], 15);
+          ties = _mm256_sub_epi16(ties, tie[k]);
+          tiesUp =
+              _mm256_add_epi16(tiesUp, _mm256_andnot_si256(halfUp[k], tieBit));
+          q[k] = _mm256_andnot_si256(tieBit, halfUp[k]);
+        }
+        const __m256i ones = _mm256_set1_epi16(1);
+        tally[BfpClass::tie] = _mm256_add_epi32(tally[BfpClass::tie],
+                                                _mm256_madd_epi16(ties, ones));
+        tally[BfpClass::tieRoundedUp] = _mm256_add_epi32(
+            tally[BfpClass::tieRoundedUp], _mm256_madd_epi16(tiesUp, ones));
+      }
+      // Step 4's saturation: BFP8's 2^7 by the signed pack's own.
       const __m256i largest = _mm256_set1_epi8(char((1u << M) - 1));
       for (int k = 0; k < 4; k += 2)
         storeSignedPairBytes<M + 1, M, false>(
             datums + k * blockDatumBytes, datums + (k + 1) * blockDatumBytes,
-            _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
+            M == 7
+                ? _mm256_packs_epi16(q[k], q[k + 1])
+                : _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),
             _mm256_packs_epi16(hi[k], hi[k + 1]));
     };
     // Step 2 changes no datum where every block's 5-bit exponent S5 lies

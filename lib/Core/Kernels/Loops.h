@@ -70,10 +70,11 @@
 //                           variable shifts): X::BfpHalves,
 //                           X::loadBfpHalves(p, q), X::bfpShared4Halves,
 //                           X::storeBfpHalfDatums(datumBits, p, q, lanes).
-//   X::prefetch(p...), X::prefetchLine(p), X::prefetchLineForWrite(p),
-//   X::Guard                prefetching ahead, a line into the second level, a
-//                           line into the first to be written; a kernel's
-//                           MXCSR guard (the default floating-point
+//   X::prefetch(p...), X::prefetchLine(p), X::prefetchLineForRead(p),
+//   X::prefetchLineForWrite(p), X::Guard
+//                           prefetching ahead, a line into the second level, a
+//                           line into the first to be read or written; a
+//                           kernel's MXCSR guard (the default floating-point
 //                           environment, §2).
 //   X::reportRead/reportWrite(p, bytes)   ranges told to ThreadSanitizer,
 //                           which does not see vector accesses.
@@ -693,11 +694,22 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
 /// reads are a few rows' runs, not 32 rows 128 bytes at a time, and the
 /// band's packed bytes stay in cache while they fill.
 constexpr size_t kBfpBandTiles = 64;
+/// A band pack reads a stripe's rows into the first-level cache this many
+/// tiles ahead along the band.
+constexpr size_t kBfpReadAheadTiles = 4;
+
+/// Where a banded walk prefetches a block's values: the next stripe's
+/// line `nextStripe` bytes below into the second-level cache, and the line
+/// `alongBand` bytes further along its rows into the first (nextStripe 0:
+/// not banded, or one stripe).
+struct BfpReadAhead {
+  size_t nextStripe = 0, alongBand = 0;
+};
 
 /// A banded walk's order: the groups of four blocks (by first block) in
 /// row order, stripe s the groups [stripeEnd[s - 1], stripeEnd[s]) of the
-/// same rows, `ahead` the next stripe's rows in bytes below (0: one
-/// stripe). For shapes of whole groups (blocks % 4 == 0).
+/// same rows, `ahead` where it prefetches. For shapes of whole groups
+/// (blocks % 4 == 0).
 struct BfpStripes {
   static constexpr unsigned kNoGroup = ~0u;
   unsigned groupOrder[kBfpTileBlocks / 4], stripeEnd[kBfpTileBlocks / 4];
@@ -705,7 +717,7 @@ struct BfpStripes {
   /// place in the next stripe (kNoGroup in the last).
   unsigned nextStripeGroup[kBfpTileBlocks / 4];
   unsigned stripes = 0;
-  size_t ahead = 0;
+  BfpReadAhead ahead;
 
   /// Whether `layout` walks in bands: a matrix's rows (not a transpose's
   /// columns) more than one tile wide, in whole groups.
@@ -727,9 +739,10 @@ struct BfpStripes {
                                  layout.blockStart[groupOrder[g]] / width)
         stripeEnd[stripes++] = g + 1;
     if (stripes > 1)
-      ahead = (layout.blockStart[groupOrder[stripeEnd[0]]] -
-               layout.blockStart[groupOrder[0]]) *
-              layout.values->bytes;
+      ahead = {(layout.blockStart[groupOrder[stripeEnd[0]]] -
+                layout.blockStart[groupOrder[0]]) *
+                   layout.values->bytes,
+               kBfpReadAheadTiles * layout.tileColStep * layout.values->bytes};
     for (unsigned g = 0; g < groups; ++g)
       nextStripeGroup[groupOrder[g] / 4] =
           g + stripeEnd[0] < groups ? groupOrder[g + stripeEnd[0]] : kNoGroup;
@@ -770,22 +783,24 @@ using BfpLoopTally =
     std::conditional_t<CountEvents, typename X::template Tally<BfpClass>,
                        typename X::template PopcountTally<BfpClass>>;
 
-/// For the block whose values start at `values`: prefetches the next
-/// stripe's line `ahead` bytes below into the second level where banded,
-/// else the usual distance ahead (face order: every line of the next tile
-/// too).
+/// For the block whose values start at `values`: prefetches as `ahead`
+/// says where banded, else the usual distance ahead (face order: every
+/// line of the next tile too).
 template <class X>
-__attribute__((always_inline)) inline void bfpPrefetchBlock(const char *values,
-                                                            size_t ahead) {
-  if (ahead)
-    X::prefetchLine(values + ahead);
-  else
+__attribute__((always_inline)) inline void
+bfpPrefetchBlock(const char *values, const BfpReadAhead &ahead) {
+  if (ahead.nextStripe) {
+    X::prefetchLine(values + ahead.nextStripe);
+    X::prefetchLineForRead(values + ahead.alongBand);
+  } else {
     X::prefetch(values);
+  }
 }
 /// That block, as packer P takes it.
 template <class X, class P, int Load>
 __attribute__((always_inline)) inline typename X::BfpBlock
-bfpValuesAt(const BfpLayout &layout, const char *values, size_t ahead) {
+bfpValuesAt(const BfpLayout &layout, const char *values,
+            const BfpReadAhead &ahead) {
   bfpPrefetchBlock<X>(values, ahead);
   return P::values(loadBfpValues<X, Load>(layout, values));
 }
@@ -869,7 +884,8 @@ template <class X, BfpSite Site, bool CountEvents, unsigned M,
 __attribute__((always_inline)) inline void
 bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
              const char *tile, char *packed, unsigned b,
-             const uint32_t *searched, size_t ahead, Tally &lanes) {
+             const uint32_t *searched, const BfpReadAhead &ahead,
+             Tally &lanes) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   typename X::BfpBlock block[4], keys[4];
@@ -984,7 +1000,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   BfpLoopTally<X, CountEvents> lanes{};
   BfpTally local;
   auto valuesAt = [&](const char *values) __attribute__((always_inline)) {
-    return bfpValuesAt<X, P, Load>(layout, values, 0);
+    return bfpValuesAt<X, P, Load>(layout, values, {});
   };
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
@@ -1067,7 +1083,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     for (; b + 4 <= blocks; b += 4)
       if (!(settled >> (b / 4) & 1))
         bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
-            layout, sizes, tile, packed, b, searched, 0, lanes);
+            layout, sizes, tile, packed, b, searched, {}, lanes);
     for (; b < blocks; ++b) {
       auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
       int shared;
@@ -1105,7 +1121,7 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
   const BfpLayout &walk = layouts[0]; // every code's blocks lie alike
   const BfpGroupSizes sizes(walk);
   const BfpStripes order(walk);
-  const size_t ahead = walk.valueStep == 1 ? order.ahead : 0;
+  const BfpReadAhead ahead = walk.valueStep == 1 ? order.ahead : BfpReadAhead{};
   typename X::template PopcountTally<BfpClass> lanes{};
   BfpTally local;
   auto group = [&](auto code, const char *tile, char *packed, unsigned b)

@@ -149,6 +149,10 @@ struct X86Vocabulary {
   static void prefetchLine(const void *p) {
     _mm_prefetch(static_cast<const char *>(p), _MM_HINT_T1);
   }
+  /// The line at `p` into the first-level cache, to be read.
+  static void prefetchLineForRead(const void *p) {
+    _mm_prefetch(static_cast<const char *>(p), _MM_HINT_T0);
+  }
   /// The line at `p` into the first-level cache, to be written (PREFETCHW,
   /// which decodes as a no-op on an x86-64 processor without it).
   static void prefetchLineForWrite(void *p) {
