@@ -345,34 +345,52 @@ struct Avx2 : X86Vocabulary {
       return _mm256_packus_epi16(_mm256_packus_epi32(a.lo, a.hi),
                                  _mm256_packus_epi32(b.lo, b.hi));
   }
-  /// pairBytes' groups put in order, the two blocks stored as
-  /// storeBfpDatums at p and q.
-  static void storePairBytes(unsigned datumBits, char *p, char *q,
-                             __m256i paired) {
-    __m256i bytes = _mm256_permutevar8x32_epi32(
-        paired, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    storeBfpDatums(datumBits, p, _mm256_castsi256_si128(bytes));
-    storeBfpDatums(datumBits, q, _mm256_extracti128_si256(bytes, 1));
+  /// pairBytes' datums (each below 2^datumBits) stored as storeBfpDatums
+  /// stores a block's, a's from p and b's right after: BFP4's and BFP2's
+  /// pairs (then pairs of pairs) first packed into bytes within each half
+  /// (bfpPairUp's), then the 4-datum groups put in order.
+  static void storePairBytes(unsigned datumBits, char *p, __m256i paired) {
+    if (datumBits == 8) {
+      _mm256_storeu_si256(
+          (__m256i *)p, _mm256_permutevar8x32_epi32(
+                            paired, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+      return;
+    }
+    auto pairUp = [](__m256i v, int bits) {
+      __m256i pairs = _mm256_maddubs_epi16(
+          v, _mm256_set1_epi16(int16_t(1 | (1 << bits) << 8)));
+      return _mm256_packus_epi16(pairs, pairs);
+    };
+    __m256i groups = pairUp(paired, int(datumBits)); // BFP4: 2 bytes a group
+    if (datumBits == 4) {
+      _mm_storeu_si128((__m128i *)p,
+                       _mm_unpacklo_epi16(_mm256_castsi256_si128(groups),
+                                          _mm256_extracti128_si256(groups, 1)));
+      return;
+    }
+    groups = pairUp(groups, 4); // BFP2: a byte a group
+    _mm_storel_epi64((__m128i *)p,
+                     _mm_unpacklo_epi8(_mm256_castsi256_si128(groups),
+                                       _mm256_extracti128_si256(groups, 1)));
   }
-  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
-                                const BfpBlock &a, const BfpBlock &b) {
-    storePairBytes(datumBits, p, q, pairBytes(a, b));
+  static void storeBfpDatumPair(unsigned datumBits, char *p, const BfpBlock &a,
+                                const BfpBlock &b) {
+    storePairBytes(datumBits, p, pairBytes(a, b));
   }
   /// Two blocks' datums (DatumBits wide) from their fp32 lanes and their
   /// datums' other bits, as storeBfpDatumPair: the sign (bit SignBit, not
   /// set on a zero where !ZeroKeepsSign) put in on bytes, 32 datums at a
   /// time.
   template <unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
-  static void storeSignedDatumPair(char *p, char *q, const BfpBlock &bitsA,
+  static void storeSignedDatumPair(char *p, const BfpBlock &bitsA,
                                    const BfpBlock &a, const BfpBlock &bitsB,
                                    const BfpBlock &b) {
     storeSignedPairBytes<DatumBits, SignBit, ZeroKeepsSign>(
-        p, q, pairBytes(a, b), pairBytes<true>(bitsA, bitsB));
+        p, pairBytes(a, b), pairBytes<true>(bitsA, bitsB));
   }
   /// The same from pairBytes' magnitudes and signed bytes of the values.
   template <unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
-  static void storeSignedPairBytes(char *p, char *q, __m256i magnitudes,
-                                   __m256i signs) {
+  static void storeSignedPairBytes(char *p, __m256i magnitudes, __m256i signs) {
     if constexpr (SignBit != 7)
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
     __m256i signBits =
@@ -384,7 +402,7 @@ struct Avx2 : X86Vocabulary {
               : _mm256_andnot_si256(
                     _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()),
                     signBits);
-    storePairBytes(DatumBits, p, q, _mm256_or_si256(magnitudes, signBits));
+    storePairBytes(DatumBits, p, _mm256_or_si256(magnitudes, signBits));
   }
   /// The host's BFP pack (§5, no events) of 4 blocks of fp32 (or, with
   /// Bf16, bfloat16) values, 16 contiguous at each of `values`, on 16-bit
@@ -542,7 +560,7 @@ struct Avx2 : X86Vocabulary {
       const __m256i largest = _mm256_set1_epi8(char((1u << M) - 1));
       for (int k = 0; k < 4; k += 2)
         storeSignedPairBytes<M + 1, M, false>(
-            datums + k * blockDatumBytes, datums + (k + 1) * blockDatumBytes,
+            datums + k * blockDatumBytes,
             M == 7
                 ? _mm256_packs_epi16(q[k], q[k + 1])
                 : _mm256_min_epu8(_mm256_packus_epi16(q[k], q[k + 1]), largest),

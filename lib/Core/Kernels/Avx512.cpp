@@ -356,10 +356,10 @@ struct Avx512 : X86Vocabulary {
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
     return _mm512_cvtepi32_epi8(lanes);
   }
-  static void storeBfpDatumPair(unsigned datumBits, char *p, char *q,
-                                BfpBlock a, BfpBlock b) {
+  static void storeBfpDatumPair(unsigned datumBits, char *p, BfpBlock a,
+                                BfpBlock b) {
     storeBfpDatums(datumBits, p, bfpDatumsOf(a));
-    storeBfpDatums(datumBits, q, bfpDatumsOf(b));
+    storeBfpDatums(datumBits, p + 2 * datumBits, bfpDatumsOf(b));
   }
   /// Avx2::bfpPackHalves' rule (§5, no events) for bfloat16 input (fp32's
   /// measured no faster than the fp32 lanes) with 32 16-bit lanes a

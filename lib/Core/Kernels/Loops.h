@@ -49,8 +49,9 @@
 //   X::bfpShared4(keys, splats[, exponentOf]) -> 4 exponent bytes (4
 //                           blocks; a block's is exponentOf its largest key),
 //   X::bfpDatumsOf(block) -> X::BfpDatums (16 bytes, one per lane),
-//   X::storeBfpDatumPair(datumBits, p, q, a, b): blocks a and b's lanes
-//                           as bytes, stored as storeBfpDatums at p and q,
+//   X::storeBfpDatumPair(datumBits, p, a, b): blocks a and b's lanes
+//                           as bytes, stored as storeBfpDatums at p and
+//                           right after,
 //   X::widenBfpDatums(datums) -> X::BfpBlock, X::storeBfpBlock(p, block),
 //   X::streamBfpBlock(p, block) the same at a 64-byte aligned p (one whole
 //                           line) past the caches, X::streamFence() after
@@ -58,7 +59,7 @@
 //   X::storeBfpDatums(datumBits, p, datums), X::loadBfpDatums(datumBits, p);
 //   X::kBfpSignBytes: whether the host's BFP packs and the MX float packs
 //                           put the sign in on bytes: X::storeSignedDatumPair
-//                           <DatumBits, SignBit, ZeroKeepsSign>(p, q, bitsA,
+//                           <DatumBits, SignBit, ZeroKeepsSign>(p, bitsA,
 //                           magnitudesA, bitsB, magnitudesB);
 //   X::bfpPacksHalves(input): whether the host's BFP packs (no events) of
 //                           `input` take X::bfpPackHalves<M, Fp16Exponent,
@@ -766,14 +767,12 @@ bfpBandStripes(const BfpStripes &order, size_t band, Group &&group) {
 /// (named through X here, so a generic lambda's discarded branch on
 /// another path does not look it up).
 template <class X, unsigned DatumBits, unsigned SignBit, bool ZeroKeepsSign>
-__attribute__((always_inline)) inline void
-storeSignedDatumPair(char *p, char *q, const typename X::BfpBlock &bitsA,
-                     const typename X::BfpBlock &a,
-                     const typename X::BfpBlock &bitsB,
-                     const typename X::BfpBlock &b) {
+__attribute__((always_inline)) inline void storeSignedDatumPair(
+    char *p, const typename X::BfpBlock &bitsA, const typename X::BfpBlock &a,
+    const typename X::BfpBlock &bitsB, const typename X::BfpBlock &b) {
   static_assert(X::kBfpSignBytes);
   X::template storeSignedDatumPair<DatumBits, SignBit, ZeroKeepsSign>(
-      p, q, bitsA, a, bitsB, b);
+      p, bitsA, a, bitsB, b);
 }
 
 /// A BFP loop's counters: popcounts where only ties are counted, lane
@@ -866,11 +865,11 @@ bfpStoreGroupDatums(const typename X::BfpBlock *block,
       typename X::BfpBlock first =
           P::magnitudeLanes(block[k], shared[k], lanes);
       storeSignedDatumPair<X, M + 1, M, false>(
-          datums, datums + blockDatumBytes, block[k], first, block[k + 1],
+          datums, block[k], first, block[k + 1],
           P::magnitudeLanes(block[k + 1], shared[k + 1], lanes));
     } else {
       typename X::BfpBlock first = P::datumLanes(block[k], shared[k], lanes);
-      X::storeBfpDatumPair(M + 1, datums, datums + blockDatumBytes, first,
+      X::storeBfpDatumPair(M + 1, datums, first,
                            P::datumLanes(block[k + 1], shared[k + 1], lanes));
     }
   }
@@ -1500,11 +1499,9 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
             reinterpret_cast<char *>(packed + scaleBytes + 2 * k * halfBytes);
         if constexpr (kSignBytes)
           storeSignedDatumPair<X, f.datumBits, f.datumBits - 1, true>(
-              datums, datums + halfBytes, values[0], codes[0], values[1],
-              codes[1]);
+              datums, values[0], codes[0], values[1], codes[1]);
         else
-          X::storeBfpDatumPair(f.datumBits, datums, datums + halfBytes,
-                               codes[0], codes[1]);
+          X::storeBfpDatumPair(f.datumBits, datums, codes[0], codes[1]);
       };
       if (finite[k])
         encodeBlock(std::true_type{});
