@@ -395,13 +395,9 @@ struct Avx2 : X86Vocabulary {
       signs = _mm256_cmpgt_epi8(_mm256_setzero_si256(), signs);
     __m256i signBits =
         _mm256_and_si256(signs, _mm256_set1_epi8(char(1u << SignBit)));
-    if constexpr (!ZeroKeepsSign) // VPSIGNB: 0 where the magnitude is
-      signBits =
-          SignBit == 7
-              ? _mm256_sign_epi8(signBits, magnitudes)
-              : _mm256_andnot_si256(
-                    _mm256_cmpeq_epi8(magnitudes, _mm256_setzero_si256()),
-                    signBits);
+    // VPSIGNB: 0 where the magnitude (below 2^SignBit: a positive byte) is.
+    if constexpr (!ZeroKeepsSign)
+      signBits = _mm256_sign_epi8(signBits, magnitudes);
     storePairBytes(DatumBits, p, _mm256_or_si256(magnitudes, signBits));
   }
   /// The host's BFP pack (§5, no events) of 4 blocks of fp32 (or, with
