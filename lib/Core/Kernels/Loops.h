@@ -545,10 +545,13 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
   // Block `values` under Emax (`shared`) and Emax - 1, a part at a time:
   // the datum magnitudes (as floats) d0 and d1, bfpMagnitudeLanes', the
   // aligned significand rounded in units of the datum's step, clamped (under
-  // Emax - 1 the values above it at the largest); their error lanes error0
-  // and error1, which go unread where Emax is at most M (else the datum's
-  // step 2^(exponent - 127 - (M - 1)) is normal, the product exact, so the
-  // fused step rounds as the sum). Lanes of `ties` become 0 where one ties.
+  // Emax - 1 the values above it at the largest: their significand, aligned
+  // one place left, rounds above it); their error lanes error0 and error1,
+  // which go unread where Emax is at most M (else the datum's step
+  // 2^(exponent - 127 - (M - 1)) is normal, the product exact, so the fused
+  // step rounds as the sum). Lanes of `ties` become 0 where one ties (or, at
+  // Emax under Emax - 1, where one would tie unclamped: the pack then takes
+  // the path that counts ties).
   auto trials = [](const Block &values, typename X::BfpShared shared, Block &d0,
                    Block &d1, Block &error0, Block &error1, Block &ties) {
     auto belowEmax = V::sub(shared, V::splat(1));
@@ -561,15 +564,20 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
     X::forEachPart(
         [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
           auto e = V::shr(v, 23) & V::splat(0xFF);
-          auto magnitude = [&](auto exponent) {
-            auto aligned = bfpAlignedLanes<V>(v, e, exponent);
+          auto magnitude = [&](auto aligned) {
             t = V::minUnsigned(t, bfpPlusHalfLanes<V, M>(aligned) &
                                       V::splat(kBfpBelowGrid<M>));
             return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
                            largest);
           };
-          m0 = magnitude(shared);
-          m1 = V::select(V::gt(e, belowEmax), largest, magnitude(belowEmax));
+          // Aligned to Emax - 1: the significand doubled, then shifted by
+          // Emax - e (the same truncation; below 2^25 and even where e is
+          // Emax, so an exact float). Aligned to Emax: that halved.
+          auto aligned1 = bfpAlignLanes<V>(
+              V::shl((v & V::splat(0x7FFFFF)) | V::splat(0x800000), 1),
+              V::eq(e, V::zero()), e, shared);
+          m0 = magnitude(V::shr(aligned1, 1));
+          m1 = magnitude(aligned1);
           auto absolute = v & V::splat(0x7FFFFFFFu);
           e0 = V::fmaF(m0, step0, absolute);
           e1 = V::fmaF(m1, step1, absolute);
