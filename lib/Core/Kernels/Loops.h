@@ -565,8 +565,6 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
         [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
           auto e = V::shr(v, 23) & V::splat(0xFF);
           auto magnitude = [&](auto aligned) {
-            t = V::minUnsigned(t, bfpPlusHalfLanes<V, M>(aligned) &
-                                      V::splat(kBfpBelowGrid<M>));
             return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
                            largest);
           };
@@ -578,6 +576,15 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
               V::eq(e, V::zero()), e, shared);
           m0 = magnitude(V::shr(aligned1, 1));
           m1 = magnitude(aligned1);
+          // A tie (half the grid G = 2H left over) under Emax - 1 leaves
+          // bits 1 to 24 - M of aligned1 at H or 3H, under Emax at 2H;
+          // those bits less H, above H and 2H, then 0 (so too where bit 0
+          // breaks the tie: such a tile's pack takes the path that counts).
+          constexpr uint32_t H = 1u << (23 - M);
+          t = V::minUnsigned(
+              t,
+              V::sub(aligned1 & V::splat(2 * kBfpBelowGrid<M>), V::splat(H)) &
+                  V::splat(~(3 * H)));
           auto absolute = v & V::splat(0x7FFFFFFFu);
           e0 = V::fmaF(m0, step0, absolute);
           e1 = V::fmaF(m1, step1, absolute);
