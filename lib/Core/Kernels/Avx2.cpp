@@ -415,7 +415,8 @@ struct Avx2 : X86Vocabulary {
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
-                unsigned blockDatumBytes, Tally &tally) {
+                unsigned blockDatumBytes, BfpTieHistory &history,
+                Tally &tally) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(32) char t[32] = {};
@@ -534,10 +535,14 @@ struct Avx2 : X86Vocabulary {
         tie[k] = _mm256_cmpeq_epi16(_mm256_slli_epi16(plusHalf, 8), zero);
         q[k] = halfUp[k];
       }
-      // A tie (rare in most data) rounds to even and is counted.
-      if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(tie[0], tie[1]),
-                                              _mm256_or_si256(tie[2], tie[3])),
-                              _mm256_set1_epi16(-1))) {
+      // A tie rounds to even and is counted: a group's ties tested for
+      // first only where the last BfpTieHistory::kQuiet groups had none.
+      __m256i anyTie = _mm256_or_si256(_mm256_or_si256(tie[0], tie[1]),
+                                       _mm256_or_si256(tie[2], tie[3]));
+      bool tied = !_mm256_testz_si256(anyTie, anyTie);
+      bool quiet = history.tieFree >= BfpTieHistory::kQuiet;
+      history.tieFree = tied ? 0 : history.tieFree + 1;
+      if (!quiet || tied) {
         __m256i ties = zero, tiesUp = zero;
         for (int k = 0; k < 4; ++k) {
           __m256i tieBit = _mm256_srli_epi16(tie[k], 15);

@@ -367,7 +367,7 @@ struct Avx512 : X86Vocabulary {
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
-                unsigned blockDatumBytes, Tally &tally) {
+                unsigned blockDatumBytes, BfpTieHistory &, Tally &tally) {
     static_assert(Bf16);
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0

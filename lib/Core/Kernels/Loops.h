@@ -866,6 +866,15 @@ void bfpPrefetchNextGroup(const unsigned char *in, const BfpGroupSizes &sizes,
 /// across 64 tiles do not fill the store queue.
 constexpr size_t kBfpWriteAheadTiles = 4;
 
+/// How many groups in a row a halves pack (X::bfpPackHalves) found no
+/// tie in. Until kQuiet it rounds and counts ties branch-free (on data
+/// with many ties a branch would mispredict, which at 2^24 also drops the
+/// loads in flight); from then on it tests each group for one first.
+struct BfpTieHistory {
+  static constexpr unsigned kQuiet = 8;
+  unsigned tieFree = 0;
+};
+
 /// Four blocks' datums (§5 steps 1-5) under their shared exponents, back
 /// to back from `datums`; their ties (and events) into `lanes`.
 template <class X, class P, unsigned M, class Tally>
@@ -899,7 +908,7 @@ __attribute__((always_inline)) inline void
 bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
              const char *tile, char *packed, unsigned b,
              const uint32_t *searched, const BfpReadAhead &ahead,
-             Tally &lanes) {
+             BfpTieHistory &history, Tally &lanes) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   typename X::BfpBlock block[4], keys[4];
@@ -930,7 +939,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
         if (X::template bfpPackHalves<M, Fp16Exponent, kBf16>(
                 at, packed + b,
                 packed + sizes.exponentBytes + b * blockDatumBytes,
-                blockDatumBytes, lanes))
+                blockDatumBytes, history, lanes))
           return;
       }
     }
@@ -968,6 +977,7 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   const BfpStripes order(layout);
   const BfpGroupSizes sizes(layout);
   BfpLoopTally<X, CountEvents> lanes{};
+  BfpTieHistory history;
   BfpTally local;
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);
@@ -982,7 +992,8 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       if (i + kBfpWriteAheadTiles < band)
         bfpPrefetchGroup<X, M, true>(packed[i + kBfpWriteAheadTiles], sizes, b);
       bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, false>(
-          layout, sizes, tiles[i], packed[i], b, nullptr, order.ahead, lanes);
+          layout, sizes, tiles[i], packed[i], b, nullptr, order.ahead, history,
+          lanes);
     });
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
@@ -1012,6 +1023,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   // Counted in locals the stores to `out` cannot alias, so their cells stay
   // in registers; added to the caller's once.
   BfpLoopTally<X, CountEvents> lanes{};
+  BfpTieHistory history;
   BfpTally local;
   auto valuesAt = [&](const char *values) __attribute__((always_inline)) {
     return bfpValuesAt<X, P, Load>(layout, values, {});
@@ -1097,7 +1109,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     for (; b + 4 <= blocks; b += 4)
       if (!(settled >> (b / 4) & 1))
         bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
-            layout, sizes, tile, packed, b, searched, {}, lanes);
+            layout, sizes, tile, packed, b, searched, {}, history, lanes);
     for (; b < blocks; ++b) {
       auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
       int shared;
@@ -1137,12 +1149,13 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
   const BfpStripes order(walk);
   const BfpReadAhead ahead = walk.valueStep == 1 ? order.ahead : BfpReadAhead{};
   typename X::template PopcountTally<BfpClass> lanes{};
+  BfpTieHistory history;
   BfpTally local;
   auto group = [&](auto code, const char *tile, char *packed, unsigned b)
       __attribute__((always_inline)) {
     constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
     bfpPackGroup<X, BfpSite::host, false, M, false, Load, false>(
-        layouts[code], sizes, tile, packed, b, nullptr, ahead, lanes);
+        layouts[code], sizes, tile, packed, b, nullptr, ahead, history, lanes);
   };
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);
