@@ -64,8 +64,9 @@
 //   X::bfpPacksHalves(input): whether the host's BFP packs (no events) of
 //                           `input` take X::bfpPackHalves<M, Fp16Exponent,
 //                           Bf16>(values, exponents, datums, blockDatumBytes,
-//                           tally): 4 contiguous blocks on 16-bit lanes,
-//                           false (writing nothing) where it declines;
+//                           history, tally): 4 contiguous blocks on 16-bit
+//                           lanes (BfpTieHistory), false (writing nothing)
+//                           where it declines;
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
 //                           vector in 16-bit lanes (X::Lanes<16> with
 //                           variable shifts): X::BfpHalves,
@@ -577,9 +578,10 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
           m0 = magnitude(V::shr(aligned1, 1));
           m1 = magnitude(aligned1);
           // A tie (half the grid G = 2H left over) under Emax - 1 leaves
-          // bits 1 to 24 - M of aligned1 at H or 3H, under Emax at 2H;
-          // those bits less H, above H and 2H, then 0 (so too where bit 0
-          // breaks the tie: such a tile's pack takes the path that counts).
+          // bits 1 to 24 - M of aligned1 at H or 3H, under Emax at 2H; those
+          // bits less H, with bits H and 2H cleared, are then 0 (so too
+          // where bit 0 breaks the tie: the tile's pack then takes the path
+          // that counts ties).
           constexpr uint32_t H = 1u << (23 - M);
           t = V::minUnsigned(
               t,
