@@ -359,6 +359,7 @@ struct Avx512 : X86Vocabulary {
   static void storeBfpDatumPair(unsigned datumBits, char *p, BfpBlock a,
                                 BfpBlock b) {
     storeBfpDatums(datumBits, p, bfpDatumsOf(a));
+    // b's 16 datums right after a's 16 * datumBits / 8 bytes.
     storeBfpDatums(datumBits, p + 2 * datumBits, bfpDatumsOf(b));
   }
   /// Avx2::bfpPackHalves' rule (§5, no events) for bfloat16 input (fp32's

@@ -439,6 +439,12 @@ auto bfpBothNaNLanes(typename V::I host, typename V::I device,
                  V::both(nan(host), nan(device)));
 }
 
+/// Step 3's significand of fp32 lanes `bits`: the fraction with its
+/// leading one.
+template <class V> typename V::I bfpSignificandLanes(typename V::I bits) {
+  return (bits & V::splat(0x7FFFFF)) | V::splat(0x800000);
+}
+
 /// Steps 1 and 3: lanes' `significand` (with its leading one), of
 /// exponent `e`, aligned to shared exponent `shared` by a truncating right
 /// shift (32 or more: 0); a zero or denormal lane (`zero`) is 0.
@@ -452,8 +458,8 @@ typename V::I bfpAlignLanes(typename V::I significand, Mask zero,
 template <class V>
 typename V::I bfpAlignedLanes(typename V::I bits, typename V::I e,
                               typename V::I shared) {
-  return bfpAlignLanes<V>((bits & V::splat(0x7FFFFF)) | V::splat(0x800000),
-                          V::eq(e, V::zero()), e, shared);
+  return bfpAlignLanes<V>(bfpSignificandLanes<V>(bits), V::eq(e, V::zero()), e,
+                          shared);
 }
 
 /// Step 4 in fp32 on `aligned`, the exact float of an aligned significand
@@ -530,7 +536,7 @@ typename V::I bfpMagnitudeLanes(typename V::I bits, typename V::I shared,
       V::count(tally[BfpClass::exponentClamped],
                V::butNot(V::notLanes(V::eq(clamped, absolute)), zero));
     aligned = bfpAlignLanes<V>(
-        (clamped & V::splat(0x7FFFFF)) | V::splat(0x800000), zero,
+        bfpSignificandLanes<V>(clamped), zero,
         V::sub(V::shr(clamped, 23), V::splat(kBfpFp16Rebias)), shared);
   } else {
     aligned =

@@ -550,9 +550,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
   // one place left, rounds above it); their error lanes error0 and error1,
   // which go unread where Emax is at most M (else the datum's step
   // 2^(exponent - 127 - (M - 1)) is normal, the product exact, so the fused
-  // step rounds as the sum). Lanes of `ties` become 0 where one ties (or, at
-  // Emax under Emax - 1, where one would tie unclamped: the pack then takes
-  // the path that counts ties).
+  // step rounds as the sum). Lanes of `ties` become 0 where one ties under
+  // either exponent, and in the rare lanes the test below takes for one.
   auto trials = [](const Block &values, typename X::BfpShared shared, Block &d0,
                    Block &d1, Block &error0, Block &error1, Block &ties) {
     auto belowEmax = V::sub(shared, V::splat(1));
@@ -572,9 +571,8 @@ bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
           // Aligned to Emax - 1: the significand doubled, then shifted by
           // Emax - e (the same truncation; below 2^25 and even where e is
           // Emax, so an exact float). Aligned to Emax: that halved.
-          auto aligned1 = bfpAlignLanes<V>(
-              V::shl((v & V::splat(0x7FFFFF)) | V::splat(0x800000), 1),
-              V::eq(e, V::zero()), e, shared);
+          auto aligned1 = bfpAlignLanes<V>(V::shl(bfpSignificandLanes<V>(v), 1),
+                                           V::eq(e, V::zero()), e, shared);
           m0 = magnitude(V::shr(aligned1, 1));
           m1 = magnitude(aligned1);
           // A tie (half the grid G = 2H left over) under Emax - 1 leaves
