@@ -362,14 +362,13 @@ struct Avx512 : X86Vocabulary {
     // b's 16 datums right after a's 16 * datumBits / 8 bytes.
     storeBfpDatums(datumBits, p + 2 * datumBits, bfpDatumsOf(b));
   }
-  /// Avx2::bfpPackHalves' rule (§5, no events) for bfloat16 input (fp32's
-  /// measured no faster than the fp32 lanes) with 32 16-bit lanes a
+  /// Avx2::bfpPackHalves' rule (§5, no events) with 32 16-bit lanes a
   /// vector, two blocks, their value i in lane i and 16 + i.
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
-                unsigned blockDatumBytes, BfpTieHistory &, Tally &tally) {
-    static_assert(Bf16);
+                unsigned blockDatumBytes, BfpTieHistory &history,
+                Tally &tally) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(64) char t[64] = {};
@@ -378,12 +377,32 @@ struct Avx512 : X86Vocabulary {
           t[q + i] = char(at(i));
       return _mm512_load_si512(t);
     };
-    __m512i hi[2];
-    for (int h = 0; h < 2; ++h)
-      hi[h] = _mm512_inserti64x4(
-          _mm512_castsi256_si512(
-              _mm256_loadu_si256((const __m256i *)values[2 * h])),
-          _mm256_loadu_si256((const __m256i *)values[2 * h + 1]), 1);
+    __m512i hi[2], lo[2];
+    for (int h = 0; h < 2; ++h) {
+      if constexpr (Bf16) {
+        hi[h] = _mm512_inserti64x4(
+            _mm512_castsi256_si512(
+                _mm256_loadu_si256((const __m256i *)values[2 * h])),
+            _mm256_loadu_si256((const __m256i *)values[2 * h + 1]), 1);
+      } else {
+        // Word 2i + 1 (a top half) and 2i of value i, block 2h's then
+        // 2h + 1's.
+        alignas(64) static constexpr auto kWords = [] {
+          struct {
+            short odd[32], even[32];
+          } w{};
+          for (int i = 0; i < 32; ++i) {
+            w.odd[i] = short(2 * i + 1);
+            w.even[i] = short(2 * i);
+          }
+          return w;
+        }();
+        __m512i a = _mm512_loadu_si512(values[2 * h]),
+                b = _mm512_loadu_si512(values[2 * h + 1]);
+        hi[h] = _mm512_permutex2var_epi16(a, _mm512_load_si512(kWords.odd), b);
+        lo[h] = _mm512_permutex2var_epi16(a, _mm512_load_si512(kWords.even), b);
+      }
+    }
     // Each block's largest key (the magnitude's bits): block k in quarter
     // k, then within quarters, the largest e in every dword.
     __m512i k0 = _mm512_slli_epi16(hi[0], 1), k1 = _mm512_slli_epi16(hi[1], 1);
@@ -401,7 +420,9 @@ struct Avx512 : X86Vocabulary {
     base = _mm512_or_si512(base, _mm512_slli_epi32(base, 16));
     uint32_t bytes = quarterBytes(shared);
     std::memcpy(exponents, &bytes, 4);
-    const __m512i power = table([](int i) { return 1 << (i - 1); });
+    const __m512i power = table([](int i) { return 1 << (i - 1); }),
+                  belowStep =
+                      table([](int i) { return (1 << (kSteps - i)) - 1; });
     const __m512i low7 = _mm512_set1_epi16(0x7F),
                   lead = _mm512_set1_epi16(0x80), ones = _mm512_set1_epi16(1);
     // Blocks 2h and 2h + 1's S - M - 1.
@@ -410,11 +431,12 @@ struct Avx512 : X86Vocabulary {
         _mm512_shuffle_i64x2(base, base, _MM_SHUFFLE(3, 3, 2, 2))};
     auto encode = [&](auto clamps) __attribute__((always_inline)) {
       constexpr bool Clamps = decltype(clamps)::value;
+      __m512i halfUp[2];
+      __mmask32 tie[2];
       for (int h = 0; h < 2; ++h) {
-        __m512i baseH = bases[h];
         __m512i e = _mm512_and_si512(_mm512_srli_epi16(hi[h], 7),
                                      _mm512_set1_epi16(0xFF));
-        __m512i top = _mm512_and_si512(hi[h], low7), idx;
+        __m512i top = _mm512_and_si512(hi[h], low7), bottom = lo[h], idx;
         __mmask32 lowered = 0;
         if constexpr (Clamps) {
           // Step 2 as Avx2::bfpPackHalves.
@@ -424,30 +446,49 @@ struct Avx512 : X86Vocabulary {
               e, _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
           top = _mm512_mask_mov_epi16(_mm512_maskz_mov_epi16(~raised, top),
                                       lowered, low7);
+          if constexpr (!Bf16)
+            bottom =
+                _mm512_mask_mov_epi16(_mm512_maskz_mov_epi16(~raised, bottom),
+                                      lowered, _mm512_set1_epi16(-1));
           __m512i clamped = _mm512_min_epu16(
               _mm512_max_epu16(e, _mm512_set1_epi16(kBfpFp16Rebias)),
               _mm512_set1_epi16(kBfpFp16Rebias + kBfpMaxE5));
           idx = _mm512_maskz_subs_epu16(_mm512_test_epi16_mask(e, e), clamped,
-                                        baseH);
+                                        bases[h]);
         } else {
-          idx = _mm512_subs_epu16(e, baseH);
+          idx = _mm512_subs_epu16(e, bases[h]);
         }
         __m512i x = _mm512_mullo_epi16(_mm512_or_si512(top, lead),
                                        _mm512_shuffle_epi8(power, idx));
-        if constexpr (Clamps) // a lowered value's low half: all ones
+        if constexpr (!Bf16) // low >= 2^d: a sticky bit
+          x = _mm512_or_si512(
+              x, _mm512_maskz_mov_epi16(
+                     _mm512_cmpgt_epu16_mask(
+                         bottom, _mm512_shuffle_epi8(belowStep, idx)),
+                     ones));
+        else if constexpr (Clamps) // a lowered value's low half: all ones
           x = _mm512_or_si512(x, _mm512_maskz_mov_epi16(lowered, ones));
         __m512i plusHalf = _mm512_add_epi16(x, lead);
-        __m512i halfUp = _mm512_srli_epi16(plusHalf, 8);
-        __mmask32 tie =
-            _mm512_testn_epi16_mask(plusHalf, _mm512_set1_epi16(0xFF));
-        __mmask32 odd = _mm512_mask_test_epi16_mask(tie, halfUp, ones);
-        uint32_t ties = Lanes<16>::popcount(tie),
-                 odds = Lanes<16>::popcount(odd);
-        tally[BfpClass::tie] += ties;
-        tally[BfpClass::tieRoundedUp] += ties - odds;
-        __m512i q =
-            _mm512_min_epu16(_mm512_mask_sub_epi16(halfUp, odd, halfUp, ones),
-                             _mm512_set1_epi16((1 << M) - 1));
+        halfUp[h] = _mm512_srli_epi16(plusHalf, 8);
+        tie[h] = _mm512_testn_epi16_mask(plusHalf, _mm512_set1_epi16(0xFF));
+      }
+      // Ties as Avx2::bfpPackHalves', but bfloat16's (no low half: many
+      // ties) counted branch-free throughout, as measured faster.
+      bool tied = Bf16 || (tie[0] | tie[1]) != 0;
+      bool quiet = !Bf16 && history.tieFree >= BfpTieHistory::kQuiet;
+      if constexpr (!Bf16)
+        history.tieFree = tied ? 0 : history.tieFree + 1;
+      for (int h = 0; h < 2; ++h) {
+        __m512i q = halfUp[h];
+        if (!quiet || tied) {
+          __mmask32 odd = _mm512_mask_test_epi16_mask(tie[h], q, ones);
+          uint32_t ties = Lanes<16>::popcount(tie[h]),
+                   odds = Lanes<16>::popcount(odd);
+          tally[BfpClass::tie] += ties;
+          tally[BfpClass::tieRoundedUp] += ties - odds;
+          q = _mm512_mask_sub_epi16(q, odd, q, ones);
+        }
+        q = _mm512_min_epu16(q, _mm512_set1_epi16((1 << M) - 1));
         // Step 5: the sign where the magnitude is not 0.
         __mmask32 negative =
             _mm512_mask_test_epi16_mask(_mm512_movepi16_mask(hi[h]), q, q);
@@ -513,7 +554,7 @@ struct Avx512 : X86Vocabulary {
   static constexpr bool kBfpSignBytes = false;
   /// Whether bfpPackHalves takes the host's BFP packs of `input`.
   static constexpr bool bfpPacksHalves(Dtype input) {
-    return input == Dtype::bfloat16;
+    return input == Dtype::float32 || input == Dtype::bfloat16;
   }
   using BfpHalves = __m512i;
   static BfpHalves loadBfpHalves(const char *first, const char *second) {
