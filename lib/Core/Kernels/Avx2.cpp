@@ -328,6 +328,12 @@ struct Avx2 : X86Vocabulary {
   static uint32_t firstLane(BfpShared splat) {
     return uint32_t(_mm256_cvtsi256_si32(splat));
   }
+  static bool hasZeroLane(const BfpBlock &block) {
+    __m256i zero = _mm256_setzero_si256(),
+            zeros = _mm256_or_si256(_mm256_cmpeq_epi32(block.lo, zero),
+                                    _mm256_cmpeq_epi32(block.hi, zero));
+    return !_mm256_testz_si256(zeros, zeros);
+  }
   static __m256i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
     return toBytes(lanes.lo, lanes.hi);
@@ -410,13 +416,14 @@ struct Avx2 : X86Vocabulary {
   /// bit d up (low >= 2^d) the rest of the truncated shift's bits. The
   /// index M + 1 - d (saturated at 0) picks 2^(M - d) and 2^d by VPSHUFB.
   /// Writes the 4 exponent bytes at `exponents` and the datums, a block's
-  /// `blockDatumBytes` after the last's, from `datums`; returns false,
-  /// writing nothing, for a "b" block with S at most M.
+  /// `blockDatumBytes` after the last's, from `datums`, and with `largest`
+  /// each block's largest magnitude's top 16 bits less the sign; returns
+  /// false, writing nothing, for a "b" block with S at most M.
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
-                unsigned blockDatumBytes, BfpTieHistory &history,
-                Tally &tally) {
+                unsigned blockDatumBytes, BfpTieHistory &history, Tally &tally,
+                uint16_t *largest) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(32) char t[32] = {};
@@ -469,6 +476,13 @@ struct Avx2 : X86Vocabulary {
     if (!Fp16Exponent && _mm256_movemask_epi8(_mm256_cmpgt_epi32(
                              _mm256_set1_epi32(kSteps), field)))
       return false;
+    if (largest) { // the keys' low words of dwords 0, 4, 2 and 6, halved
+      __m128i keys = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+          m, _mm256_setr_epi32(0, 4, 2, 6, 0, 0, 0, 0)));
+      keys = _mm_shuffle_epi8(keys, _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1,
+                                                  -1, -1, -1, -1, -1, -1, -1));
+      _mm_storel_epi64((__m128i *)largest, _mm_srli_epi16(keys, 1));
+    }
     // S - M - 1 in both 16-bit halves of each dword.
     __m256i base = _mm256_sub_epi32(field, _mm256_set1_epi32(kSteps));
     base = _mm256_or_si256(base, _mm256_slli_epi32(base, 16));

@@ -352,6 +352,9 @@ struct Avx512 : X86Vocabulary {
   static uint32_t firstLane(BfpShared splat) {
     return uint32_t(_mm_cvtsi128_si32(_mm512_castsi512_si128(splat)));
   }
+  static bool hasZeroLane(BfpBlock block) {
+    return _mm512_testn_epi32_mask(block, block) != 0;
+  }
   static __m512i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
     return _mm512_cvtepi32_epi8(lanes);
@@ -367,8 +370,8 @@ struct Avx512 : X86Vocabulary {
   template <unsigned M, bool Fp16Exponent, bool Bf16, class Tally>
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
-                unsigned blockDatumBytes, BfpTieHistory &history,
-                Tally &tally) {
+                unsigned blockDatumBytes, BfpTieHistory &history, Tally &tally,
+                uint16_t *largest) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(64) char t[64] = {};
@@ -416,6 +419,12 @@ struct Avx512 : X86Vocabulary {
     if (!Fp16Exponent &&
         _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(kSteps), field))
       return false;
+    if (largest) { // the low words of each quarter's first dword, halved
+      __m128i keys = _mm_shuffle_epi8(
+          _mm512_cvtepi64_epi16(m), _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1,
+                                                  -1, -1, -1, -1, -1, -1, -1));
+      _mm_storel_epi64((__m128i *)largest, _mm_srli_epi16(keys, 1));
+    }
     __m512i base = _mm512_sub_epi32(field, _mm512_set1_epi32(kSteps));
     base = _mm512_or_si512(base, _mm512_slli_epi32(base, 16));
     uint32_t bytes = quarterBytes(shared);

@@ -504,192 +504,6 @@ struct BfpPackerLanes {
 template <unsigned M>
 constexpr uint32_t kBfpSearchKeepsEmax = (3u << (23 - M)) + 4;
 
-/// §5 exponent search (tt-metal PR #57298) on the `blocks` "b" blocks of
-/// a tile, `load(b)` giving block b's fp32 lanes: writes each group of
-/// four blocks' shared exponents (block 4g + k in byte k of searched[g]).
-/// A block is searched when its Emax lies above M and below 255 and its
-/// largest magnitude's fraction below kBfpSearchKeepsEmax<M>; a whole
-/// group of four with none searched is `settle(g, values, splats)`d (its
-/// datums are those under Emax, `splats` its exponents) and set in
-/// `settled` (bit g), and is not among the rest of what this writes. Each
-/// lane's error under Emax and under Emax - 1 (values above it at the
-/// largest magnitude), as the difference of the value's and the datum's
-/// magnitudes (the datum is 0 or of the value's sign), is exact in fp32
-/// (both sides multiples of the lane's ulp, the datum's step at least
-/// that), its square exact in double. The block-order double sums decide,
-/// as the portable search's; they are summed only where sums of the
-/// squares in fp32, in any order (vector lanes), leave the comparison
-/// open. Such a sum A of 16 terms lies within 16.1 * 2^-24 (relative)
-/// plus 2^-145 (underflow) of the exact sum S, the block-order double sum
-/// within 2^-48 of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the
-/// block-order sums in that order, above A0 (1 + 2^-16) + 2^-143 in the
-/// other; an fp32 sum that overflowed leaves it open. Where Emax - 1 is
-/// strictly better, the byte is Emax - 1 (bfpClampAbove then makes the block's
-/// values above it its largest magnitude). The tile's sums are all taken
-/// before any choice, so no group waits on another's.
-///
-/// With `magnitudes`, also writes each block's datum magnitudes (as
-/// floats; an Inf's or a NaN's as the encoder's, shared 255 aligning it
-/// unshifted) under Emax at magnitudes[16 b] and under Emax - 1 at
-/// magnitudes[16 (64 + b)],
-/// sets bit b of `lowered` where block b takes Emax - 1, and returns
-/// whether the pack has no tie to count: no lane of an unsettled group
-/// ties (step 4) under either exponent.
-template <class X, unsigned M, class Load, class Settle>
-bool bfpSearchTile(unsigned blocks, Load &&load, Settle &&settle,
-                   uint32_t *searched, float *magnitudes, uint64_t &lowered,
-                   uint64_t &settled) {
-  using V = typename X::template Lanes<32>;
-  using Block = typename X::BfpBlock;
-  using Packer = BfpPackerLanes<X, BfpSite::host, false, M, false>;
-  constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
-  // Block `values` under Emax (`shared`) and Emax - 1, a part at a time:
-  // the datum magnitudes (as floats) d0 and d1, bfpMagnitudeLanes', the
-  // aligned significand rounded in units of the datum's step, clamped (under
-  // Emax - 1 the values above it at the largest: their significand, aligned
-  // one place left, rounds above it); their error lanes error0 and error1,
-  // which go unread where Emax is at most M (else the datum's step
-  // 2^(exponent - 127 - (M - 1)) is normal, the product exact, so the fused
-  // step rounds as the sum). Lanes of `ties` become 0 where one ties under
-  // either exponent, and in the rare lanes the test below takes for one.
-  auto trials = [](const Block &values, typename X::BfpShared shared, Block &d0,
-                   Block &d1, Block &error0, Block &error1, Block &ties) {
-    auto belowEmax = V::sub(shared, V::splat(1));
-    auto largest = V::splatF(float((1u << M) - 1));
-    auto negativeStep = [](auto exponent) {
-      return V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
-             V::splat(0x80000000u);
-    };
-    auto step0 = negativeStep(shared), step1 = negativeStep(belowEmax);
-    X::forEachPart(
-        [&](const auto &v, auto &m0, auto &m1, auto &e0, auto &e1, auto &t) {
-          auto e = V::shr(v, 23) & V::splat(0xFF);
-          auto magnitude = [&](auto aligned) {
-            return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
-                           largest);
-          };
-          // Aligned to Emax - 1: the significand doubled, then shifted by
-          // Emax - e (the same truncation; below 2^25 and even where e is
-          // Emax, so an exact float). Aligned to Emax: that halved.
-          auto aligned1 = bfpAlignLanes<V>(V::shl(bfpSignificandLanes<V>(v), 1),
-                                           V::eq(e, V::zero()), e, shared);
-          m0 = magnitude(V::shr(aligned1, 1));
-          m1 = magnitude(aligned1);
-          // A tie (half the grid G = 2H left over) under Emax - 1 leaves
-          // bits 1 to 24 - M of aligned1 at H or 3H, under Emax at 2H; those
-          // bits less H, with bits H and 2H cleared, are then 0 (so too
-          // where bit 0 breaks the tie: the tile's pack then takes the path
-          // that counts ties).
-          constexpr uint32_t H = 1u << (23 - M);
-          t = V::minUnsigned(
-              t,
-              V::sub(aligned1 & V::splat(2 * kBfpBelowGrid<M>), V::splat(H)) &
-                  V::splat(~(3 * H)));
-          auto absolute = v & V::splat(0x7FFFFFFFu);
-          e0 = V::fmaF(m0, step0, absolute);
-          e1 = V::fmaF(m1, step1, absolute);
-        },
-        values, d0, d1, error0, error1, ties);
-  };
-  auto blockOrderSum = [](Block error) {
-    alignas(64) float lanes[kBfpBlockValues];
-    X::storeBfpBlock(reinterpret_cast<char *>(lanes), error);
-    double sum = 0;
-    for (float e : lanes)
-      sum += double(e) * double(e); // exact square: a contraction is alike
-    return sum;
-  };
-  constexpr unsigned kGroups = kBfpTileBlocks / 4;
-  // Block b's fp32-lane sums under Emax and Emax - 1.
-  alignas(64) double sum0[kBfpTileBlocks], sum1[kBfpTileBlocks];
-  static_assert(kBfpTileBlocks == 64); // `lowered`'s bits
-  alignas(64) uint8_t searchable[kBfpTileBlocks];
-  uint32_t emax[kGroups];
-  Block ties = X::mapBlock([](auto) { return V::splat(~0u); }, Block{});
-  for (unsigned g = 0; 4 * g < blocks; ++g) {
-    unsigned count = std::min(4u, blocks - 4 * g);
-    // Zero blocks past count: exponent bytes 0.
-    Block values[4], keys[4];
-    for (unsigned k = 0; k < 4; ++k) {
-      values[k] = k < count ? load(4 * g + k) : Block{};
-      keys[k] = Packer::keys(values[k]);
-    }
-    typename X::BfpShared splats[4]; // each block's largest magnitude
-    X::bfpShared4(keys, splats);
-    uint32_t bytes = 0;
-    bool anySearched = false;
-    for (unsigned k = 0; k < 4; ++k) {
-      uint32_t largest = X::firstLane(splats[k]), e = largest >> 23;
-      bytes |= e << 8 * k;
-      searchable[4 * g + k] =
-          e > M & e != 255 & (largest & 0x7FFFFF) < kBfpSearchKeepsEmax<M>;
-      anySearched |= searchable[4 * g + k];
-      splats[k] = Packer::sharedOfKey(splats[k]);
-    }
-    emax[g] = bytes;
-    if (!anySearched && count == 4) {
-      settle(g, values, splats);
-      settled |= uint64_t(1) << g;
-      std::fill_n(sum0 + 4 * g, 4, 0.0);
-      std::fill_n(sum1 + 4 * g, 4, 0.0);
-      continue;
-    }
-    // squares[k] under Emax, squares[4 + k] under Emax - 1; zeros past
-    // count.
-    typename X::BfpSquares squares[8];
-    for (unsigned k = 0; k < 4; ++k) {
-      Block d0, d1, error0 = {}, error1 = {};
-      if (k < count)
-        trials(values[k], splats[k], d0, d1, error0, error1, ties);
-      squares[k] = X::squaresOf(error0);
-      squares[4 + k] = X::squaresOf(error1);
-      if (k >= count)
-        continue;
-      size_t at = (4 * g + k) * kBfpBlockValues;
-      if (magnitudes) {
-        X::storeBfpBlock(reinterpret_cast<char *>(magnitudes + at), d0);
-        X::storeBfpBlock(
-            reinterpret_cast<char *>(magnitudes + kBfpTileValues + at), d1);
-      }
-    }
-    X::sumSquares4x2(squares, sum0 + 4 * g, sum1 + 4 * g);
-  }
-  // Branch-free where the lanes' sums decide (the choice is data): block
-  // b is lowered where lower[b], its block-order sums decide where open[b].
-  const unsigned decided = 4 * ((blocks + 3) / 4);
-  const uint8_t *emaxOf = reinterpret_cast<const uint8_t *>(emax);
-  alignas(64) uint8_t lower[kBfpTileBlocks], open[kBfpTileBlocks];
-  for (unsigned b = 0; b < decided; ++b) {
-    bool finite = sum0[b] <= FLT_MAX & sum1[b] <= FLT_MAX;
-    bool below = finite & (sum1[b] < sum0[b] * (1 - kApart) - kUnderflow);
-    bool apart =
-        below | (finite & (sum1[b] > sum0[b] * (1 + kApart) + kUnderflow));
-    lower[b] = searchable[b] & below;
-    open[b] = searchable[b] & !apart;
-  }
-  for (unsigned b = 0; b < decided; ++b) {
-    if (!open[b])
-      continue;
-    Block values = load(b), d0, d1, error0, error1, unused = values;
-    trials(values, X::bfpSplat(emaxOf[b]), d0, d1, error0, error1, unused);
-    lower[b] = blockOrderSum(error1) < blockOrderSum(error0);
-  }
-  lowered = 0;
-  for (unsigned g = 0; 4 * g < blocks; ++g) {
-    uint32_t bytes; // lower[4g + k] in byte k: 0 or 1
-    std::memcpy(&bytes, lower + 4 * g, 4);
-    searched[g] = emax[g] - bytes; // searched bytes are above M: no borrow
-  }
-  for (unsigned b = 0; b < blocks; ++b)
-    lowered |= uint64_t(lower[b]) << b;
-  alignas(64) uint32_t tieLanes[kBfpBlockValues];
-  X::storeBfpBlock(reinterpret_cast<char *>(tieLanes), ties);
-  bool tieFree = true;
-  for (uint32_t lane : tieLanes)
-    tieFree &= lane != 0;
-  return magnitudes && tieFree;
-}
-
 /// A block's values above shared exponent `e` as its largest magnitude
 /// (sign | e << 23 | 0x7FFFFF; none above Emax): the searched pack's.
 template <class X>
@@ -703,6 +517,137 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
             (v & V::splat(0x80000000u)) | V::splat(e << 23 | 0x7FFFFFu), v);
       },
       values);
+}
+
+/// §5 exponent search (tt-metal PR #57298) on a tile packed under Emax:
+/// its `blocks` "b" blocks' exponent bytes at `exponents`, their datums
+/// from `datums`, `load(b)` giving block b's fp32 lanes. A block is
+/// searched when its Emax lies above M and below 255 and its largest
+/// magnitude's fraction below kBfpSearchKeepsEmax<M>. Each lane's error
+/// under Emax and under Emax - 1 (values above it at the largest
+/// magnitude), as the difference of the value's and the datum's magnitudes
+/// (the datum is 0 or of the value's sign), is exact in fp32 (both sides
+/// multiples of the lane's ulp, the datum's step at least that), its
+/// square exact in double. The block-order double sums decide, as the
+/// portable search's; they are summed only where sums of the squares in
+/// fp32, in any order (vector lanes), leave the comparison open. Such a
+/// sum A of 16 terms lies within 16.1 * 2^-24 (relative) plus 2^-145
+/// (underflow) of the exact sum S, the block-order double sum within 2^-48
+/// of S, so A1 below A0 (1 - 2^-16) - 2^-143 puts the block-order sums in
+/// that order, above A0 (1 + 2^-16) + 2^-143 in the other; an fp32 sum
+/// that overflowed leaves it open. Where Emax - 1 is strictly better, the
+/// block is packed again under it (bfpClampAbove making its values above
+/// it its largest magnitude), its ties into `lanes`, its ties under Emax
+/// (counted by the first pack) into `untallied`.
+template <class X, unsigned M, class Load, class Tally>
+__attribute__((always_inline)) inline void
+bfpSearchTile(unsigned blocks, const uint16_t *largest, Load &&load,
+              char *exponents, char *datums, Tally &lanes, Tally &untallied) {
+  using V = typename X::template Lanes<32>;
+  using Block = typename X::BfpBlock;
+  using P = BfpPackerLanes<X, BfpSite::host, false, M, false>;
+  constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
+  constexpr double kApart = 0x1p-16, kUnderflow = 0x1p-143;
+  // Block `values`' error lanes under Emax (`shared`) and Emax - 1, a part
+  // at a time: the value's magnitude less its datum's (as a float), the
+  // aligned significand rounded in units of the datum's step and clamped
+  // (under Emax - 1 the values above it at the largest: their significand,
+  // aligned one place left, rounds above it), times that step (normal:
+  // Emax lies above M, so the product is exact and the fused step rounds
+  // as the sum).
+  auto trials = [](const Block &values, typename X::BfpShared shared,
+                   Block &error0, Block &error1) {
+    auto belowEmax = V::sub(shared, V::splat(1));
+    auto largest = V::splatF(float((1u << M) - 1));
+    auto negativeStep = [](auto exponent) {
+      return V::shl(V::sub(exponent, V::splat(M - 1)), 23) |
+             V::splat(0x80000000u);
+    };
+    auto step0 = negativeStep(shared), step1 = negativeStep(belowEmax);
+    X::forEachPart(
+        [&](const auto &v, auto &e0, auto &e1) {
+          auto e = V::shr(v, 23) & V::splat(0xFF);
+          auto magnitude = [&](auto aligned) {
+            return V::minF(bfpRoundedF<V, M, 24 - M>(V::toFloat(aligned)),
+                           largest);
+          };
+          // Aligned to Emax - 1: the significand doubled, then shifted by
+          // Emax - e (the same truncation; below 2^25 and even where e is
+          // Emax, so an exact float). Aligned to Emax: that halved.
+          auto aligned1 = bfpAlignLanes<V>(V::shl(bfpSignificandLanes<V>(v), 1),
+                                           V::eq(e, V::zero()), e, shared);
+          auto absolute = v & V::splat(0x7FFFFFFFu);
+          e0 = V::fmaF(magnitude(V::shr(aligned1, 1)), step0, absolute);
+          e1 = V::fmaF(magnitude(aligned1), step1, absolute);
+        },
+        values, error0, error1);
+  };
+  auto blockOrderSum = [](Block error) {
+    alignas(64) float lanes[kBfpBlockValues];
+    X::storeBfpBlock(reinterpret_cast<char *>(lanes), error);
+    double sum = 0;
+    for (float e : lanes)
+      sum += double(e) * double(e); // exact square: a contraction is alike
+    return sum;
+  };
+  const uint8_t *emax = reinterpret_cast<const uint8_t *>(exponents);
+  // The searched blocks, and those whose largest magnitude's fraction
+  // lies below kBfpSearchKeepsEmax<M> in its top 7 bits only (Emax - 1
+  // cannot win there: their sums decide so).
+  constexpr unsigned kTop7 = (kBfpSearchKeepsEmax<M> - 1) >> 16;
+  uint64_t mask = 0;
+  static_assert(kBfpTileBlocks <= 64);
+  for (unsigned b = 0; b < blocks; ++b) {
+    unsigned e = largest[b] >> 7;
+    mask |= uint64_t(e - (M + 1) < 254 - M & (largest[b] & 0x7F) <= kTop7) << b;
+  }
+  uint8_t searched[kBfpTileBlocks];
+  unsigned count = 0;
+  for (; mask; mask &= mask - 1)
+    searched[count++] = uint8_t(__builtin_ctzll(mask));
+  // Their fp32-lane sums under Emax and Emax - 1, four at a time.
+  alignas(64) double sum0[kBfpTileBlocks + 3], sum1[kBfpTileBlocks + 3];
+  for (unsigned i = 0; i < count; i += 4) {
+    // squares[k] under Emax, squares[4 + k] under Emax - 1; zeros past
+    // count.
+    typename X::BfpSquares squares[8];
+    for (unsigned k = 0; k < 4; ++k) {
+      Block error0 = {}, error1 = {};
+      if (i + k < count) {
+        unsigned b = searched[i + k];
+        trials(load(b), X::bfpSplat(emax[b]), error0, error1);
+      }
+      squares[k] = X::squaresOf(error0);
+      squares[4 + k] = X::squaresOf(error1);
+    }
+    X::sumSquares4x2(squares, sum0 + i, sum1 + i);
+  }
+  // Branch-free where the lanes' sums decide: the lowered blocks listed.
+  uint8_t lowered[kBfpTileBlocks];
+  unsigned lowerCount = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    bool finite = sum0[i] <= FLT_MAX & sum1[i] <= FLT_MAX;
+    bool below = finite & (sum1[i] < sum0[i] * (1 - kApart) - kUnderflow);
+    bool apart =
+        below | (finite & (sum1[i] > sum0[i] * (1 + kApart) + kUnderflow));
+    unsigned b = searched[i];
+    if (!apart) {
+      Block error0, error1;
+      trials(load(b), X::bfpSplat(emax[b]), error0, error1);
+      below = blockOrderSum(error1) < blockOrderSum(error0);
+    }
+    lowered[lowerCount] = uint8_t(b);
+    lowerCount += below;
+  }
+  for (unsigned i = 0; i < lowerCount; ++i) {
+    unsigned b = lowered[i], e = emax[b];
+    Block values = load(b);
+    P::magnitudeLanes(values, X::bfpSplat(int(e)), untallied);
+    exponents[b] = char(e - 1); // above M: no borrow
+    X::storeBfpDatums(M + 1, datums + b * blockDatumBytes,
+                      P::datums(bfpClampAbove<X>(values, e - 1),
+                                X::bfpSplat(int(e - 1)), lanes));
+  }
 }
 
 /// How many of a matrix walk's tiles a band holds: its tiles are packed a
@@ -900,55 +845,46 @@ bfpStoreGroupDatums(const typename X::BfpBlock *block,
 }
 
 /// Blocks [b, b + 4) of the tile whose values are at `tile` into its
-/// packed bytes: their shared exponents reduced together (or the exponent
-/// search's `searched` bytes), then their datums.
+/// packed bytes: their shared exponents reduced together, then their
+/// datums; with `largest`, also each block's largest magnitude's top 16
+/// bits (the host's packs).
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
-          bool Fp16Exponent, int Load, bool Search, class Tally>
+          bool Fp16Exponent, int Load, class Tally>
 __attribute__((always_inline)) inline void
 bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
              const char *tile, char *packed, unsigned b,
-             const uint32_t *searched, const BfpReadAhead &ahead,
-             BfpTieHistory &history, Tally &lanes) {
+             const BfpReadAhead &ahead, BfpTieHistory &history, Tally &lanes,
+             uint16_t *largest = nullptr) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   typename X::BfpBlock block[4], keys[4];
   typename X::BfpShared shared[4];
   uint32_t bytes;
-  auto valuesOf = [&](unsigned k) {
-    return bfpValuesAt<X, P, Load>(
-        layout, tile + layout.blockStart[b + k] * sizes.inputBytes, ahead);
-  };
-  if constexpr (Search) {
-    bytes = searched[b / 4];
-    for (unsigned k = 0; k < 4; ++k) {
-      unsigned e = bytes >> 8 * k & 0xFF;
-      block[k] = bfpClampAbove<X>(valuesOf(k), e);
-      shared[k] = X::bfpSplat(int(e));
-    }
-  } else {
-    constexpr bool kBf16 = Load == int(Dtype::bfloat16);
-    if constexpr (P::kHost && !CountEvents && Load != kBfpAnyLoad &&
-                  X::bfpPacksHalves(Dtype(Load))) {
-      if (layout.valueStep == 1) {
-        const char *at[4];
-        for (unsigned k = 0; k < 4; ++k) {
-          at[k] = tile + layout.blockStart[b + k] * sizes.inputBytes;
-          bfpPrefetchBlock<X>(at[k], ahead);
-          X::reportRead(at[k], kBfpBlockValues * sizes.inputBytes);
-        }
-        if (X::template bfpPackHalves<M, Fp16Exponent, kBf16>(
-                at, packed + b,
-                packed + sizes.exponentBytes + b * blockDatumBytes,
-                blockDatumBytes, history, lanes))
-          return;
+  constexpr bool kBf16 = Load == int(Dtype::bfloat16);
+  if constexpr (P::kHost && !CountEvents && Load != kBfpAnyLoad &&
+                X::bfpPacksHalves(Dtype(Load))) {
+    if (layout.valueStep == 1) {
+      const char *at[4];
+      for (unsigned k = 0; k < 4; ++k) {
+        at[k] = tile + layout.blockStart[b + k] * sizes.inputBytes;
+        bfpPrefetchBlock<X>(at[k], ahead);
+        X::reportRead(at[k], kBfpBlockValues * sizes.inputBytes);
       }
+      if (X::template bfpPackHalves<M, Fp16Exponent, kBf16>(
+              at, packed + b,
+              packed + sizes.exponentBytes + b * blockDatumBytes,
+              blockDatumBytes, history, lanes, largest))
+        return;
     }
-    for (unsigned k = 0; k < 4; ++k) {
-      block[k] = valuesOf(k);
-      keys[k] = P::keys(block[k]);
-    }
-    bytes = X::bfpShared4(keys, shared, P::sharedOfKey);
   }
+  for (unsigned k = 0; k < 4; ++k) {
+    block[k] = bfpValuesAt<X, P, Load>(
+        layout, tile + layout.blockStart[b + k] * sizes.inputBytes, ahead);
+    keys[k] = P::keys(block[k]);
+    if (largest)
+      largest[k] = uint16_t(X::bfpShared(keys[k]) >> 16);
+  }
+  bytes = X::bfpShared4(keys, shared, P::sharedOfKey);
   std::memcpy(packed + b, &bytes, 4);
   bfpStoreGroupDatums<X, P, M>(
       block, shared, packed + sizes.exponentBytes + b * blockDatumBytes, lanes);
@@ -991,9 +927,8 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
       if (i + kBfpWriteAheadTiles < band)
         bfpPrefetchGroup<X, M, true>(packed[i + kBfpWriteAheadTiles], sizes, b);
-      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, false>(
-          layout, sizes, tiles[i], packed[i], b, nullptr, order.ahead, history,
-          lanes);
+      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load>(
+          layout, sizes, tiles[i], packed[i], b, order.ahead, history, lanes);
     });
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
   }
@@ -1018,66 +953,19 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
         layout, src, firstTile, tileCount, out, tally);
   const unsigned inputBytes = layout.values->bytes;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
-  const bool contiguous = layout.contiguousTiles();
   const BfpGroupSizes sizes(layout);
   // Counted in locals the stores to `out` cannot alias, so their cells stay
-  // in registers; added to the caller's once.
-  BfpLoopTally<X, CountEvents> lanes{};
+  // in registers; added to the caller's once (the search's `untallied`,
+  // the ties of the blocks it packs again, taken back).
+  BfpLoopTally<X, CountEvents> lanes{}, untallied{};
   BfpTieHistory history;
-  BfpTally local;
+  BfpTally local, taken;
   auto valuesAt = [&](const char *values) __attribute__((always_inline)) {
     return bfpValuesAt<X, P, Load>(layout, values, {});
   };
   for (size_t t = 0; t < tileCount; ++t) {
     const char *tile = src + layout.origin(firstTile + t) * inputBytes;
     char *packed = out + t * layout.packedBytes;
-    uint32_t searched[kBfpTileBlocks / 4];
-    uint64_t settled = 0;   // the search's groups packed already
-    if constexpr (Search) { // reads the tile twice: the next one's lines too
-      alignas(64) float trials[2 * kBfpTileValues];
-      uint64_t lowered;
-      auto load = [&](unsigned b) __attribute__((always_inline)) {
-        const char *values = tile + layout.blockStart[b] * inputBytes;
-        if (contiguous)
-          X::prefetch(values + 2048);
-        return valuesAt(values);
-      };
-      auto settle = [&](unsigned g, const typename X::BfpBlock *values,
-                        const typename X::BfpShared *shared)
-          __attribute__((always_inline)) {
-        bfpStoreGroupDatums<X, P, M>(
-            values, shared, packed + exponentBytes + 4 * g * blockDatumBytes,
-            lanes);
-      };
-      // The unsettled groups' datums from the search's magnitudes where
-      // they are the pack's (no tie to count, no event counted).
-      bool tieFree =
-          bfpSearchTile<X, M>(blocks, load, settle, searched,
-                              CountEvents ? nullptr : trials, lowered, settled);
-      std::memcpy(packed, searched, blocks);
-      if (tieFree) {
-        for (unsigned b = 0; b < blocks; ++b) {
-          if (settled >> (b / 4) & 1)
-            continue;
-          auto magnitudes = X::loadBfpBlock(
-              Dtype::float32, reinterpret_cast<const char *>(
-                                  trials + (lowered >> b & 1) * kBfpTileValues +
-                                  b * kBfpBlockValues));
-          X::storeBfpDatums(
-              M + 1, packed + exponentBytes + b * blockDatumBytes,
-              X::bfpDatumsOf(X::mapBlock(
-                  [](auto v, auto d) {
-                    using V = typename X::template Lanes<32>;
-                    return bfpSignedDatumLanes<V, M>(v, V::truncateToInt(d));
-                  },
-                  valuesAt(tile + layout.blockStart[b] * inputBytes),
-                  magnitudes)));
-        }
-        bfpPadTile<X>(layout, packed);
-        X::moveCounts(lanes, local); // at most 1024 per cell and tile
-        continue;
-      }
-    }
     unsigned b = 0;
     // Four blocks at a time share one reduction of their exponents; a
     // 16-bit Dest's values lying in rows, two blocks a vector where the
@@ -1106,26 +994,35 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
           }
         }
     }
+    alignas(16) uint16_t largest[kBfpTileBlocks]; // the search's
     for (; b + 4 <= blocks; b += 4)
-      if (!(settled >> (b / 4) & 1))
-        bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load, Search>(
-            layout, sizes, tile, packed, b, searched, {}, history, lanes);
+      bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load>(
+          layout, sizes, tile, packed, b, {}, history, lanes,
+          Search ? largest + b : nullptr);
     for (; b < blocks; ++b) {
       auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
-      int shared;
-      if constexpr (Search) {
-        shared = int(searched[b / 4] >> 8 * (b % 4) & 0xFF);
-        block = bfpClampAbove<X>(block, unsigned(shared));
-      } else {
-        shared = X::bfpShared(P::exponents(block));
-      }
+      if constexpr (Search)
+        largest[b] = uint16_t(X::bfpShared(P::keys(block)) >> 16);
+      int shared = X::bfpShared(P::exponents(block));
       packed[b] = char(shared);
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,
                         P::datums(block, X::bfpSplat(shared), lanes));
     }
+    if constexpr (Search) // the tile again, from the first-level cache
+      bfpSearchTile<X, M>(
+          blocks, largest,
+          [&](unsigned b) __attribute__((always_inline)) {
+            return loadBfpValues<X, Load>(layout, tile + layout.blockStart[b] *
+                                                             inputBytes);
+          },
+          packed, packed + exponentBytes, lanes, untallied);
     bfpPadTile<X>(layout, packed);
     X::moveCounts(lanes, local); // at most 1024 per cell and tile
+    if constexpr (Search)
+      X::moveCounts(untallied, taken);
   }
+  for (int c = 0; c < BfpTally::kClasses; ++c)
+    local.cells[c] -= taken.cells[c];
   tally += local;
 }
 
@@ -1154,8 +1051,8 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
   auto group = [&](auto code, const char *tile, char *packed, unsigned b)
       __attribute__((always_inline)) {
     constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
-    bfpPackGroup<X, BfpSite::host, false, M, false, Load, false>(
-        layouts[code], sizes, tile, packed, b, nullptr, ahead, history, lanes);
+    bfpPackGroup<X, BfpSite::host, false, M, false, Load>(
+        layouts[code], sizes, tile, packed, b, ahead, history, lanes);
   };
   for (size_t t = 0; t < tileCount; t += kBfpBandTiles) {
     size_t band = std::min(tileCount - t, kBfpBandTiles);

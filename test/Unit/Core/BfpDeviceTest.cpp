@@ -854,10 +854,14 @@ TEST(BfpExpSearch, EveryPathAsThePortableSearch) {
       break;
     }
     default: { // subnormal and tiny normal values: exponents 1-8, and
-               // the block's own exponent from 20 to 27
+               // the block's own exponent from 20 to 27, or (every other
+               // such block) exponents up to m - 1 ... m + 2 (the search's
+               // least Emax is m + 1)
+      bool low = block % 16 == 7;
+      uint32_t top = low ? m - 1 + unsigned(block / 16 % 4) : 20 + block % 8;
       uint32_t bits =
-          (r & 0x807FFFFFu) | (r % 3 == 0   ? (1 + r % 8) << 23
-                               : r % 3 == 1 ? uint32_t(20 + block % 8) << 23
+          (r & 0x807FFFFFu) | (r % 3 == 0   ? (1 + r % (low ? top : 8)) << 23
+                               : r % 3 == 1 ? top << 23
                                             : 0);
       std::memcpy(&x, &bits, 4);
     }
