@@ -64,9 +64,10 @@
 //   X::bfpPacksHalves(input): whether the host's BFP packs (no events) of
 //                           `input` take X::bfpPackHalves<M, Fp16Exponent,
 //                           Bf16>(values, exponents, datums, blockDatumBytes,
-//                           history, tally): 4 contiguous blocks on 16-bit
-//                           lanes (BfpTieHistory), false (writing nothing)
-//                           where it declines;
+//                           history, tally, largest): 4 contiguous blocks on
+//                           16-bit lanes (BfpTieHistory), with `largest`
+//                           their largest magnitudes' top 16 bits too,
+//                           false (writing nothing) where it declines;
 //   X::kBfpHalfLanes: whether the path packs a 16-bit Dest's blocks two a
 //                           vector in 16-bit lanes (X::Lanes<16> with
 //                           variable shifts): X::BfpHalves,
@@ -521,9 +522,11 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
 
 /// §5 exponent search (tt-metal PR #57298) on a tile packed under Emax:
 /// its `blocks` "b" blocks' exponent bytes at `exponents`, their datums
-/// from `datums`, `load(b)` giving block b's fp32 lanes. A block is
-/// searched when its Emax lies above M and below 255 and its largest
-/// magnitude's fraction below kBfpSearchKeepsEmax<M>. Each lane's error
+/// from `datums`, `load(b)` giving block b's fp32 lanes, `largest[b]` the
+/// top 16 bits of its largest magnitude. A block is searched when its Emax
+/// lies above M and below 255 and that largest's fraction below
+/// kBfpSearchKeepsEmax<M> in its top 7 bits (so also some whose sums then
+/// keep Emax). Each lane's error
 /// under Emax and under Emax - 1 (values above it at the largest
 /// magnitude), as the difference of the value's and the datum's magnitudes
 /// (the datum is 0 or of the value's sign), is exact in fp32 (both sides
@@ -591,9 +594,7 @@ bfpSearchTile(unsigned blocks, const uint16_t *largest, Load &&load,
     return sum;
   };
   const uint8_t *emax = reinterpret_cast<const uint8_t *>(exponents);
-  // The searched blocks, and those whose largest magnitude's fraction
-  // lies below kBfpSearchKeepsEmax<M> in its top 7 bits only (Emax - 1
-  // cannot win there: their sums decide so).
+  // The searched blocks, listed from a mask (the choice is data).
   constexpr unsigned kTop7 = (kBfpSearchKeepsEmax<M> - 1) >> 16;
   uint64_t mask = 0;
   static_assert(kBfpTileBlocks <= 64);
