@@ -328,12 +328,6 @@ struct Avx2 : X86Vocabulary {
   static uint32_t firstLane(BfpShared splat) {
     return uint32_t(_mm256_cvtsi256_si32(splat));
   }
-  static bool hasZeroLane(const BfpBlock &block) {
-    __m256i zero = _mm256_setzero_si256(),
-            zeros = _mm256_or_si256(_mm256_cmpeq_epi32(block.lo, zero),
-                                    _mm256_cmpeq_epi32(block.hi, zero));
-    return !_mm256_testz_si256(zeros, zeros);
-  }
   static __m256i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(const BfpBlock &lanes) {
     return toBytes(lanes.lo, lanes.hi);

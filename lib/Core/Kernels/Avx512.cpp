@@ -352,9 +352,6 @@ struct Avx512 : X86Vocabulary {
   static uint32_t firstLane(BfpShared splat) {
     return uint32_t(_mm_cvtsi128_si32(_mm512_castsi512_si128(splat)));
   }
-  static bool hasZeroLane(BfpBlock block) {
-    return _mm512_testn_epi32_mask(block, block) != 0;
-  }
   static __m512i bfpSplat(int shared) { return L32::splat(uint32_t(shared)); }
   static BfpDatums bfpDatumsOf(BfpBlock lanes) {
     return _mm512_cvtepi32_epi8(lanes);
