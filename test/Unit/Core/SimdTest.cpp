@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cfenv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -708,6 +709,95 @@ TEST(VectorPath, BfpPackUnpackAndTies) {
         },
         std::string("unpack ") + lookupBfpFormat(format)->name);
   }
+}
+
+/// Tiles of Gaussian values (float32 and bfloat16-valued) at a block's own
+/// scale, blocks whose largest lies near 3 / 2^M of its binade for bfp4
+/// and bfp8 (the exponent search's gate, kBfpSearchKeepsEmax) with the
+/// rest on finer grids, any bits, tiny and subnormal values, and exact
+/// grid values (ties).
+std::vector<uint32_t> bfpSweepTiles(size_t tiles, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  std::vector<uint32_t> v(tiles * kBfpTileValues);
+  for (size_t block = 0; block < v.size() / 16; ++block) {
+    unsigned mode = unsigned(rng() % 6);
+    int scale = int(rng() % 80) - 40;
+    for (size_t i = block * 16; i < block * 16 + 16; ++i) {
+      uint32_t r = uint32_t(rng()), u;
+      float x = std::ldexp(normal(rng), scale);
+      std::memcpy(&u, &x, 4);
+      switch (mode) {
+      case 0:
+        break;
+      case 1:
+        u &= 0xFFFF0000u;
+        break;
+      case 2: { // the rest odd multiples of half the step under Emax
+        unsigned m = block & 1 ? 3 : 7, e = unsigned(127 + scale / 4);
+        x = std::ldexp(float(2 * (r / 2 % (1u << (m - 1))) + 1),
+                       int(e) - 127 - int(m));
+        std::memcpy(&u, &x, 4);
+        if (i % 16 == block % 16)
+          u = e << 23 | ((3u << (23 - m)) - 64 + r % 128);
+        u |= r & 0x80000000u;
+        break;
+      }
+      case 3:
+        u = r;
+        break;
+      case 4:
+        u = (r & 0x807FFFFFu) | (r % 7) << 23;
+        break;
+      default:
+        x = std::ldexp(float(int(r % 33) - 16), scale % 8 - 4);
+        std::memcpy(&u, &x, 4);
+      }
+      v[i] = u;
+    }
+  }
+  return v;
+}
+
+/// Every path packs as the portable path does, bytes and tie counters, in
+/// every BFP format from float32 and bfloat16, rows and faces, with and
+/// (bfp8_b, bfp4_b) without the exponent search: 256 tiles a seed, 2^16
+/// with --long.
+TEST(VectorPath, BfpPackSweep) {
+  size_t tiles = sweepSize(256, 65536, 16);
+  std::vector<uint32_t> values = bfpSweepTiles(tiles, 57298);
+  std::vector<uint16_t> tops(values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    tops[i] = uint16_t(values[i] >> 16);
+  for (int format = 0; format < kNumBfpDatumFormats; ++format)
+    for (Dtype input : {Dtype::float32, Dtype::bfloat16})
+      for (unsigned flags : {0u, kBfpFaces, kBfpFlag_exp_search,
+                             kBfpFaces | kBfpFlag_exp_search}) {
+        bool searched = flags & kBfpFlag_exp_search;
+        if (searched && format != int(BfpFormat::bfp8_b) &&
+            format != int(BfpFormat::bfp4_b))
+          continue;
+        expectSameOnEveryPath(
+            [&] {
+              Bytes packed(tiles * lookupBfpFormat(format)->tileBytes);
+              bfpTieCountersReset();
+              const void *src = input == Dtype::float32
+                                    ? (const void *)values.data()
+                                    : (const void *)tops.data();
+              EXPECT_TRUE(bfpPack(format, int(input), src, tiles, kBfpTileSide,
+                                  kBfpTileSide, flags, packed.data())
+                              .ok());
+              uint64_t seen, up;
+              bfpTieCounters(&seen, &up);
+              for (uint64_t count : {seen, up})
+                for (int shift = 0; shift < 64; shift += 8)
+                  packed.push_back(uint8_t(count >> shift));
+              return packed;
+            },
+            std::string("pack ") + lookupBfpFormat(format)->name + " from " +
+                lookupDtype(int(input))->name + " flags " +
+                std::to_string(flags));
+      }
 }
 
 /// Every path decodes every datum of every BFP format under every shared
