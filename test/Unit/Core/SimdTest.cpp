@@ -760,8 +760,8 @@ std::vector<uint32_t> bfpSweepTiles(size_t tiles, uint64_t seed) {
 }
 
 /// Every path packs as the portable path does, bytes and tie counters, in
-/// every BFP format from float32 and bfloat16, rows and faces, with and
-/// (bfp8_b, bfp4_b) without the exponent search: 256 tiles, 2^16 in long
+/// every BFP format from float32 and bfloat16, rows and faces, without and
+/// (bfp8_b, bfp4_b) with the exponent search: 256 tiles, 2^16 in long
 /// mode, 16 emulated, 1,024 in the emulated long pass.
 TEST(VectorPath, BfpPackSweep) {
   size_t tiles = sweepSize(256, 65536, 16, 1024);
