@@ -56,6 +56,12 @@ template <class Class, class Cell = uint64_t> struct ClassCounts {
       cells[c] += other.cells[c];
     return *this;
   }
+  /// Takes back counts `other` holds (each at most this one's).
+  ClassCounts &operator-=(const ClassCounts &other) {
+    for (int c = 0; c < kClasses; ++c)
+      cells[c] -= other.cells[c];
+    return *this;
+  }
 };
 
 } // namespace birsim::core

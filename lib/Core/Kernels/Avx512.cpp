@@ -377,7 +377,7 @@ struct Avx512 : X86Vocabulary {
           t[q + i] = char(at(i));
       return _mm512_load_si512(t);
     };
-    __m512i hi[2], lo[2];
+    __m512i hi[2], lo[2] = {}; // bfloat16: no low halves
     for (int h = 0; h < 2; ++h) {
       if constexpr (Bf16) {
         hi[h] = _mm512_inserti64x4(

@@ -1022,8 +1022,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     if constexpr (Search)
       X::moveCounts(untallied, taken);
   }
-  for (int c = 0; c < BfpTally::kClasses; ++c)
-    local.cells[c] -= taken.cells[c];
+  local -= taken;
   tally += local;
 }
 
