@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Installs every Debian package birsim needs; does nothing when all are present.
+# gcc provides `cc`, which docs/UsingBirsim.md's pkg-config recipe compiles
+# with (Debian's clang-22 registers no `cc` alternative).
+#   --fresh-debian  also debootstrap (utils/fresh-debian.sh, run by CI)
 #   --emulator  also the x86 emulator and boot tools of utils/avx512-emulated.sh
 #   --aarch64   also the arm64 architecture, its cross toolchain, GoogleTest
 #               and libLLVM (the oracle), and qemu-user (utils/test.sh
 #               --aarch64)
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-      libclang-rt-22-dev ninja-build cmake pkgconf libgtest-dev googletest
+      libclang-rt-22-dev gcc ninja-build cmake pkgconf libgtest-dev googletest
       libbenchmark-dev python3 python3-numpy python3-pytest python3-matplotlib
       python3-hypothesis python3-torch python3-pip python3-venv
       python3-setuptools)
 case "${1:-}" in
   "") ;;
+  --fresh-debian) PKGS+=(debootstrap) ;;
   --emulator)
     PKGS+=(bochs bochsbios vgabios isolinux syslinux-common xorriso
            busybox-static cpio) ;;
@@ -22,7 +26,7 @@ case "${1:-}" in
       SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
       $SUDO dpkg --add-architecture arm64
     fi ;;
-  *) echo "usage: $0 [--emulator|--aarch64]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--fresh-debian|--emulator|--aarch64]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${PKGS[@]}"; do
