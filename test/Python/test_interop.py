@@ -12,6 +12,18 @@ import birsim
 F32 = np.float32
 
 
+def numpy_of(t):
+    """A tensor's elements as NumPy's, through a same-width integer view
+    where NumPy lacks the type (bfloat16; torch 2's float8 types, whose
+    .numpy() raises TypeError)."""
+    try:
+        return t.numpy()
+    except TypeError:
+        width = t.element_size()
+        return t.view(torch.uint8 if width == 1 else
+                      getattr(torch, "int%d" % (8 * width))).numpy()
+
+
 def test_docstring_examples_run():
     import birsim.__main__  # noqa: F401 (its module docstring too)
     failures, tried = doctest.testmod(birsim, extraglobs={"np": np,
@@ -98,15 +110,19 @@ def test_torch_tensors_in_and_out_against_numpy():
     # bfloat16 through its 16-bit view, and back as torch.bfloat16.
     bf = birsim.cast(ta, "bfloat16")
     assert bf.dtype == torch.bfloat16
-    assert bf.view(torch.int16).numpy().view(np.uint16).tolist() == \
+    assert numpy_of(bf).view(np.uint16).tolist() == \
         birsim.cast(a, "bfloat16").tolist()
     assert (bf.float() == ta.bfloat16().float()).all()  # torch rounds the same
     assert birsim.to_float32(bf).dtype == torch.float32
     back = birsim.accumulate("add", bf, bf)
     assert back.dtype == torch.bfloat16
     fp8 = birsim.cast(ta, "float8e4")
-    assert fp8.dtype == torch.uint8  # torch 1.13 has no fp8: the bits
+    assert fp8.dtype == torch.uint8  # torch has no IEEE-style E4M3: the bits
     assert fp8.numpy().tolist() == birsim.cast(a, "float8e4").tolist()
+    # float8_e5m2: torch's own type where torch has one (2.1 on), else bits.
+    e5 = birsim.cast(ta, "float8e5")
+    assert e5.dtype == getattr(torch, "float8_e5m2", torch.uint8)
+    assert numpy_of(e5).tobytes() == birsim.cast(a, "float8e5").tobytes()
     for fmt in birsim.bfp_formats:
         p = birsim.bfp_pack_matrix(torch.from_numpy(rng.normal(
             0, 1, (32, 64)).astype(F32)).bfloat16(), fmt.name)
@@ -128,8 +144,8 @@ def test_every_function_with_tensors_of_each_kind(dtype):
     t = (torch.arange(2048, dtype=torch.float32) % 97 - 40).to(dtype)
     u = (torch.arange(2048, dtype=torch.float32) % 13 - 6).to(dtype)
     if dtype == torch.bfloat16:
-        a = t.view(torch.int16).numpy().view(np.uint16)
-        b = u.view(torch.int16).numpy().view(np.uint16)
+        a = numpy_of(t).view(np.uint16)
+        b = numpy_of(u).view(np.uint16)
         name = "bfloat16"
     else:
         a, b, name = t.numpy(), u.numpy(), None
@@ -137,9 +153,7 @@ def test_every_function_with_tensors_of_each_kind(dtype):
 
     def same(tensor_result, numpy_result):
         assert isinstance(tensor_result, torch.Tensor)
-        if tensor_result.dtype == torch.bfloat16:
-            tensor_result = tensor_result.view(torch.int16)
-        assert tensor_result.numpy().tobytes() == numpy_result.tobytes()
+        assert numpy_of(tensor_result).tobytes() == numpy_result.tobytes()
 
     if row.reduction != "none":
         for op in ("copy", "add", "min", "max"):
