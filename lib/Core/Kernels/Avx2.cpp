@@ -3,9 +3,9 @@
 // Every function here is compiled for AVX2 + F16C + FMA + POPCNT (a target
 // attribute, not a file-wide flag, so that inline functions of the core's
 // headers are not emitted here with AVX2 code in them) and called only when
-// the CPU has them (Select.cpp). The loops are Loops.h's and the lane
-// arithmetic LaneArithmetic.h's, over this file's vocabulary: 8 fp32 lanes
-// per 256-bit vector, elements after the last whole vector on the portable
+// the CPU has them (Select.cpp). The loops are the algorithm headers'
+// (KernelTable.h includes them) and the lane arithmetic LaneArithmetic.h's,
+// over this file's vocabulary: 8 fp32 lanes per 256-bit vector, elements after the last whole vector on the portable
 // path. Each lane computes exactly what the portable path computes
 // (docs/Semantics.md sections 2-5); the tests compare the two.
 //
@@ -21,7 +21,6 @@
 #pragma clang attribute push(__attribute__((target("avx2,f16c,fma,popcnt"))),     \
                              apply_to = function)
 #include "LaneArithmetic.h"
-#include "Loops.h"
 #include "KernelTable.h"
 
 namespace birsim::core {
@@ -100,7 +99,7 @@ __m128i toBytes(__m256i lo, __m256i hi) {
   return _mm_packus_epi16(a, b);
 }
 
-/// Loops.h's vocabulary.
+/// Vocabulary.h's vocabulary.
 struct Avx2 : X86Vocabulary {
   template <unsigned Bits> using Lanes = Avx2Lanes<Bits>;
   using L32 = Avx2Lanes<32>;

@@ -2,7 +2,7 @@
 //
 // Compiled for AVX-512 F/BW/VL + F16C (a target attribute, as in
 // Avx2.cpp) and called only when the CPU has them (Select.cpp). The loops
-// are Loops.h's and the lane arithmetic LaneArithmetic.h's, over this
+// are the algorithm headers' (KernelTable.h) and the lane arithmetic LaneArithmetic.h's, over this
 // file's vocabulary: 16 fp32 lanes per 512-bit vector, and the last step of
 // each loop is the same vector step under a mask, so no element leaves the
 // vector path; a BFP block of 16 values is one vector; event tallies are
@@ -24,7 +24,6 @@
     __attribute__((target("avx512f,avx512bw,avx512vl,avx2,f16c,fma,popcnt"))),    \
     apply_to = function)
 #include "LaneArithmetic.h"
-#include "Loops.h"
 #include "KernelTable.h"
 
 namespace birsim::core {
@@ -125,7 +124,7 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
   }
 };
 
-/// Loops.h's vocabulary.
+/// Vocabulary.h's vocabulary.
 struct Avx512 : X86Vocabulary {
   template <unsigned Bits> using Lanes = Avx512Lanes<Bits>;
   using L32 = Avx512Lanes<32>;

@@ -1,8 +1,9 @@
 //===- KernelTable.h - a vector path's kernel table -------------*- C++ -*-===//
 //
 // Private to lib/Core. The entry points of VectorKernels over a path's
-// vocabulary `X` (Loops.h), the same for every path; included after
-// Loops.h inside the path's target region. Each entry enters the kernel
+// vocabulary `X` (Vocabulary.h), the same for every path; included after
+// LaneArithmetic.h inside the path's target region, with the loops of each
+// algorithm (one header each). Each entry enters the kernel
 // (X::Guard: the default floating-point environment, §2) and picks the
 // loop's instantiation for its operands (Dispatch.h).
 //
@@ -10,12 +11,16 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
 #define BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
 
-#ifndef BIRSIM_LIB_CORE_KERNELS_LOOPS_H
-#error "include Loops.h first"
-#endif
-
+#include "BfpDeviceDiff.h"
+#include "BfpPack.h"
+#include "BfpUnpack.h"
 #include "Dispatch.h"
+#include "Elementwise.h"
 #include "Kernels.h"
+#include "MixedAssigner.h"
+#include "MixedBfp.h"
+#include "MxTiles.h"
+#include "Vocabulary.h"
 
 namespace birsim::core::kernel {
 
@@ -106,13 +111,13 @@ template <class X> struct EntryPoints {
     });
   }
 
-  /// fn(the load of the layout's values as a constant; Loops.h).
+  /// fn(the load of the layout's values as a constant; BfpWalk.h).
   template <typename Fn> static void withLoad(const BfpLayout &layout, Fn &&fn) {
     withConstant<int(Dtype::float32), int(Dtype::bfloat16), kBfpAnyLoad>(
         bfpLoadConstantOf(*layout.values), fn);
   }
 
-  /// The ranges a BFP kernel touches are its blocks' (Loops.h reports
+  /// The ranges a BFP kernel touches are its blocks' (BfpWalk.h reports
   /// them), not one span: a matrix's tiles interleave with the next
   /// thread's. A device site packs the "b" formats only (bfpCheckSite).
   static void bfpPack(const BfpLayout &layout, BfpSite site, const void *src,

@@ -67,7 +67,7 @@ constexpr bool vectorCastCovers(const FloatFormat &f) {
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
-/// The vector kernels' fp8 add runs through fp16 (Loops.h's
+/// The vector kernels' fp8 add runs through fp16 (Elementwise.h's
 /// fp8AddSteps), whose proof covers one-byte IEEE formats with 2..4
 /// mantissa bits and at most 5 exponent bits; any other format takes the
 /// general widen-add-narrow loop.

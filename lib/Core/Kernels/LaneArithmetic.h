@@ -162,7 +162,7 @@ constexpr bool fp8IsHalfTopByte(const FloatFormat &f) {
   return f.exponentBits == 5 && f.mantissaBits == 2;
 }
 
-/// The fp8 add's way in (Loops.h's fp8AddSteps has the argument): 16-bit
+/// The fp8 add's way in (Elementwise.h's fp8AddSteps has the argument): 16-bit
 /// lanes holding fp8 codes in their high byte become the fp16 codes of the
 /// values times 2^(bias - 15), the fields shifted down by m - 2 bits and an
 /// Inf or NaN code given fp16's all-ones exponent. TopByte: E5M2, whose
@@ -187,7 +187,7 @@ template <class V, bool TopByte> struct Fp8ToHalfLanes {
 };
 
 /// fp8 add's codes from fp16 sums truncated (16-bit lanes; fp8AddSteps in
-/// Loops.h): round to nearest even onto the format's m mantissa bits on
+/// Elementwise.h): round to nearest even onto the format's m mantissa bits on
 /// the fp16 bits, the carry running up to Inf; every NaN the format's one
 /// NaN code (§4).
 template <class V> struct HalfSumToFp8Lanes {

@@ -139,7 +139,7 @@ __attribute__((target("ssse3"))) inline uint32_t lowBytesOfDwords(__m128i v) {
                                         -1, -1, -1, -1, -1))));
 }
 
-/// What every x86 path's vocabulary (Loops.h) shares: the MXCSR guard,
+/// What every x86 path's vocabulary (Vocabulary.h) shares: the MXCSR guard,
 /// prefetching, and a BFP block's 16 datum bytes in an SSE register.
 struct X86Vocabulary {
   using Guard = MxcsrGuard;

@@ -442,7 +442,7 @@ Bytes cast(int from, int to, const Bytes &in, unsigned config) {
 
 /// Every length from 0 to past two of the widest vector, at aligned and
 /// unaligned addresses: each path's whole steps and tail (scalar or masked,
-/// Loops.h) give the portable bytes and write nothing past the end (the
+/// Elementwise.h) give the portable bytes and write nothing past the end (the
 /// guard bytes after `dst` are compared too); the sources are exactly
 /// sized, so a read past the end is a heap overflow under --sanitize. On an
 /// emulated CPU fp16 add is left out: Bochs' VCVTPS2PH rounds ties away
