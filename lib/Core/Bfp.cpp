@@ -121,23 +121,38 @@ static uint32_t flushBelowNormal16(uint32_t v) {
 /// E8M6); a carry moves into the exponent.
 static uint32_t roundToE8M6(uint32_t v) { return (v + 1) & ~1u; }
 
+// Each BfpSites.def row's value step must be one bfpDeviceValue and the
+// lanes implement: the host has none; a device site a Dest of fp32, bf16
+// or fp16; fp16 exactly with the E5M6 rule (its clamp is its NaN rule); a
+// NaN kept only by an fp32 Dest's plain truncation (a rounding would carry
+// it out of its form).
+constexpr bool bfpSiteRowCanWork(const BfpSiteInfo &s) {
+  bool none = s.nan == BfpSiteNaN::none && s.flush == BfpSiteFlush::none &&
+              s.rounding == BfpSiteRounding::none;
+  if (!s.onDevice())
+    return none;
+  bool fp16 = s.dest == BfpSiteDest::float16;
+  bool e5m6 = s.rounding == BfpSiteRounding::e5m6;
+  bool clamped = s.nan == BfpSiteNaN::nan_clamped;
+  bool kept = s.nan == BfpSiteNaN::nan_kept;
+  return (s.dest == BfpSiteDest::float32 || s.dest16()) &&
+         s.nan != BfpSiteNaN::none && s.flush != BfpSiteFlush::none &&
+         s.rounding != BfpSiteRounding::none && fp16 == e5m6 &&
+         e5m6 == clamped &&
+         (!kept || (s.dest == BfpSiteDest::float32 &&
+                    s.rounding == BfpSiteRounding::keep16));
+}
+#define BIRSIM_BFP_SITE(Enumerator, ...)                                       \
+  static_assert(bfpSiteRowCanWork(bfpSiteRow(BfpSite::Enumerator)),            \
+                "BfpSites.def " #Enumerator ": a value step the packer "       \
+                "implements: an fp32, bf16 or fp16 Dest; fp16 with e5m6 and "  \
+                "nan_clamped, no other; nan_kept only with an fp32 Dest and "  \
+                "keep16; the host with none");
+#include "birsim/Core/BfpSites.def"
+
 uint16_t bfpDeviceValue(BfpSite site, uint32_t bits) {
-  switch (site) {
-  case BfpSite::fp32_dest: // truncate to 16 bits; a NaN keeps its bits
-    return uint16_t(flushBelowNormal16(bits >> 16));
-  case BfpSite::fp32_dest_e8m6: // NaN to signed Inf, round, then flush
-    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
-      bits = (bits & 0x80000000u) | 0x7F800000u;
-    return uint16_t(flushBelowNormal16(roundToE8M6(bits >> 16)));
-  case BfpSite::bf16_dest:
-  case BfpSite::bf16_dest_e8m6: { // NaN to signed Inf or flush, then round
-    uint32_t v = bits & 0xFFFF;
-    if ((v & 0x7FFF) > 0x7F80)
-      v = (v & 0x8000) | 0x7F80;
-    v = flushBelowNormal16(v);
-    return uint16_t(site == BfpSite::bf16_dest_e8m6 ? roundToE8M6(v) : v);
-  }
-  case BfpSite::fp16_dest: { // E5M6 with clamping, then rebiased
+  const BfpSiteInfo &s = bfpSiteRow(site);
+  if (s.rounding == BfpSiteRounding::e5m6) { // clamped, rounded, rebiased
     uint32_t h = bits & 0xFFFF;
     if ((h & 0x7FFF) > 0x7FF7)
       h = (h & 0x8000) | 0x7FF0;
@@ -147,10 +162,18 @@ uint16_t bfpDeviceValue(BfpSite site, uint32_t bits) {
     uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
     return uint16_t((h & 0x8000) | (e + kBfpFp16Rebias) << 7 | m >> 3);
   }
-  case BfpSite::host:
-    break;
-  }
-  return 0;
+  // fp32: its top half (a NaN whose top half reads as Inf is Inf after
+  // the truncation either way); bf16 as it is.
+  uint32_t v = s.dest == BfpSiteDest::float32 ? bits >> 16 : bits & 0xFFFF;
+  if (s.nan == BfpSiteNaN::nan_to_inf && (v & 0x7FFF) > 0x7F80)
+    v = (v & 0x8000) | 0x7F80;
+  if (s.flush == BfpSiteFlush::flush_before_rounding)
+    v = flushBelowNormal16(v);
+  if (s.rounding == BfpSiteRounding::e8m6)
+    v = roundToE8M6(v);
+  if (s.flush == BfpSiteFlush::flush_after_rounding)
+    v = flushBelowNormal16(v);
+  return uint16_t(v);
 }
 
 uint8_t bfpDeviceBlock(const uint16_t *values, unsigned magnitudeBits,

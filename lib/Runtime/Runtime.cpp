@@ -44,7 +44,8 @@ static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
 #define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
   static_assert(CMacro == Bits, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFlags.def"
-#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, Min, CMacro)                 \
+#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, Min, NaN, Flush, Rounding,  \
+                        CMacro)                                                \
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/BfpSites.def"
 #define BIRSIM_TT_FP8_POLICY(Enumerator, Number, CMacro)                       \

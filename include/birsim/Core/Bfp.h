@@ -295,18 +295,46 @@ enum class BfpSiteDest : int {
 #define BIRSIM_DTYPE(Enumerator, Number, ...) Enumerator = Number,
 #include "birsim/Core/Dtypes.def"
 };
+/// The packer's value step (BfpSites.def's NaN, Flush and Rounding).
+enum class BfpSiteNaN : int { none, nan_kept, nan_to_inf, nan_clamped };
+enum class BfpSiteFlush : int {
+  none,
+  flush_before_rounding,
+  flush_after_rounding
+};
+enum class BfpSiteRounding : int { none, keep16, e8m6, e5m6 };
 struct BfpSiteInfo {
   BfpSite site;
   const char *name;
   BfpSiteDest dest;
   unsigned minMagnitudeBits; ///< the narrowest datum the path writes
+  BfpSiteNaN nan;
+  BfpSiteFlush flush;
+  BfpSiteRounding rounding;
   constexpr bool onDevice() const { return dest != BfpSiteDest::none; }
+  /// A 16-bit Dest (bf16 or fp16 elements).
+  constexpr bool dest16() const {
+    return dest == BfpSiteDest::bfloat16 || dest == BfpSiteDest::float16;
+  }
+  /// Whether the block rule sees the host's exponent fields: no rounding
+  /// or rebias before it (a NaN's Inf keeps its all-ones field, a flushed
+  /// value's field was 0).
+  constexpr bool sharesHostExponent() const {
+    return rounding == BfpSiteRounding::keep16;
+  }
 };
 inline constexpr BfpSiteInfo kBfpSiteTable[] = {
-#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, MinMagnitudeBits, CMacro)   \
-  {BfpSite::Enumerator, #Enumerator, BfpSiteDest::Dest, MinMagnitudeBits},
+#define BIRSIM_BFP_SITE(Enumerator, Number, Dest, MinMagnitudeBits, NaN,       \
+                        Flush, Rounding, CMacro)                               \
+  {BfpSite::Enumerator, #Enumerator,           BfpSiteDest::Dest,             \
+   MinMagnitudeBits,    BfpSiteNaN::NaN,       BfpSiteFlush::Flush,           \
+   BfpSiteRounding::Rounding},
 #include "birsim/Core/BfpSites.def"
 };
+/// The row of a site known at compile time.
+constexpr const BfpSiteInfo &bfpSiteRow(BfpSite site) {
+  return kBfpSiteTable[int(site)];
+}
 static_assert(numberedInRowOrder({
 #define BIRSIM_BFP_SITE(Enumerator, Number, ...) Number,
 #include "birsim/Core/BfpSites.def"

@@ -30,10 +30,7 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
   using Block = typename X::BfpBlock;
   using Host = BfpPackerLanes<X, BfpSite::host, false, M, false>;
   using Device = BfpPackerLanes<X, Site, false, M, false>;
-  // Without a rounding or a rebias before it, the device's block rule sees
-  // the host's exponent fields (a NaN's Inf keeps its all-ones field).
-  constexpr bool kHostShared =
-      Site == BfpSite::fp32_dest || Site == BfpSite::bf16_dest;
+  constexpr bool kHostShared = bfpSiteRow(Site).sharesHostExponent();
   const BfpFormatInfo &f = *layout.format;
   const unsigned inputBytes = layout.values->bytes;
   typename X::template PopcountTally<BfpClass> lanes{};
@@ -49,7 +46,7 @@ bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
       // exponent is then 255), the fp16 path's always finite, and the
       // other lanes' host datums do not read it.
       Block host = raw;
-      if constexpr (Site == BfpSite::fp16_dest)
+      if constexpr (bfpSiteRow(Site).dest == BfpSiteDest::float16)
         host = X::halvesToF32(raw);
       Block device = Device::values(raw);
       int hostShared = X::bfpShared(Host::exponents(host));

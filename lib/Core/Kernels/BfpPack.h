@@ -138,10 +138,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
             size_t tileCount, char *out, BfpTally &tally) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   using H = typename X::template Lanes<16>;
-  constexpr bool kHalfLanes =
-      X::kBfpHalfLanes &&
-      (Site == BfpSite::bf16_dest || Site == BfpSite::bf16_dest_e8m6 ||
-       Site == BfpSite::fp16_dest);
+  constexpr bool kHalfLanes = X::kBfpHalfLanes && bfpSiteRow(Site).dest16();
   const BfpTileShape &shape = layout.shape;
   const unsigned blocks = shape.blocks(), exponentBytes = shape.exponentBytes();
   if (!Search && !kHalfLanes && BfpStripes::fits(layout))

@@ -333,16 +333,19 @@ typename V::I bfpBlockExponents(typename V::I bits) {
   return e;
 }
 
-/// The 16-bit value the Tensix packer at a 16-bit Dest site hands its
-/// block rule (bfpDeviceValue in Bfp.cpp) from the Dest's element `v` (bf16
-/// or fp16 bits in the low 16 bits of each lane; lanes of 16 or 32 bits).
-/// The flush after the last step is left to bfpDeviceBlockLanes, which
-/// reads a value below the smallest normal (exponent 0) as 0.
+/// The 16-bit value the Tensix packer at device site `Site` hands its block
+/// rule (bfpDeviceValue in Bfp.cpp, by the row's NaN, Flush and Rounding)
+/// from `v`: a 16-bit Dest's element, or an fp32 Dest's top half, in the
+/// low 16 bits of each lane (lanes of 16 or 32 bits). A flush after the
+/// last step, or with no rounding after it, is left to bfpDeviceBlockLanes,
+/// which reads a value below the smallest normal (exponent 0) as 0.
 template <class V, BfpSite Site>
 typename V::I bfpDevice16ValueLanes(typename V::I v) {
   using I = typename V::I;
+  constexpr const BfpSiteInfo &site = bfpSiteRow(Site);
+  static_assert(site.onDevice());
   I magnitude = v & V::splat(0x7FFF);
-  if constexpr (Site == BfpSite::fp16_dest) {
+  if constexpr (site.rounding == BfpSiteRounding::e5m6) {
     // E5M6 (the clamp above 0x7FF7 to 0x7FF0 is the rounding of 0x7FF7),
     // rebiased; below fp16's normals 0. A zero's sign is left: the block
     // rule drops it.
@@ -354,10 +357,14 @@ typename V::I bfpDevice16ValueLanes(typename V::I v) {
   } else {
     // Above Inf's code to signed Inf: the exponent field is already all
     // ones, so clearing the mantissa is enough.
-    v = V::select(V::gt(magnitude, V::splat(0x7F80)), v & V::splat(0xFF80), v);
-    if constexpr (Site == BfpSite::bf16_dest_e8m6) // flush, then E8M6
-      v = V::add(V::keep(V::gt(magnitude, V::splat(0x7F)), v), V::splat(1)) &
-          V::splat(0xFFFE);
+    if constexpr (site.nan == BfpSiteNaN::nan_to_inf)
+      v = V::select(V::gt(magnitude, V::splat(0x7F80)), v & V::splat(0xFF80),
+                    v);
+    if constexpr (site.flush == BfpSiteFlush::flush_before_rounding &&
+                  site.rounding == BfpSiteRounding::e8m6)
+      v = V::keep(V::gt(magnitude, V::splat(0x7F)), v);
+    if constexpr (site.rounding == BfpSiteRounding::e8m6)
+      v = V::add(v, V::splat(1)) & V::splat(0xFFFE);
     return v;
   }
 }
@@ -366,19 +373,7 @@ typename V::I bfpDevice16ValueLanes(typename V::I v) {
 /// 16-bit Dest's element in the top half of a 32-bit lane.
 template <class V, BfpSite Site>
 typename V::I bfpDeviceValueLanes(typename V::I bits) {
-  using I = typename V::I;
-  I v = V::shr(bits, 16);
-  if constexpr (Site == BfpSite::fp32_dest) {
-    return v;
-  } else if constexpr (Site == BfpSite::fp32_dest_e8m6) {
-    // NaN to signed Inf, then E8M6 ties away (the flush after it is the
-    // block rule's).
-    auto nan = V::gt(bits & V::splat(0x7FFFFFFFu), V::splat(0x7F800000u));
-    v = V::select(nan, v & V::splat(0xFF80), v);
-    return V::add(v, V::splat(1)) & V::splat(0xFFFE);
-  } else {
-    return bfpDevice16ValueLanes<V, Site>(v);
-  }
+  return bfpDevice16ValueLanes<V, Site>(V::shr(bits, 16));
 }
 
 /// The exponent of each 16-bit device value (bfpDeviceValueLanes).
