@@ -14,7 +14,7 @@
 namespace birsim::core {
 
 size_t bfpMixedTileBytes(unsigned code) {
-  int format = kBfpMixedCodes[code & 3].format;
+  int format = kBfpMixedCodes[code & kBfpMixedCodeMask].format;
   return format < 0 ? 0 : lookupBfpFormat(format)->tileBytes;
 }
 
@@ -118,8 +118,8 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
   if (Status s = checkNoOverlap(out, offsets[tiles], src,
                                 rows * cols * input.bytes, false))
     return s;
-  BfpLayout layouts[3];
-  for (unsigned c = 0; c < 3; ++c)
+  BfpLayout layouts[kBfpMixedFormatCodes];
+  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c)
     layouts[c] = mixedLayout(c, input, cols, flags);
   if (tiles == 0)
     return Status::success();
@@ -134,7 +134,7 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
       return;
     }
     eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
-      if (code < 3)
+      if (kBfpMixedCodes[code].storesBytes())
         bfpPackTileRange(layouts[code], src, first, n, bytes + offsets[first]);
     });
   });
@@ -154,8 +154,8 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
                                 false))
     return s;
   const DtypeInfo &f32 = dtypeInfo(Dtype::float32);
-  BfpLayout layouts[3];
-  for (unsigned c = 0; c < 3; ++c) {
+  BfpLayout layouts[kBfpMixedFormatCodes];
+  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c) {
     layouts[c] = mixedLayout(c, f32, cols, flags);
     layouts[c].streamValues = bfpStreamsValues(rows * cols * 4);
   }
@@ -170,12 +170,12 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
       return;
     }
     eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
-      if (code < 3) {
+      if (kBfpMixedCodes[code].storesBytes()) {
         bfpUnpackTileRange(layouts[code], bytes + offsets[first], first, n,
                            out);
         return;
       }
-      for (size_t t = first; t < first + n; ++t) { // bfp0: +0
+      for (size_t t = first; t < first + n; ++t) { // the zero code: +0
         size_t origin = layouts[0].origin(t);
         for (unsigned r = 0; r < kBfpMixedTileSide; ++r)
           std::memset(out + origin + r * cols, 0, kBfpMixedTileSide * 4);
@@ -384,12 +384,12 @@ static bool screenChoice(const MixedScreenSums &s, unsigned formats,
                          const unsigned *candidates, unsigned count,
                          unsigned costliest, double bound, double zeroBound,
                          unsigned &chosen) {
-  if (formats >> 3 & 1) {
+  if (formats >> kBfpMixedZeroCode & 1) {
     Screened zero = screenZero(s, zeroBound);
     if (zero == Screened::unknown)
       return false;
     if (zero == Screened::meets) {
-      chosen = 3;
+      chosen = kBfpMixedZeroCode;
       return true;
     }
   }
@@ -428,10 +428,17 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
     }();
     return Status::error(ErrorCode::invalidArgument, metric, 0, text.c_str());
   }
-  if (formats == 0 || formats > 15)
+  if (formats == 0 || formats > kBfpMixedAllCodes) {
+    static const std::string text = [] {
+      std::string t = "formats is a non-empty mask of the codes:";
+      for (unsigned c = 0; c < kNumBfpMixedCodes; ++c)
+        t += std::string(c ? ", " : " ") + kBfpMixedCodes[c].name + " (" +
+             std::to_string(1u << c) + ")";
+      return t;
+    }();
     return Status::error(ErrorCode::invalidArgument, int64_t(formats), 0,
-                         "formats is a non-empty mask of the codes: bfp8_b "
-                         "(1), bfp4_b (2), bfp2_b (4), bfp0 (8)");
+                         text.c_str());
+  }
   if (std::isnan(bound) || std::isnan(zeroBound))
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "the bounds are numbers, not NaN");
@@ -441,22 +448,23 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   if (Status s = checkMixedCall(rows, cols, flags, codes, src, tiles))
     return s;
   const DtypeInfo &input = *lookupDtype(srcDtype);
-  size_t codeBytes = (tiles + 3) / 4;
+  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
+  size_t codeBytes = bfpMixedCodeBytes(tiles);
   if (Status s = checkNoOverlap(codes, codeBytes, src,
                                 rows * cols * input.bytes, false))
     return s;
-  // Cheapest first: bfp0, bfp2_b, bfp4_b, bfp8_b.
+  // Codes in order of cost, costliest first (BfpMixedCodes.def).
   unsigned costliest = 0;
   while (!(formats >> costliest & 1))
     ++costliest;
-  BfpLayout layouts[3];
-  for (unsigned c = 0; c < 3; ++c)
+  BfpLayout layouts[kBfpMixedFormatCodes];
+  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c)
     layouts[c] = mixedLayout(c, input, cols, flags);
   // A round trip unpacks one tile in face order, the reference's order.
   const BfpTileShape &shape =
       *lookupBfpTileShape(kBfpMixedTileSide, kBfpMixedTileSide);
-  BfpLayout faceOrder[3];
-  for (unsigned c = 0; c < 3; ++c)
+  BfpLayout faceOrder[kBfpMixedFormatCodes];
+  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c)
     faceOrder[c] = bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format),
                                   shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles, uint8_t(costliest));
@@ -465,13 +473,14 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   // together: the costliest is the choice whether or not it meets the
   // bound, so its measure is never read.
   unsigned candidates[kMaxMixedTrips], count = 0, measured = 0;
-  for (int code = 2; code >= 0; --code)
+  for (int code = int(kBfpMixedFormatCodes) - 1; code >= 0; --code)
     if (formats >> code & 1 && unsigned(code) != costliest) {
       candidates[count++] = unsigned(code);
       measured |= 1u << code;
     }
   // One allowed format (nothing measured): every tile takes it unread.
-  size_t measuredTiles = count || formats >> 3 & 1 ? tiles : 0;
+  size_t measuredTiles =
+      count || formats >> kBfpMixedZeroCode & 1 ? tiles : 0;
   parallelFor(measuredTiles, 16, [&](size_t begin, size_t end) {
     // The portable path's packed tile (code 0 is the largest).
     uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
@@ -519,8 +528,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       double measures[kMaxMixedTrips], meanAbs;
       measureRoundTrips(vector, BfpMixedMetric(metric), x, q, count, measures,
                         meanAbs);
-      if (formats >> 3 & 1 && meanAbs <= zeroBound) {
-        chosen = 3;
+      if (formats >> kBfpMixedZeroCode & 1 && meanAbs <= zeroBound) {
+        chosen = kBfpMixedZeroCode;
       } else {
         for (unsigned c = 0; c < count; ++c)
           if (meetsBound(BfpMixedMetric(metric), measures[c], bound)) {
@@ -533,7 +542,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   });
   std::memset(codes, 0, codeBytes);
   for (size_t t = 0; t < tiles; ++t)
-    codes[t / 4] |= uint8_t(chosenCodes[t] << (t % 4 * 2));
+    codes[t / perByte] |=
+        uint8_t(chosenCodes[t] << (t % perByte * kBfpMixedCodeBits));
   return Status::success();
 }
 

@@ -13,21 +13,64 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 
 namespace birsim::core {
 
-/// The codes: 0 bfp8_b, 1 bfp4_b, 2 bfp2_b, 3 bfp0 (an all-zero tile that
-/// stores no bytes), in the assigner's order of cost, costliest first.
+/// A mixed code's format: a BfpFormats.def row, or none (bfp0).
+enum class BfpMixedFormat : int {
+  none = -1,
+#define BIRSIM_BFP_FORMAT(Enumerator, Number, ...) Enumerator = Number,
+#include "birsim/Core/BfpFormats.def"
+};
+/// The codes (BfpMixedCodes.def), in the assigner's order of cost,
+/// costliest first.
 struct BfpMixedCode {
   const char *name;
-  int format; ///< a BfpFormats.def row, or -1 (bfp0)
+  int format; ///< a BfpFormats.def row, or -1 (no bytes: +0)
+  constexpr bool storesBytes() const { return format >= 0; }
 };
 inline constexpr BfpMixedCode kBfpMixedCodes[] = {
-    {"bfp8_b", int(BfpFormat::bfp8_b)},
-    {"bfp4_b", int(BfpFormat::bfp4_b)},
-    {"bfp2_b", int(BfpFormat::bfp2_b)},
-    {"bfp0", -1}};
-constexpr unsigned kNumBfpMixedCodes = 4;
+#define BIRSIM_BFP_MIXED_CODE(Code, Name, Format)                              \
+  {#Name, int(BfpMixedFormat::Format)},
+#include "birsim/Core/BfpMixedCodes.def"
+};
+constexpr unsigned kNumBfpMixedCodes = std::size(kBfpMixedCodes);
+static_assert(numberedInRowOrder({
+#define BIRSIM_BFP_MIXED_CODE(Code, ...) Code,
+#include "birsim/Core/BfpMixedCodes.def"
+              }),
+              "BfpMixedCodes.def rows must be numbered 0..N-1");
+/// The bits of a tile's code, and their mask.
+constexpr unsigned kBfpMixedCodeBits = 2;
+constexpr unsigned kBfpMixedCodeMask = (1u << kBfpMixedCodeBits) - 1;
+static_assert(kNumBfpMixedCodes == 1u << kBfpMixedCodeBits,
+              "BfpMixedCodes.def: one row per 2-bit code");
+/// The codes whose tiles store bytes, in "b" formats (the kernels' round
+/// trips share a block's exponent and alignment), come first; the zero
+/// code is last.
+constexpr unsigned kBfpMixedFormatCodes = kNumBfpMixedCodes - 1;
+constexpr unsigned kBfpMixedZeroCode = kNumBfpMixedCodes - 1;
+constexpr bool bfpMixedCodesCanWork() {
+  for (unsigned c = 0; c < kNumBfpMixedCodes; ++c) {
+    const BfpMixedCode &code = kBfpMixedCodes[c];
+    if (code.storesBytes() != (c != kBfpMixedZeroCode) ||
+        (code.storesBytes() &&
+         kBfpFormatTable[code.format].exponent != BfpExponent::Fp32))
+      return false;
+  }
+  return true;
+}
+static_assert(bfpMixedCodesCanWork(),
+              "BfpMixedCodes.def: every code but the last stores bytes, "
+              "in a \"b\" format; the last stores none");
+/// The bytes of `tiles` tiles' codes (kBfpMixedCodeBits a tile).
+constexpr size_t bfpMixedCodeBytes(size_t tiles) {
+  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
+  return (tiles + perByte - 1) / perByte;
+}
+/// The mask of every code (bit c: code c).
+constexpr unsigned kBfpMixedAllCodes = (1u << kNumBfpMixedCodes) - 1;
 constexpr unsigned kBfpMixedTileSide = 32;
 
 /// The assigner's metrics (birsim_bfp_assign_mixed), by number.
@@ -38,7 +81,9 @@ inline constexpr const char *kBfpMixedMetricNames[] = {"max_abs", "mean_abs",
 /// The code of tile `t` (row-major tile order): 2 bits a tile, four a
 /// byte, low bits first.
 inline unsigned bfpMixedCode(const uint8_t *codes, size_t t) {
-  return (codes[t / 4] >> (t % 4 * 2)) & 3;
+  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
+  return (codes[t / perByte] >> (t % perByte * kBfpMixedCodeBits)) &
+         kBfpMixedCodeMask;
 }
 /// The bytes of a tile under `code`.
 size_t bfpMixedTileBytes(unsigned code);

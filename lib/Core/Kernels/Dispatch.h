@@ -9,6 +9,9 @@
 #define BIRSIM_LIB_CORE_KERNELS_DISPATCH_H
 
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
+
+#include <utility>
 
 #include <type_traits>
 
@@ -22,6 +25,36 @@ void withConstant(T value, Fn &&fn) {
   (void)((value == Vs ? (fn(std::integral_constant<decltype(Vs), Vs>()), true)
                       : false) ||
          ...);
+}
+
+/// withConstant over the unsigned Vs of a sequence.
+template <typename Fn, unsigned... Vs>
+void withConstantIn(unsigned value, Fn &&fn,
+                    std::integer_sequence<unsigned, Vs...>) {
+  withConstant<Vs...>(value, fn);
+}
+/// withConstant over 0 .. N - 1.
+template <unsigned N, typename Fn> void withConstantBelow(unsigned value, Fn &&fn) {
+  withConstantIn(value, fn, std::make_integer_sequence<unsigned, N>());
+}
+
+/// Calls fn(std::integral_constant<unsigned, c>()) for the mixed code c
+/// (BfpMixedCodes.def) that is `code`, a code whose tiles store bytes.
+template <typename Fn> void withMixedFormatCode(unsigned code, Fn &&fn) {
+  withConstantBelow<kBfpMixedFormatCodes>(code, fn);
+}
+/// Calls fn(std::integral_constant<unsigned, c>()) for each code c with
+/// bytes whose bit is in `Mask`, in order.
+template <unsigned Mask, typename Fn, unsigned... Cs>
+void forEachMixedCodeIn(Fn &&fn, std::integer_sequence<unsigned, Cs...>) {
+  (..., [&] {
+    if constexpr ((Mask >> Cs & 1) != 0)
+      fn(std::integral_constant<unsigned, Cs>());
+  }());
+}
+template <unsigned Mask, typename Fn> void forEachMixedFormatCode(Fn &&fn) {
+  forEachMixedCodeIn<Mask>(fn,
+                           std::make_integer_sequence<unsigned, kBfpMixedFormatCodes>());
 }
 
 /// withConstant over false and true.

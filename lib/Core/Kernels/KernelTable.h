@@ -232,9 +232,9 @@ template <class X> struct EntryPoints {
     for (unsigned code = 0; code < kMaxMixedTrips; ++code)
       if (codes >> code & 1)
         X::reportWrite(q[code], 4 * count);
-    static_assert(kMaxMixedTrips == 3);
-    withConstant<1u, 2u, 3u, 4u, 5u, 6u, 7u>(codes, [&](auto mask) {
-      bfpMixedRoundTripsLoop<X, mask>(x, q, count);
+    withConstantBelow<1u << kMaxMixedTrips>(codes, [&](auto mask) {
+      if constexpr (mask != 0)
+        bfpMixedRoundTripsLoop<X, mask>(x, q, count);
     });
   }
 
@@ -242,10 +242,9 @@ template <class X> struct EntryPoints {
                         unsigned count, const double *means, size_t n,
                         double (*partials)[8]) {
     Guard guard(nullptr, 0, nullptr, 0);
-    static_assert(kMaxMixedTrips == 3);
     withConstant<MixedPass::sums, MixedPass::absoluteErrors,
                  MixedPass::moments>(pass, [&](auto p) {
-      withConstant<0u, 1u, 2u, 3u>(count, [&](auto c) {
+      withConstantBelow<kMaxMixedTrips + 1>(count, [&](auto c) {
         mixedPassLoop<X, p, c>(x, q, means, n, partials);
       });
     });
@@ -254,8 +253,7 @@ template <class X> struct EntryPoints {
   static void mixedScreen(unsigned codes, const BfpLayout &layout,
                           const void *src, size_t tile, MixedScreenSums &sums) {
     Guard guard(nullptr, 0, nullptr, 0);
-    static_assert(kMaxMixedTrips == 3);
-    withConstant<0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u>(codes, [&](auto mask) {
+    withConstantBelow<1u << kMaxMixedTrips>(codes, [&](auto mask) {
       withLoad(layout, [&](auto load) {
         mixedScreenLoop<X, mask, load>(layout, static_cast<const char *>(src),
                                        tile, sums);

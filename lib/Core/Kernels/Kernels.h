@@ -14,6 +14,7 @@
 
 #include "../BfpLayout.h"
 #include "birsim/Core/Bfp.h"
+#include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Fidelity.h"
@@ -122,7 +123,7 @@ enum class MixedPass : int {
                   ///< each (x - m[0]) (q[c] - m[1 + c]); each product
                   ///< fused into its sum (one rounding)
 };
-constexpr unsigned kMaxMixedTrips = 3;
+constexpr unsigned kMaxMixedTrips = kBfpMixedFormatCodes;
 /// The number of sums a pass takes.
 constexpr unsigned mixedSumsOf(MixedPass pass, unsigned count) {
   return pass == MixedPass::sums             ? count + 2

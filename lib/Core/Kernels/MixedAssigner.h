@@ -67,15 +67,7 @@ bfpMixedTrips(Load &&load, size_t count, Consume &&consume) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   typename X::template PopcountTally<BfpClass> ignored{};
-  static_assert(kMaxMixedTrips == 3);
-  auto forEachCode = [](auto fn) {
-    if constexpr (Mask & 1)
-      fn(std::integral_constant<unsigned, 0>{});
-    if constexpr (Mask & 2)
-      fn(std::integral_constant<unsigned, 1>{});
-    if constexpr (Mask & 4)
-      fn(std::integral_constant<unsigned, 2>{});
-  };
+  auto forEachCode = [](auto fn) { forEachMixedFormatCode<Mask>(fn); };
   auto trip = [&](size_t i, const Block &values, typename X::BfpShared shared,
                   int byte) __attribute__((always_inline)) {
     Block grids[kMaxMixedTrips];

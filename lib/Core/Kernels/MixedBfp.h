@@ -14,6 +14,7 @@
 
 #include "BfpPack.h"
 #include "BfpUnpack.h"
+#include "Dispatch.h"
 
 namespace birsim::core::kernel {
 
@@ -58,7 +59,7 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
       X::reportWrite(packed[i], offsets[tile + 1] - offsets[tile]);
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
-      withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) { // not bfp0
+      withMixedFormatCode(tileCodes[i], [&](auto code) { // not the zero code
         group(code, tiles[i], packed[i], b);
       });
     });
@@ -89,20 +90,20 @@ bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
       tiles[i] = dst + walk.origin(tile) * 4;
       tileCodes[i] = bfpMixedCode(codes, tile);
       X::reportRead(in[i], offsets[tile + 1] - offsets[tile]);
-      if (tileCodes[i] != 3) // bfp0 stores no bytes
-        withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
+      if (tileCodes[i] != kBfpMixedZeroCode) // it stores no bytes
+        withMixedFormatCode(tileCodes[i], [&](auto code) {
           constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
           bfpPrefetchBandTile<X, M>(in[i], sizes, order);
         });
     }
     bfpBandStripes(order, band, [&](size_t i, unsigned b) {
-      if (tileCodes[i] == 3) { // bfp0: +0
+      if (tileCodes[i] == kBfpMixedZeroCode) { // +0
         for (unsigned k = 0; k < 4; ++k)
           storeBfpValues<X>(walk, tiles[i] + walk.blockStart[b + k] * 4,
                             typename X::BfpBlock{}, walk.streamValues);
         return;
       }
-      withConstant<0u, 1u, 2u>(tileCodes[i], [&](auto code) {
+      withMixedFormatCode(tileCodes[i], [&](auto code) {
         constexpr unsigned M = kMixedMagnitudeBits<decltype(code)::value>;
         bfpPrefetchNextGroup<X, M>(in[i], sizes, order, b);
         for (unsigned k = 0; k < 4; ++k)

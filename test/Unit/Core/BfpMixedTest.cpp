@@ -647,6 +647,11 @@ TEST(BfpMixed, ErrorsWriteNothing) {
                          "mean_abs (1) and pcc (2) (got 3)");
   s = bfpAssignMixed(2, 0.9, 0.1, 0, int(Dtype::float32), m.data(), 64, 64, 0,
                      out.data());
+  EXPECT_EQ(s.message(), "invalid argument: formats is a non-empty mask of "
+                         "the codes: bfp8_b (1), bfp4_b (2), bfp2_b (4), "
+                         "bfp0 (8)");
+  s = bfpAssignMixed(2, 0.9, 0.1, 16, int(Dtype::float32), m.data(), 64, 64, 0,
+                     out.data());
   EXPECT_FALSE(s.ok());
   s = bfpAssignMixed(2, std::nan(""), 0.1, 1, int(Dtype::float32), m.data(),
                      64, 64, 0, out.data());

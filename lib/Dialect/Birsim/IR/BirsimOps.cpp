@@ -382,11 +382,13 @@ static LogicalResult verifyMixed(Operation *op, ShapedType matrix,
     return op->emitOpError("mixed BFP takes whole 32x32 tiles: ")
            << matrix << " folds to " << m.rows << "x" << m.cols
            << " (docs/Semantics.md section 5)";
-  uint64_t tiles = (m.rows / 32) * (m.cols / 32);
-  if (!codes.isDynamicDim(0) && uint64_t(codes.getDimSize(0)) != (tiles + 3) / 4)
+  uint64_t tiles = (m.rows / core::kBfpMixedTileSide) *
+                   (m.cols / core::kBfpMixedTileSide);
+  uint64_t codeBytes = core::bfpMixedCodeBytes(tiles);
+  if (!codes.isDynamicDim(0) && uint64_t(codes.getDimSize(0)) != codeBytes)
     return op->emitOpError("codes of ")
-           << tiles << " tiles are " << (tiles + 3) / 4
-           << " bytes (2 bits a tile), got " << codes;
+           << tiles << " tiles are " << codeBytes << " bytes ("
+           << core::kBfpMixedCodeBits << " bits a tile), got " << codes;
   DenseIntElementsAttr constantCodes;
   if (codesValue && packed.hasStaticShape() &&
       matchPattern(codesValue, m_Constant(&constantCodes))) {
