@@ -367,7 +367,7 @@ struct Avx512 : X86Vocabulary {
   __attribute__((always_inline)) static bool
   bfpPackHalves(const char *const *values, char *exponents, char *datums,
                 unsigned blockDatumBytes, BfpTieHistory &history, Tally &tally,
-                uint16_t *largest) {
+                BfpLargest *largest) {
     constexpr int kSteps = M + 1; // idx's largest
     auto table = [](auto at) {    // at(i) for i in [1, M + 1], else 0
       alignas(64) char t[64] = {};

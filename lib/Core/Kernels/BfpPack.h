@@ -55,15 +55,15 @@ bfpStoreGroupDatums(const typename X::BfpBlock *block,
 
 /// Blocks [b, b + 4) of the tile whose values are at `tile` into its
 /// packed bytes: their shared exponents reduced together, then their
-/// datums; with `largest`, also each block's largest magnitude's top 16
-/// bits (the host's packs).
+/// datums; with `largest`, also each block's BfpLargest (the host's
+/// packs).
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
           bool Fp16Exponent, int Load, class Tally>
 __attribute__((always_inline)) inline void
 bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
              const char *tile, char *packed, unsigned b,
              const BfpReadAhead &ahead, BfpTieHistory &history, Tally &lanes,
-             uint16_t *largest = nullptr) {
+             BfpLargest *largest = nullptr) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   constexpr unsigned blockDatumBytes = kBfpBlockValues * (M + 1) / 8;
   typename X::BfpBlock block[4], keys[4];
@@ -91,7 +91,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
         layout, tile + layout.blockStart[b + k] * sizes.inputBytes, ahead);
     keys[k] = P::keys(block[k]);
     if (largest)
-      largest[k] = uint16_t(X::bfpShared(keys[k]) >> 16);
+      largest[k] = bfpLargestOf(X::bfpShared(keys[k]));
   }
   bytes = X::bfpShared4(keys, shared, P::sharedOfKey);
   std::memcpy(packed + b, &bytes, 4);
@@ -187,7 +187,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
           }
         }
     }
-    alignas(16) uint16_t largest[kBfpTileBlocks]; // the search's
+    alignas(16) BfpLargest largest[kBfpTileBlocks]; // the search's
     for (; b + 4 <= blocks; b += 4)
       bfpPackGroup<X, Site, CountEvents, M, Fp16Exponent, Load>(
           layout, sizes, tile, packed, b, {}, history, lanes,
@@ -195,7 +195,7 @@ bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
     for (; b < blocks; ++b) {
       auto block = valuesAt(tile + layout.blockStart[b] * inputBytes);
       if constexpr (Search)
-        largest[b] = uint16_t(X::bfpShared(P::keys(block)) >> 16);
+        largest[b] = bfpLargestOf(X::bfpShared(P::keys(block)));
       int shared = X::bfpShared(P::exponents(block));
       packed[b] = char(shared);
       X::storeBfpDatums(M + 1, packed + exponentBytes + b * blockDatumBytes,

@@ -30,6 +30,28 @@ namespace birsim::core::kernel {
 template <unsigned M>
 constexpr uint32_t kBfpSearchKeepsEmax = (3u << (23 - M)) + 4;
 
+/// A block's largest magnitude's top 16 bits (the sign clear): its
+/// exponent field, Emax, and the top 7 bits of its fraction. The host's
+/// packs write it for the search (bfpLargestOf, or a path's halves pack).
+using BfpLargest = uint16_t;
+/// The BfpLargest of a block's largest magnitude `key` (fp32 bits, the
+/// sign clear: X::bfpShared of its keys).
+constexpr BfpLargest bfpLargestOf(int key) { return BfpLargest(key >> 16); }
+constexpr unsigned bfpLargestEmax(BfpLargest largest) { return largest >> 7; }
+constexpr unsigned bfpLargestTop7(BfpLargest largest) { return largest & 0x7F; }
+
+/// The search's gate: whether a block whose largest is `largest` takes the
+/// trials. Emax in (M, 255): at M or below Emax - 1's step is below
+/// fp32's normals, at 255 the block holds an Inf or a NaN. Its top 7
+/// fraction bits at most kBfpSearchKeepsEmax's: a superset of the exact
+/// bound (the bits below them are not read), whose extra blocks' sums keep
+/// Emax. Branch-free (the choice is data).
+template <unsigned M> constexpr bool bfpSearchAdmits(BfpLargest largest) {
+  constexpr unsigned kTop7 = (kBfpSearchKeepsEmax<M> - 1) >> 16;
+  return (bfpLargestEmax(largest) - (M + 1) < 254 - M) &
+         (bfpLargestTop7(largest) <= kTop7);
+}
+
 /// A block's values above shared exponent `e` as its largest magnitude
 /// (sign | e << 23 | 0x7FFFFF; none above Emax): the searched pack's.
 template <class X>
@@ -47,11 +69,8 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
 
 /// §5 exponent search (tt-metal PR #57298) on a tile packed under Emax:
 /// its `blocks` "b" blocks' exponent bytes at `exponents`, their datums
-/// from `datums`, `load(b)` giving block b's fp32 lanes, `largest[b]` the
-/// top 16 bits of its largest magnitude. A block is searched when its Emax
-/// lies above M and below 255 and that largest's fraction below
-/// kBfpSearchKeepsEmax<M> in its top 7 bits (so also some whose sums then
-/// keep Emax). Each lane's error
+/// from `datums`, `load(b)` giving block b's fp32 lanes, `largest[b]` its
+/// BfpLargest. The blocks bfpSearchAdmits are searched. Each lane's error
 /// under Emax and under Emax - 1 (values above it at the largest
 /// magnitude), as the difference of the value's and the datum's magnitudes
 /// (the datum is 0 or of the value's sign), is exact in fp32 (both sides
@@ -69,7 +88,7 @@ typename X::BfpBlock bfpClampAbove(const typename X::BfpBlock &values,
 /// (counted by the first pack) into `untallied`.
 template <class X, unsigned M, class Load, class Tally>
 __attribute__((always_inline)) inline void
-bfpSearchTile(unsigned blocks, const uint16_t *largest, Load &&load,
+bfpSearchTile(unsigned blocks, const BfpLargest *largest, Load &&load,
               char *exponents, char *datums, Tally &lanes, Tally &untallied) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
@@ -120,13 +139,10 @@ bfpSearchTile(unsigned blocks, const uint16_t *largest, Load &&load,
   };
   const uint8_t *emax = reinterpret_cast<const uint8_t *>(exponents);
   // The searched blocks, listed from a mask (the choice is data).
-  constexpr unsigned kTop7 = (kBfpSearchKeepsEmax<M> - 1) >> 16;
   uint64_t mask = 0;
   static_assert(kBfpTileBlocks <= 64);
-  for (unsigned b = 0; b < blocks; ++b) {
-    unsigned e = largest[b] >> 7;
-    mask |= uint64_t(e - (M + 1) < 254 - M & (largest[b] & 0x7F) <= kTop7) << b;
-  }
+  for (unsigned b = 0; b < blocks; ++b)
+    mask |= uint64_t(bfpSearchAdmits<M>(largest[b])) << b;
   uint8_t searched[kBfpTileBlocks];
   unsigned count = 0;
   for (; mask; mask &= mask - 1)
