@@ -48,3 +48,8 @@ lit_sanitizer.configure(config, detect_leaks=0)
 # The fuzz targets are also linked with libFuzzer (BIRSIM_BUILD_FUZZERS).
 if config.birsim_build_fuzzers.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("fuzzers")
+
+# The x86 vector paths' sources compile only for x86-64 (vocabulary-contract).
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")

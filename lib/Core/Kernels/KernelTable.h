@@ -270,6 +270,7 @@ template <class X> struct EntryPoints {
 
 /// The VectorKernels of path `X`.
 template <class X> constexpr VectorKernels kernelTableOf() {
+  static_assert(checkVocabulary<X>());
   using E = EntryPoints<X>;
   VectorKernels table{};
   table.reduceF32 = E::reduceF32;
