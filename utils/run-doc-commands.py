@@ -3,7 +3,7 @@
 (test/Docs/shell-lines.test): the lines of each ```sh block, a file's
 blocks in order in one bash, from a scratch folder that holds `build`
 (the build tree under test), `examples` and `include` as the repository
-has them. Set-up, build, test, benchmark and fuzz commands (`./utils/...`,
+has them. Set-up, build, test, benchmark and fuzz commands (`./utils/...`, `./bench/...`,
 `cmake -G`, `cmake --build`) are left out; /opt/birsim, the docs' install
 prefix, becomes a scratch prefix.
 
@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 
-SKIPPED = (r"^\./utils/", r"^cmake -G", r"^cmake --build")
+SKIPPED = (r"^\./utils/", r"^\./bench/", r"^cmake -G", r"^cmake --build")
 
 
 def commands(text):
