@@ -2,6 +2,7 @@
 #include "birsim/Core/BfpMixed.h"
 #include "BfpLayout.h"
 #include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 
 #include <cmath>
@@ -124,19 +125,12 @@ Status bfpPackMixed(int srcDtype, const void *src, size_t rows, size_t cols,
   if (tiles == 0)
     return Status::success();
   auto *bytes = static_cast<uint8_t *>(out);
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   parallelFor(tiles, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    if (vector) {
-      BfpTally ties;
-      vector->bfpPackMixed(layouts, src, codes, offsets.data(), begin,
-                           end - begin, bytes + offsets[begin], ties);
-      bfpAddTies(ties);
-      return;
-    }
-    eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
-      if (kBfpMixedCodes[code].storesBytes())
-        bfpPackTileRange(layouts[code], src, first, n, bytes + offsets[first]);
-    });
+    BfpTally ties;
+    kernels.bfpPackMixed(layouts, src, codes, offsets.data(), begin,
+                         end - begin, bytes + offsets[begin], ties);
+    bfpAddTies(ties);
   });
   return Status::success();
 }
@@ -162,25 +156,10 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
   if (tiles == 0)
     return Status::success();
   auto *bytes = static_cast<const uint8_t *>(packed);
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   parallelFor(tiles, kMinTilesPerThread, [&](size_t begin, size_t end) {
-    if (vector) {
-      vector->bfpUnpackMixed(layouts, bytes + offsets[begin], codes,
-                             offsets.data(), begin, end - begin, out);
-      return;
-    }
-    eachRun(codes, begin, end, [&](unsigned code, size_t first, size_t n) {
-      if (kBfpMixedCodes[code].storesBytes()) {
-        bfpUnpackTileRange(layouts[code], bytes + offsets[first], first, n,
-                           out);
-        return;
-      }
-      for (size_t t = first; t < first + n; ++t) { // the zero code: +0
-        size_t origin = layouts[0].origin(t);
-        for (unsigned r = 0; r < kBfpMixedTileSide; ++r)
-          std::memset(out + origin + r * cols, 0, kBfpMixedTileSide * 4);
-      }
-    });
+    kernels.bfpUnpackMixed(layouts, bytes + offsets[begin], codes,
+                           offsets.data(), begin, end - begin, out);
   });
   return Status::success();
 }
@@ -188,14 +167,82 @@ Status bfpUnpackMixed(const void *packed, size_t rows, size_t cols,
 /// A tile's values, in face order.
 constexpr size_t kMixedValues = kBfpMixedTileSide * kBfpMixedTileSide;
 
-/// The partial sums of `pass` (Kernels.h's MixedPass) on the portable
-/// path, each term as the vector paths compute it.
-static void mixedPassPortable(MixedPass pass, const float *x,
-                              const float *const *q, unsigned count,
-                              const double *means, double (*partials)[8]) {
+//===-- The portable path's mixed-BFP kernels (Portable.h) ----------------===//
+
+void portable::bfpPackMixed(const BfpLayout *layouts, const void *src,
+                            const uint8_t *codes, const size_t *offsets,
+                            size_t firstTile, size_t tileCount, void *out,
+                            BfpTally &tally) {
+  auto *bytes = static_cast<uint8_t *>(out);
+  eachRun(codes, firstTile, firstTile + tileCount,
+          [&](unsigned code, size_t first, size_t n) {
+            if (kBfpMixedCodes[code].storesBytes())
+              portable::bfpPack(layouts[code], BfpSite::host, src, first, n,
+                                bytes + (offsets[first] - offsets[firstTile]),
+                                tally, false, false);
+          });
+}
+
+void portable::bfpUnpackMixed(const BfpLayout *layouts, const void *packed,
+                              const uint8_t *codes, const size_t *offsets,
+                              size_t firstTile, size_t tileCount, void *dst) {
+  auto *bytes = static_cast<const uint8_t *>(packed);
+  auto *out = static_cast<float *>(dst);
+  eachRun(codes, firstTile, firstTile + tileCount,
+          [&](unsigned code, size_t first, size_t n) {
+            if (kBfpMixedCodes[code].storesBytes()) {
+              portable::bfpUnpack(layouts[code], BfpSite::host,
+                                  bytes + (offsets[first] - offsets[firstTile]),
+                                  first, n, dst);
+              return;
+            }
+            const BfpLayout &walk = layouts[0]; // every code's lie alike
+            for (size_t t = first; t < first + n; ++t) // no bytes: +0
+              for (unsigned b = 0; b < walk.shape.blocks(); ++b)
+                for (unsigned j = 0; j < kBfpBlockValues; ++j)
+                  out[walk.origin(t) + walk.blockStart[b] +
+                      j * walk.valueStep] = 0.0f;
+          });
+}
+
+/// Each code's tiles of `x` (face order, whole 32x32 tiles) packed and
+/// unpacked as the host does, ties not tallied (the assigner's trials).
+void portable::bfpMixedRoundTrips(unsigned codes, const float *x,
+                                  float *const *q, size_t count) {
+  const BfpTileShape &shape =
+      *lookupBfpTileShape(kBfpMixedTileSide, kBfpMixedTileSide);
+  uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
+  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c) {
+    if (!(codes >> c & 1))
+      continue;
+    BfpLayout faces =
+        bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format), shape,
+                       dtypeInfo(Dtype::float32), true);
+    for (size_t t = 0; t < count / kMixedValues; ++t) {
+      BfpTally ignored;
+      portable::bfpPack(faces, BfpSite::host, x, t, 1, packed, ignored, false,
+                        false);
+      portable::bfpUnpack(faces, BfpSite::host, packed, t, 1, q[c]);
+    }
+  }
+}
+
+double portable::mixedMaxAbsDifference(const float *a, const float *b,
+                                       size_t n) {
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i)
+    worst = std::fmax(worst, std::fabs(double(b[i]) - double(a[i])));
+  return worst;
+}
+
+/// Each term as the vector paths compute it.
+void portable::mixedPass(MixedPass pass, const float *x,
+                         const float *const *q, unsigned count,
+                         const double *means, size_t n,
+                         double (*partials)[8]) {
   for (unsigned s = 0; s < mixedSumsOf(pass, count); ++s)
     std::fill(partials[s], partials[s] + 8, 0.0);
-  for (size_t i = 0; i < kMixedValues; i += 8)
+  for (size_t i = 0; i < n; i += 8)
     for (size_t k = 0; k < 8; ++k) {
       double xs = x[i + k];
       switch (pass) {
@@ -226,17 +273,13 @@ static void mixedPassPortable(MixedPass pass, const float *x,
 }
 
 /// The sums of `pass` over a tile, each as eight partial sums over i mod 8
-/// added pairwise: the assigner's summation order (docs/Decisions.md D45),
-/// on `vector` where not null.
-static void runMixedPass(const VectorKernels *vector, MixedPass pass,
-                          const float *x, const float *const *q,
-                          unsigned count, const double *means,
-                          double *results) {
+/// added pairwise: the assigner's summation order (docs/Decisions.md D45).
+static void runMixedPass(const PathKernels &kernels, MixedPass pass,
+                         const float *x, const float *const *q,
+                         unsigned count, const double *means,
+                         double *results) {
   double partials[2 * kMaxMixedTrips + 2][8];
-  if (vector)
-    vector->mixedPass(pass, x, q, count, means, kMixedValues, partials);
-  else
-    mixedPassPortable(pass, x, q, count, means, partials);
+  kernels.mixedPass(pass, x, q, count, means, kMixedValues, partials);
   for (unsigned s = 0; s < mixedSumsOf(pass, count); ++s) {
     const double *p = partials[s];
     results[s] = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
@@ -246,7 +289,7 @@ static void runMixedPass(const VectorKernels *vector, MixedPass pass,
 /// The measures under `metric` of round trips q[0..count) (count at most
 /// kMaxMixedTrips) of a tile's values `x`, and x's mean absolute value
 /// (the bfp0 measure), in double.
-static void measureRoundTrips(const VectorKernels *vector,
+static void measureRoundTrips(const PathKernels &kernels,
                               BfpMixedMetric metric, const float *x,
                               const float *const *q, unsigned count,
                               double *measures, double &meanAbs) {
@@ -256,30 +299,22 @@ static void measureRoundTrips(const VectorKernels *vector,
   case BfpMixedMetric::maxAbs:
   case BfpMixedMetric::meanAbs: {
     bool mean = metric == BfpMixedMetric::meanAbs;
-    runMixedPass(vector, MixedPass::absoluteErrors, x, q, mean ? count : 0,
+    runMixedPass(kernels, MixedPass::absoluteErrors, x, q, mean ? count : 0,
                   nullptr, results);
     meanAbs = results[0] / n;
     for (unsigned c = 0; c < count; ++c) {
-      if (mean) {
-        measures[c] = results[1 + c] / n;
-      } else if (vector) {
-        measures[c] = vector->mixedMaxAbsDifference(x, q[c], kMixedValues);
-      } else {
-        double worst = 0;
-        for (size_t i = 0; i < kMixedValues; ++i)
-          worst = std::fmax(worst, std::fabs(double(q[c][i]) - double(x[i])));
-        measures[c] = worst;
-      }
+      measures[c] = mean ? results[1 + c] / n
+                         : kernels.mixedMaxAbsDifference(x, q[c], kMixedValues);
     }
     return;
   }
   case BfpMixedMetric::pcc: {
     double means[kMaxMixedTrips + 1];
-    runMixedPass(vector, MixedPass::sums, x, q, count, nullptr, results);
+    runMixedPass(kernels, MixedPass::sums, x, q, count, nullptr, results);
     for (unsigned s = 0; s <= count; ++s)
       means[s] = results[s] / n;
     meanAbs = results[1 + count] / n;
-    runMixedPass(vector, MixedPass::moments, x, q, count, means, results);
+    runMixedPass(kernels, MixedPass::moments, x, q, count, means, results);
     for (unsigned c = 0; c < count; ++c) {
       double denominator = std::sqrt(results[0]) * std::sqrt(results[1 + c]);
       if (denominator != 0) {
@@ -460,15 +495,8 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   BfpLayout layouts[kBfpMixedFormatCodes];
   for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c)
     layouts[c] = mixedLayout(c, input, cols, flags);
-  // A round trip unpacks one tile in face order, the reference's order.
-  const BfpTileShape &shape =
-      *lookupBfpTileShape(kBfpMixedTileSide, kBfpMixedTileSide);
-  BfpLayout faceOrder[kBfpMixedFormatCodes];
-  for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c)
-    faceOrder[c] = bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format),
-                                  shape, dtypeInfo(Dtype::float32), true);
   std::vector<uint8_t> chosenCodes(tiles, uint8_t(costliest));
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   // The allowed BFP codes but the costliest, cheapest first, measured
   // together: the costliest is the choice whether or not it meets the
   // bound, so its measure is never read.
@@ -482,8 +510,6 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   size_t measuredTiles =
       count || formats >> kBfpMixedZeroCode & 1 ? tiles : 0;
   parallelFor(measuredTiles, 16, [&](size_t begin, size_t end) {
-    // The portable path's packed tile (code 0 is the largest).
-    uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
     // Whole lines, so that no vector access splits one.
     alignas(64) float values[(1 + kMaxMixedTrips) * kMixedValues];
     float *x = values, *q[kMaxMixedTrips];
@@ -492,9 +518,9 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
       byCode[candidates[c]] = q[c] = x + (c + 1) * kMixedValues;
     for (size_t t = begin; t < end; ++t) {
       unsigned chosen = costliest;
-      if (vector && metric == int(BfpMixedMetric::pcc)) {
+      if (kernels.screensMixed && metric == int(BfpMixedMetric::pcc)) {
         MixedScreenSums sums;
-        vector->mixedScreen(measured, layouts[0], src, t, sums);
+        kernels.mixedScreen(measured, layouts[0], src, t, sums);
         if (screenChoice(sums, formats, candidates, count, costliest, bound,
                          zeroBound, chosen)) {
           chosenCodes[t] = uint8_t(chosen);
@@ -502,31 +528,11 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
         }
       }
       // The reference and each round trip, all in the tile's face order.
-      if (vector) {
-        vector->bfpGather(layouts[0], src, t, x);
-      } else {
-        auto *in = static_cast<const char *>(src);
-        size_t origin = layouts[0].origin(t);
-        for (unsigned b = 0; b < kBfpTileBlocks; ++b)
-          for (unsigned j = 0; j < kBfpBlockValues; ++j) {
-            size_t at = origin + layouts[0].blockStart[b] +
-                        j * layouts[0].valueStep;
-            uint32_t bits = bfpInputBits(input, in + at * input.bytes);
-            std::memcpy(&x[b * kBfpBlockValues + j], &bits, 4);
-          }
-      }
-      if (vector) {
-        if (count)
-          vector->bfpMixedRoundTrips(measured, x, byCode, kMixedValues);
-      } else {
-        for (unsigned c = 0; c < count; ++c) {
-          unsigned code = candidates[c];
-          bfpPackTileRange(layouts[code], src, t, 1, packed);
-          bfpUnpackTileRange(faceOrder[code], packed, 0, 1, q[c]);
-        }
-      }
+      kernels.bfpGather(layouts[0], src, t, x);
+      if (count)
+        kernels.bfpMixedRoundTrips(measured, x, byCode, kMixedValues);
       double measures[kMaxMixedTrips], meanAbs;
-      measureRoundTrips(vector, BfpMixedMetric(metric), x, q, count, measures,
+      measureRoundTrips(kernels, BfpMixedMetric(metric), x, q, count, measures,
                         meanAbs);
       if (formats >> kBfpMixedZeroCode & 1 && meanAbs <= zeroBound) {
         chosen = kBfpMixedZeroCode;

@@ -2,6 +2,7 @@
 #include "birsim/Core/Bfp.h"
 #include "BfpLayout.h"
 #include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 #include "birsim/Core/Convert.h"
 #include "birsim/Core/Fidelity.h"
@@ -707,6 +708,62 @@ static uint64_t deviceDiffTiles(const BfpLayout &layout, BfpSite site,
   return differing;
 }
 
+//===-- The portable path's BFP kernels (Portable.h) ----------------------===//
+
+void portable::bfpPack(const BfpLayout &layout, BfpSite site, const void *src,
+                       size_t firstTile, size_t tileCount, void *out,
+                       BfpTally &tally, bool countEvents, bool search) {
+  auto *in = static_cast<const char *>(src);
+  auto *bytes = static_cast<uint8_t *>(out);
+  if (site == BfpSite::host)
+    packTiles(layout, in, firstTile, tileCount, bytes, tally, countEvents,
+              search, bfpCountedSite());
+  else
+    packTilesAt(layout, site, in, firstTile, tileCount, bytes);
+}
+
+void portable::bfpUnpack(const BfpLayout &layout, BfpSite site,
+                         const void *packed, size_t firstTile,
+                         size_t tileCount, void *dst) {
+  auto *in = static_cast<const uint8_t *>(packed);
+  if (site == BfpSite::host)
+    unpackTiles(layout, in, firstTile, tileCount, static_cast<char *>(dst));
+  else
+    unpackTilesAt(layout, in, firstTile, tileCount, static_cast<char *>(dst));
+}
+
+uint64_t portable::bfpDeviceDiff(const BfpLayout &layout, BfpSite site,
+                                 const void *src, size_t firstTile,
+                                 size_t tileCount, uint8_t *mask) {
+  return deviceDiffTiles(layout, site, static_cast<const char *>(src),
+                         firstTile, tileCount, mask);
+}
+
+void portable::mxPack(const BfpLayout &layout, const void *src,
+                      size_t firstTile, size_t tileCount, void *out) {
+  packMxTiles(layout, static_cast<const char *>(src), firstTile, tileCount,
+              static_cast<uint8_t *>(out), nullptr);
+}
+
+void portable::mxUnpack(const BfpLayout &layout, const void *packed,
+                        size_t firstTile, size_t tileCount, void *dst) {
+  unpackMxTiles(layout, static_cast<const uint8_t *>(packed), firstTile,
+                tileCount, static_cast<char *>(dst));
+}
+
+void portable::bfpGather(const BfpLayout &layout, const void *src,
+                         size_t tile, float *out) {
+  auto *in = static_cast<const char *>(src);
+  const DtypeInfo &input = *layout.values;
+  size_t origin = layout.origin(tile);
+  for (unsigned b = 0; b < layout.shape.blocks(); ++b)
+    for (unsigned j = 0; j < kBfpBlockValues; ++j) {
+      size_t at = origin + layout.blockStart[b] + j * layout.valueStep;
+      uint32_t bits = bfpInputBits(input, in + at * input.bytes);
+      std::memcpy(&out[b * kBfpBlockValues + j], &bits, 4);
+    }
+}
+
 /// Packs the MX tiles of `layout` (threaded; counting mx_pack, portable).
 static void runMxPack(const BfpLayout &layout, const void *src,
                       size_t tileCount, void *out, FidelityCounts *counts) {
@@ -736,31 +793,24 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
                     bool search) {
   if (layout.format->isMx())
     return runMxPack(layout, src, tileCount, out, counts);
-  // The counted search (events against the searched bytes) is portable.
-  const VectorKernels *vector =
-      search && counts ? nullptr : activeKernels();
+  // A path without the counted search (events against the searched bytes)
+  // leaves it to the portable path.
+  const PathKernels &active = activeKernels();
+  const PathKernels &kernels =
+      search && counts && !active.countsSearch ? portableKernels() : active;
   BfpSite countedSite = bfpCountedSite();
   // Each chunk tallies its own ties: the sums do not depend on threads.
   parallelFor(tileCount, kMinTilesPerThread, [&](size_t begin, size_t end) {
     BfpTally tally;
     auto *in = static_cast<const char *>(src);
     auto *bytes = static_cast<uint8_t *>(out) + begin * layout.packedBytes;
-    if (vector)
-      vector->bfpPack(layout, site, in, begin, end - begin, bytes, tally,
-                      counts != nullptr, search);
-    else if (site == BfpSite::host)
-      packTiles(layout, in, begin, end - begin, bytes, tally,
-                counts != nullptr, search, countedSite);
-    else
-      packTilesAt(layout, site, in, begin, end - begin, bytes);
+    kernels.bfpPack(layout, site, in, begin, end - begin, bytes, tally,
+                    counts != nullptr, search);
     bfpAddTies(tally);
     if (counts && !search && bfpCountsDeviceAt(*layout.format, countedSite,
                                     int(layout.values->dtype)))
-      tally[BfpClass::deviceDiffers] =
-          vector ? vector->bfpDeviceDiff(layout, countedSite, in, begin,
-                                         end - begin, nullptr)
-                 : deviceDiffTiles(layout, countedSite, in, begin,
-                                   end - begin, nullptr);
+      tally[BfpClass::deviceDiffers] = kernels.bfpDeviceDiff(
+          layout, countedSite, in, begin, end - begin, nullptr);
     if (counts) {
       FidelityCounts chunk;
       chunk.elements[int(FidelityFamily::bfp_pack)] =
@@ -776,7 +826,7 @@ static void runPack(const BfpLayout &layout, BfpSite site, const void *src,
 
 static void runUnpack(const BfpLayout &layout, BfpSite site,
                       const void *packed, size_t tileCount, void *dst) {
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   BfpLayout walk = layout;
   walk.streamValues = bfpStreamsValues(tileCount * layout.shape.values() *
                                        layout.values->bytes);
@@ -784,10 +834,8 @@ static void runUnpack(const BfpLayout &layout, BfpSite site,
     auto *in = static_cast<const uint8_t *>(packed) + begin * walk.packedBytes;
     if (site == BfpSite::host)
       bfpUnpackTileRange(walk, in, begin, end - begin, dst);
-    else if (vector)
-      vector->bfpUnpack(walk, site, in, begin, end - begin, dst);
     else
-      unpackTilesAt(walk, in, begin, end - begin, static_cast<char *>(dst));
+      kernels.bfpUnpack(walk, site, in, begin, end - begin, dst);
   });
 }
 
@@ -796,31 +844,23 @@ void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
   BfpTally tally;
   auto *in = static_cast<const char *>(src);
   auto *bytes = static_cast<uint8_t *>(out);
-  const VectorKernels *vector = activeKernels();
-  if (layout.format->isMx() && vector)
-    vector->mxPack(layout, in, first, count, bytes);
-  else if (layout.format->isMx())
-    packMxTiles(layout, in, first, count, bytes, nullptr);
-  else if (vector)
-    vector->bfpPack(layout, BfpSite::host, in, first, count, bytes, tally,
-                    false, false);
+  const PathKernels &kernels = activeKernels();
+  if (layout.format->isMx())
+    kernels.mxPack(layout, in, first, count, bytes);
   else
-    packTiles(layout, in, first, count, bytes, tally, false);
+    kernels.bfpPack(layout, BfpSite::host, in, first, count, bytes, tally,
+                    false, false);
   bfpAddTies(tally);
 }
 
 void bfpUnpackTileRange(const BfpLayout &layout, const void *packed,
                         size_t first, size_t count, void *dst) {
   auto *in = static_cast<const uint8_t *>(packed);
-  const VectorKernels *vector = activeKernels();
-  if (layout.format->isMx() && vector)
-    vector->mxUnpack(layout, in, first, count, dst);
-  else if (layout.format->isMx())
-    unpackMxTiles(layout, in, first, count, static_cast<char *>(dst));
-  else if (vector)
-    vector->bfpUnpack(layout, BfpSite::host, in, first, count, dst);
+  const PathKernels &kernels = activeKernels();
+  if (layout.format->isMx())
+    kernels.mxUnpack(layout, in, first, count, dst);
   else
-    unpackTiles(layout, in, first, count, static_cast<char *>(dst));
+    kernels.bfpUnpack(layout, BfpSite::host, in, first, count, dst);
 }
 
 size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
@@ -907,16 +947,12 @@ Status bfpDeviceDiff(const BfpCall &call, int srcDtype, const void *src,
     if (Status s =
             checkNoOverlap(mask, values, src, values * input.bytes, false))
       return s;
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   std::atomic<uint64_t> differing{0};
   parallelFor(size_t(tiles), kMinTilesPerThread, [&](size_t begin, size_t end) {
-    auto *in = static_cast<const char *>(src);
-    differing.fetch_add(
-        vector ? vector->bfpDeviceDiff(layout, BfpSite(call.site), in, begin,
-                                       end - begin, mask)
-               : deviceDiffTiles(layout, BfpSite(call.site), in, begin,
-                                 end - begin, mask),
-        std::memory_order_relaxed);
+    differing.fetch_add(kernels.bfpDeviceDiff(layout, BfpSite(call.site), src,
+                                              begin, end - begin, mask),
+                        std::memory_order_relaxed);
   });
   *count = differing.load();
   return Status::success();

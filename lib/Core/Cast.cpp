@@ -1,10 +1,12 @@
 //===- Cast.cpp - the whole-tensor cast engine (docs/Semantics.md 4) ------===//
 #include "birsim/Core/Cast.h"
 #include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 #include "birsim/Core/Float.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstring>
 
 namespace birsim::core {
@@ -24,6 +26,38 @@ Status checkCast(int srcDtype, int dstDtype, unsigned fp8Config) {
   if (Status s = checkCastDtype(dstDtype))
     return s;
   return checkFp8Config(fp8Config);
+}
+
+//===-- The portable path's casts (Portable.h) ----------------------------===//
+
+void portable::narrowFromF32(const FloatFormat &format, unsigned bytes,
+                             const void *src, void *dst, size_t count,
+                             unsigned config, FidelityCounts *events) {
+  auto *in = static_cast<const unsigned char *>(src);
+  auto *out = static_cast<unsigned char *>(dst);
+  std::optional<NarrowCastClassifier> classifier;
+  if (events) {
+    events->elements[int(FidelityFamily::cast)] += count;
+    classifier.emplace(format, config);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t v = uint32_t(loadBits(in + 4 * i, 4));
+    uint32_t code = narrowFromF32(format, v, config);
+    storeBits(out + i * bytes, bytes, code);
+    if (events)
+      if (FidelityEvent e = classifier->classify(v, code);
+          e != kNoFidelityEvent)
+        ++events->count[int(e)];
+  }
+}
+
+void portable::widenToF32(const FloatFormat &format, unsigned bytes,
+                          const void *src, void *dst, size_t count) {
+  auto *in = static_cast<const unsigned char *>(src);
+  auto *out = static_cast<unsigned char *>(dst);
+  for (size_t i = 0; i < count; ++i)
+    storeBits(out + 4 * i, 4,
+              widenToF32(format, uint32_t(loadBits(in + i * bytes, bytes))));
 }
 
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
@@ -46,8 +80,8 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
       std::memmove(dst, src, count * from.bytes);
     return Status::success();
   }
-  // Vector kernels for fp32 <-> the narrow float formats (§4).
-  const VectorKernels *vector = activeKernels();
+  // The path's kernels for fp32 <-> the narrow float formats (§4).
+  const PathKernels &kernels = activeKernels();
   bool fromF32 = from.kind == DtypeKind::Float32 &&
                  to.kind == DtypeKind::Float && vectorCastCovers(*to.format);
   bool toF32 = to.kind == DtypeKind::Float32 &&
@@ -59,10 +93,10 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
     size_t n = end - begin;
     FidelityCounts chunk;
     FidelityCounts *events = counts ? &chunk : nullptr;
-    if (vector && fromF32) {
-      vector->narrowFromF32(*to.format, to.bytes, in, out, n, config, events);
-    } else if (vector && toF32) { // exact widening: no event
-      vector->widenToF32(*from.format, from.bytes, in, out, n);
+    if (fromF32) {
+      kernels.narrowFromF32(*to.format, to.bytes, in, out, n, config, events);
+    } else if (toF32) { // exact widening: no event
+      kernels.widenToF32(*from.format, from.bytes, in, out, n);
       chunk.elements[int(FidelityFamily::cast)] = n;
     } else if (events) {
       CastClassifier classifier(from, to, fp8Config);

@@ -2,6 +2,7 @@
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Float.h"
 #include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 
 #include <algorithm>
@@ -122,6 +123,34 @@ static void bulkOf(void *dst, const void *src, size_t count) {
   }
 }
 
+/// out[i] = Op(acc[i], x[i]), each element read before it is written (so
+/// `out` may be `x`).
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+static void elementwiseInto(void *out, const void *acc, const void *x,
+                            size_t count) {
+  auto *o = static_cast<unsigned char *>(out);
+  auto *a = static_cast<const unsigned char *>(acc);
+  auto *s = static_cast<const unsigned char *>(x);
+  for (size_t i = 0; i < count; ++i) {
+    Bits p, q;
+    std::memcpy(&p, a + i * sizeof(Bits), sizeof(Bits));
+    std::memcpy(&q, s + i * sizeof(Bits), sizeof(Bits));
+    p = Op(p, q);
+    std::memcpy(o + i * sizeof(Bits), &p, sizeof(Bits));
+  }
+}
+
+/// out[i] = Op(acc[i], x[i]): in place (bulkOf, whose two-buffer loop the
+/// compiler vectorizes) where `out` is `acc`.
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+static void threeOperandLoop(void *out, const void *acc, const void *x,
+                             size_t count) {
+  if (out == acc)
+    bulkOf<Bits, Op>(out, x, count);
+  else
+    elementwiseInto<Bits, Op>(out, acc, x, count);
+}
+
 /// add, min, max of one dtype (REDUCE_JT, §3); all null when it does not
 /// reduce.
 struct ReducerRow {
@@ -165,6 +194,87 @@ static const ReducerRow kReducerRows[kNumDtypes] = {
 };
 
 static uint64_t copyElement(uint64_t, uint64_t src) { return src; }
+
+//===-- The portable path's reductions (Portable.h) -----------------------===//
+
+/// The reducer of the dtype with `format` and `bytes` for kernel op `op`
+/// (add, min or max), or null for a format no dtype has.
+static const Reducer *narrowReducerOf(const FloatFormat &format,
+                                      unsigned bytes, F32Op op) {
+  int index = op == F32Op::kernelMin ? 1 : op == F32Op::kernelMax ? 2 : 0;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const DtypeInfo &info = dtypeInfo(Dtype(d));
+    if (info.format == &format && info.bytes == bytes && info.reduces())
+      return &kReducerRows[d].ops[index];
+  }
+  return nullptr;
+}
+
+/// A dtype's reducer; any other format widened, reduced in fp32 and
+/// narrowed with FP8 config 0 (§3), as narrowReduce.
+void portable::reduceNarrow(const FloatFormat &format, unsigned bytes,
+                            F32Op op, void *acc, const void *x, size_t count) {
+  if (const Reducer *reducer = narrowReducerOf(format, bytes, op))
+    return reducer->bulk(acc, x, count);
+  uint32_t (*apply)(uint32_t, uint32_t) = op == F32Op::kernelMin ? Float32Ops::min
+                                          : op == F32Op::kernelMax
+                                              ? Float32Ops::max
+                                              : Float32Ops::add;
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  for (size_t i = 0; i < count; ++i)
+    storeBits(a + i * bytes, bytes,
+              narrowFromF32(format,
+                            apply(widenToF32(format, uint32_t(loadBits(
+                                                         a + i * bytes, bytes))),
+                                  widenToF32(format, uint32_t(loadBits(
+                                                         b + i * bytes, bytes)))),
+                            /*config=*/0));
+}
+
+template <typename Signed>
+static void integerLoop(MemoryReductionOp op, void *out, const void *acc,
+                        const void *x, size_t count) {
+  using Ops = IntegerOps<Signed>;
+  using Bits = typename Ops::Bits;
+  if (op == MemoryReductionOp::add)
+    threeOperandLoop<Bits, Ops::add>(out, acc, x, count);
+  else if (op == MemoryReductionOp::min)
+    threeOperandLoop<Bits, Ops::min>(out, acc, x, count);
+  else
+    threeOperandLoop<Bits, Ops::max>(out, acc, x, count);
+}
+
+void portable::reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
+                             const void *acc, const void *x, size_t count) {
+  if (bytes == 4)
+    integerLoop<int32_t>(op, out, acc, x, count);
+  else
+    integerLoop<int64_t>(op, out, acc, x, count);
+}
+
+/// Each block's accumulator bytes kept, then the (acc, x, sum) triples
+/// counted.
+uint64_t portable::fp8AddCounted(const FloatFormat &format, void *acc,
+                                 const void *x, size_t count) {
+  const Reducer *table = narrowReducerOf(format, 1, F32Op::kernelAdd);
+  constexpr size_t kBlock = 4096;
+  uint8_t saved[kBlock];
+  uint64_t overflows = 0;
+  for (size_t b = 0; b < count; b += kBlock) {
+    size_t m = std::min(kBlock, count - b);
+    auto *a = static_cast<uint8_t *>(acc) + b;
+    auto *s = static_cast<const uint8_t *>(x) + b;
+    std::memcpy(saved, a, m);
+    if (table)
+      table->bulk(a, s, m);
+    else
+      portable::reduceNarrow(format, 1, F32Op::kernelAdd, a, s, m);
+    const uint8_t *sBefore = s == a ? saved : s; // in place: x was acc
+    overflows += countFp8AddOverflows(format, saved, sBefore, a, m);
+  }
+  return overflows;
+}
 
 Status resolveReducer(int op, int dtype, Reducer &reducer,
                       const DtypeInfo *&info) {
@@ -229,41 +339,22 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
   static constexpr F32Op kF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
                                       F32Op::kernelMax};
   F32Op f32Op = kF32Ops[op - 1];
-  const VectorKernels *vector = activeKernels();
-  bool narrow = info->reduction == Reduction::Fp8 ||
-                info->reduction == Reduction::Narrow16;
+  const PathKernels &kernels = activeKernels();
   unsigned bytes = info->bytes;
-  // Fidelity counts (docs/Fidelity.md): only fp8 add has events. The vector
-  // kernel counts as it adds; the portable path keeps each block's
-  // accumulator bytes, then counts the (acc, x, sum) triples.
+  // Fidelity counts (docs/Fidelity.md): only fp8 add has events, counted as
+  // the kernel adds.
   bool countFp8 = counts && reducer.table;
   // The fp32 and integer kernels write out[i] = acc[i] op x[i] themselves;
-  // the rest reduce in place.
-  bool threeOperand = vector && !countFp8 &&
-                      (info->reduction == Reduction::Float32 ||
-                       info->reduction == Reduction::Int32 ||
-                       info->reduction == Reduction::Int64);
+  // the narrow floats reduce in place.
+  bool threeOperand = info->reduction == Reduction::Float32 ||
+                      info->reduction == Reduction::Int32 ||
+                      info->reduction == Reduction::Int64;
   auto reduceInPlace = [&](char *d, const char *s, size_t n,
                            uint64_t &overflows) {
-    if (countFp8 && vector && fp8AddFitsHalf(*info->format)) {
-      overflows += vector->fp8AddCounted(*info->format, d, s, n);
-    } else if (countFp8) {
-      constexpr size_t kBlock = 4096;
-      uint8_t saved[kBlock];
-      for (size_t b = 0; b < n; b += kBlock) {
-        size_t m = std::min(kBlock, n - b);
-        auto *acc = reinterpret_cast<uint8_t *>(d + b);
-        auto *x = reinterpret_cast<const uint8_t *>(s + b);
-        std::memcpy(saved, acc, m);
-        reducer.bulk(acc, x, m);
-        const uint8_t *xBefore = x == acc ? saved : x; // in place: x was acc
-        overflows += countFp8AddOverflows(*info->format, saved, xBefore, acc, m);
-      }
-    } else if (vector && narrow) {
-      vector->reduceNarrow(*info->format, bytes, f32Op, d, s, n);
-    } else {
-      reducer.bulk(d, s, n);
-    }
+    if (countFp8)
+      overflows += kernels.fp8AddCounted(*info->format, d, s, n);
+    else
+      kernels.reduceNarrow(*info->format, bytes, f32Op, d, s, n);
   };
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *o = static_cast<char *>(out) + begin * bytes;
@@ -275,9 +366,9 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
     uint64_t &overflows =
         chunk.count[int(FidelityEvent::reduce_sim_inf_device_saturates)];
     if (threeOperand && info->reduction == Reduction::Float32) {
-      vector->reduceF32(f32Op, o, d, s, n);
+      kernels.reduceF32(f32Op, o, d, s, n);
     } else if (threeOperand) {
-      vector->reduceInteger(bytes, MemoryReductionOp(op), o, d, s, n);
+      kernels.reduceInteger(bytes, MemoryReductionOp(op), o, d, s, n);
     } else if (o == d) {
       reduceInPlace(o, s, n, overflows);
     } else {
@@ -403,22 +494,30 @@ Status collectiveReduce(int aluOp, void *acc, const void *x, size_t count) {
     return s;
   if (Status s = checkNoOverlap(acc, 4 * count, x, 4 * count, true))
     return s;
-  uint32_t (*reducer)(uint32_t, uint32_t) = row->scalar;
   F32Op f32Op = row->vector;
-  const VectorKernels *vector = activeKernels();
+  const PathKernels &kernels = activeKernels();
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     auto *a = static_cast<unsigned char *>(acc) + 4 * begin;
     auto *b = static_cast<const unsigned char *>(x) + 4 * begin;
-    if (vector) {
-      vector->reduceF32(f32Op, a, a, b, end - begin);
-      return;
-    }
-    for (size_t i = 0; i < end - begin; ++i)
-      storeBits(a + 4 * i, 4,
-                reducer(uint32_t(loadBits(a + 4 * i, 4)),
-                        uint32_t(loadBits(b + 4 * i, 4))));
+    kernels.reduceF32(f32Op, a, a, b, end - begin);
   });
   return Status::success();
+}
+
+/// The fp32 operations by F32Op (Kernels.h): the kernel's (Float32Ops) and
+/// the collective reducer's add.
+void portable::reduceF32(F32Op op, void *out, const void *acc, const void *x,
+                         size_t count) {
+  switch (op) {
+  case F32Op::kernelAdd:
+    return threeOperandLoop<uint32_t, Float32Ops::add>(out, acc, x, count);
+  case F32Op::kernelMin:
+    return threeOperandLoop<uint32_t, Float32Ops::min>(out, acc, x, count);
+  case F32Op::kernelMax:
+    return threeOperandLoop<uint32_t, Float32Ops::max>(out, acc, x, count);
+  case F32Op::collectiveAdd:
+    return threeOperandLoop<uint32_t, collectiveAdd>(out, acc, x, count);
+  }
 }
 
 } // namespace birsim::core

@@ -647,12 +647,12 @@ struct Avx2 : X86Vocabulary {
   }
 };
 
-constexpr VectorKernels kAvx2Kernels = kernelTableOf<Avx2>();
+constexpr PathKernels kAvx2Kernels = kernelTableOf<Avx2>();
 
 } // namespace
 #pragma clang attribute pop
 
-const VectorKernels *avx2Kernels() {
+const PathKernels *avx2Kernels() {
   // __builtin_cpu_supports also checks that the OS saves the registers.
   bool cpuHasIt = __builtin_cpu_supports("avx2") &&
                   __builtin_cpu_supports("f16c") &&

@@ -605,12 +605,12 @@ struct Avx512 : X86Vocabulary {
   }
 };
 
-constexpr VectorKernels kAvx512Kernels = kernelTableOf<Avx512>();
+constexpr PathKernels kAvx512Kernels = kernelTableOf<Avx512>();
 
 } // namespace
 #pragma clang attribute pop
 
-const VectorKernels *avx512Kernels() {
+const PathKernels *avx512Kernels() {
   // __builtin_cpu_supports also checks that the OS saves the registers.
   bool cpuHasIt =
       avx2Kernels() && __builtin_cpu_supports("avx512f") &&

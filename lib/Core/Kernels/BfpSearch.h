@@ -48,8 +48,8 @@ constexpr unsigned bfpLargestTop7(BfpLargest largest) { return largest & 0x7F; }
 /// Emax. Branch-free (the choice is data).
 template <unsigned M> constexpr bool bfpSearchAdmits(BfpLargest largest) {
   constexpr unsigned kTop7 = (kBfpSearchKeepsEmax<M> - 1) >> 16;
-  return (bfpLargestEmax(largest) - (M + 1) < 254 - M) &
-         (bfpLargestTop7(largest) <= kTop7);
+  return unsigned(bfpLargestEmax(largest) - (M + 1) < 254 - M) &
+         unsigned(bfpLargestTop7(largest) <= kTop7);
 }
 
 /// A block's values above shared exponent `e` as its largest magnitude

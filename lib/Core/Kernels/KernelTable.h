@@ -1,6 +1,6 @@
 //===- KernelTable.h - a vector path's kernel table -------------*- C++ -*-===//
 //
-// Private to lib/Core. The entry points of VectorKernels over a path's
+// Private to lib/Core. The entry points of PathKernels over a path's
 // vocabulary `X` (Vocabulary.h), the same for every path; included after
 // LaneArithmetic.h inside the path's target region, with the loops of each
 // algorithm (one header each). Each entry enters the kernel
@@ -82,8 +82,12 @@ template <class X> struct EntryPoints {
     });
   }
 
+  /// The vector fp8 add's proof covers fp8AddFitsHalf formats; the others
+  /// count on the portable path.
   static uint64_t fp8AddCounted(const FloatFormat &f, void *acc,
                                 const void *x, size_t count) {
+    if (!fp8AddFitsHalf(f))
+      return portableKernels().fp8AddCounted(f, acc, x, count);
     Guard guard(x, count, acc, count);
     return fp8AddLoop<X, true>(f, static_cast<char *>(acc),
                                static_cast<const char *>(x), count);
@@ -268,11 +272,13 @@ template <class X> struct EntryPoints {
   }
 };
 
-/// The VectorKernels of path `X`.
-template <class X> constexpr VectorKernels kernelTableOf() {
+/// The PathKernels of path `X`.
+template <class X> constexpr PathKernels kernelTableOf() {
   static_assert(checkVocabulary<X>());
   using E = EntryPoints<X>;
-  VectorKernels table{};
+  PathKernels table{};
+  table.countsSearch = false;
+  table.screensMixed = true;
   table.reduceF32 = E::reduceF32;
   table.reduceNarrow = E::reduceNarrow;
   table.reduceInteger = E::reduceInteger;

@@ -1,11 +1,12 @@
-//===- Kernels.h - the vector kernel interface and its selection -*- C++ -*-===//
+//===- Kernels.h - the kernel interface and its selection -------*- C++ -*-===//
 //
 // Private to lib/Core (tests and fuzzers that choose paths include it
 // through a private include path). On x86-64 the SSE/AVX instructions are
 // the specification (docs/Semantics.md section 2), so vector kernels are as
 // exact as the portable integer path, which stays the reference and the
-// fallback. Each path contributes one VectorKernels table; the path is
-// chosen once from the CPU and BIRSIM_ISA. Every vector kernel runs under
+// fallback. Each path, the portable one included (Portable.h), contributes
+// one PathKernels table, so no caller asks whether a vector path exists;
+// the path is chosen once from the CPU and BIRSIM_ISA. Every vector kernel runs under
 // the default MXCSR whatever the caller set.
 //
 //===----------------------------------------------------------------------===//
@@ -151,9 +152,16 @@ struct MixedScreenSums {
   double dxq[kMaxMixedTrips]; ///< sum (x - a) (q[c] - a)
 };
 
-/// One ISA's vector kernels (raw little-endian bits, any alignment). A null
-/// member means "use the portable path".
-struct VectorKernels {
+/// One path's kernels (raw little-endian bits, any alignment): the
+/// portable path's (Portable.cpp, wrapping the specification's loops) or a
+/// vector path's (KernelTable.h). Every path has every entry but where a
+/// capability column says it lacks one.
+struct PathKernels {
+  /// Capabilities: whether bfpPack counts events while it searches (the
+  /// counted search), and whether mixedScreen exists (a fp32 screen of the
+  /// assigner's PCC; without it every tile is measured exactly).
+  bool countsSearch;
+  bool screensMixed;
   /// out[i] = acc[i] op x[i] on fp32; `out` is `acc`, or apart from both.
   void (*reduceF32)(F32Op op, void *out, const void *acc, const void *x,
                     size_t count);
@@ -178,8 +186,8 @@ struct VectorKernels {
   /// from `src` (the whole call's values) into `out` (the first of those
   /// tiles' bytes) as the packer at `site` writes them (§5); at the host,
   /// ties tallied into `tally`, and with `countEvents` the other events of
-  /// docs/Fidelity.md too; with `search` (the host, bfp8_b and bfp4_b, no
-  /// events), the exponent search.
+  /// docs/Fidelity.md too; with `search` (the host, bfp8_b and bfp4_b;
+  /// with `countEvents` only where countsSearch), the exponent search.
   void (*bfpPack)(const BfpLayout &layout, BfpSite site, const void *src,
                   size_t firstTile, size_t tileCount, void *out,
                   BfpTally &tally, bool countEvents, bool search);
@@ -236,23 +244,25 @@ struct VectorKernels {
   /// The largest |b[i] - a[i]| in double, i < n (a multiple of 8), NaN
   /// terms skipped (fmax), 0 for none.
   double (*mixedMaxAbsDifference)(const float *a, const float *b, size_t n);
-  /// The fp8 add of reduceNarrow, for a format where fp8AddFitsHalf holds,
-  /// returning countFp8AddOverflows of its elements (birsim/Core/Fidelity.h).
+  /// The fp8 add of reduceNarrow, returning countFp8AddOverflows of its
+  /// elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,
                             const void *x, size_t count);
 };
 
+/// The portable path's table (Portable.cpp).
+const PathKernels &portableKernels();
 #if defined(__x86_64__)
 /// The x86 paths' tables (Avx2.cpp, Avx512.cpp), or null where this CPU
 /// lacks the path's instructions; call through kernelsOf.
-const VectorKernels *avx2Kernels();
-const VectorKernels *avx512Kernels();
+const PathKernels *avx2Kernels();
+const PathKernels *avx512Kernels();
 #endif
 
-/// The kernels of `isa`; null for portable and for a path not available.
-const VectorKernels *kernelsOf(Isa isa);
-/// kernelsOf(activeIsa()).
-const VectorKernels *activeKernels();
+/// The kernels of `isa`; null for a path this build or CPU lacks.
+const PathKernels *kernelsOf(Isa isa);
+/// *kernelsOf(activeIsa()).
+const PathKernels &activeKernels();
 
 } // namespace birsim::core
 

@@ -22,7 +22,7 @@ namespace {
 /// A vector path this platform builds: its kernels where the CPU has it.
 struct VectorPath {
   Isa isa;
-  const VectorKernels *(*kernels)();
+  const PathKernels *(*kernels)();
 };
 } // namespace
 
@@ -93,8 +93,10 @@ Isa selectIsa(Isa requested) {
   return chosen;
 }
 
-const VectorKernels *kernelsOf(Isa isa) {
-  if (isa == Isa::portable || !availableIsas().has(isa))
+const PathKernels *kernelsOf(Isa isa) {
+  if (isa == Isa::portable)
+    return &portableKernels();
+  if (!availableIsas().has(isa))
     return nullptr;
   for (const VectorPath &path : kPreference)
     if (path.isa == isa)
@@ -102,7 +104,7 @@ const VectorKernels *kernelsOf(Isa isa) {
   return nullptr;
 }
 
-const VectorKernels *activeKernels() { return kernelsOf(activeIsa()); }
+const PathKernels &activeKernels() { return *kernelsOf(activeIsa()); }
 
 const char *activeIsaName() { return isaName(activeIsa()); }
 

@@ -341,7 +341,7 @@ TEST(BfpMixed, MeasuresAreTheSameOnEveryPath) {
         trips.push_back(roundTripOf(code, x));
     // The vector round trip is the pack and unpack.
     for (Isa isa : birsim::test::everyPath())
-      if (const VectorKernels *kernels = kernelsOf(isa))
+      if (const PathKernels *kernels = kernelsOf(isa))
         for (unsigned mask = 1; mask < 8; ++mask) {
           std::vector<float> q(3 * 1024, 7.0f);
           float *byCode[3];
@@ -491,8 +491,8 @@ TEST(BfpMixed, ScreenSumsAreWithinTheirBound) {
                                        *lookupBfpTileShape(32, 32),
                                        dtypeInfo(Dtype::float32), true);
   for (Isa isa : birsim::test::everyPath()) {
-    const VectorKernels *kernels = kernelsOf(isa);
-    if (!kernels)
+    const PathKernels *kernels = kernelsOf(isa);
+    if (!kernels || !kernels->screensMixed)
       continue;
     for (size_t t = 0; t < 16; ++t) {
       std::vector<float> x = faceOrderOf(tileOf(m, 256, t));

@@ -205,8 +205,8 @@ TEST(VectorPath, IsaNameSelectsThatPath) {
         availableIsas().has(Isa(isa)))
       EXPECT_EQ(want, Isa(isa));
   EXPECT_STREQ(isaName(activeIsa()), isaName(want)) << "BIRSIM_ISA=" << requested;
-  EXPECT_EQ(activeKernels(), kernelsOf(want));
-  EXPECT_EQ(activeKernels() == nullptr, want == Isa::portable);
+  EXPECT_EQ(&activeKernels(), kernelsOf(want));
+  EXPECT_EQ(&activeKernels() == &portableKernels(), want == Isa::portable);
 }
 
 /// The fp8 add through fp16 is chosen only where fp8AddFitsHalf holds: one-
@@ -239,7 +239,7 @@ TEST(VectorPath, Fp8AddOutsideTheHalfTrickFallsBack) {
     for (Isa isa : everyPath()) {
       if (isa == Isa::portable)
         continue;
-      const VectorKernels &k = *kernelsOf(isa);
+      const PathKernels &k = *kernelsOf(isa);
       Bytes acc = acc0;
       k.reduceNarrow(f, 1, F32Op::kernelAdd, acc.data(), x.data(), 65536);
       for (unsigned i = 0; i < 65536; ++i)
