@@ -110,26 +110,14 @@ static uint64_t elementOf(uint64_t dst, uint64_t src) {
   return Op(Bits(dst), Bits(src));
 }
 
-template <typename Bits, Bits (*Op)(Bits, Bits)>
-static void bulkOf(void *dst, const void *src, size_t count) {
-  auto *d = static_cast<unsigned char *>(dst);
-  auto *s = static_cast<const unsigned char *>(src);
-  for (size_t i = 0; i < count; ++i) {
-    Bits a, b;
-    std::memcpy(&a, d + i * sizeof(Bits), sizeof(Bits));
-    std::memcpy(&b, s + i * sizeof(Bits), sizeof(Bits));
-    a = Op(a, b);
-    std::memcpy(d + i * sizeof(Bits), &a, sizeof(Bits));
-  }
-}
-
 /// out[i] = Op(acc[i], x[i]), each element read before it is written (so
-/// `out` may be `x`).
-template <typename Bits, Bits (*Op)(Bits, Bits)>
-static void elementwiseInto(void *out, const void *acc, const void *x,
-                            size_t count) {
+/// `out` may be `x`); InPlace: `out` is `acc`, a loop over two buffers,
+/// which the compiler vectorizes.
+template <typename Bits, Bits (*Op)(Bits, Bits), bool InPlace>
+static void elementLoop(void *out, const void *acc, const void *x,
+                        size_t count) {
   auto *o = static_cast<unsigned char *>(out);
-  auto *a = static_cast<const unsigned char *>(acc);
+  auto *a = InPlace ? o : static_cast<const unsigned char *>(acc);
   auto *s = static_cast<const unsigned char *>(x);
   for (size_t i = 0; i < count; ++i) {
     Bits p, q;
@@ -140,15 +128,19 @@ static void elementwiseInto(void *out, const void *acc, const void *x,
   }
 }
 
-/// out[i] = Op(acc[i], x[i]): in place (bulkOf, whose two-buffer loop the
-/// compiler vectorizes) where `out` is `acc`.
+template <typename Bits, Bits (*Op)(Bits, Bits)>
+static void bulkOf(void *dst, const void *src, size_t count) {
+  elementLoop<Bits, Op, true>(dst, dst, src, count);
+}
+
+/// out[i] = Op(acc[i], x[i]), in place where `out` is `acc`.
 template <typename Bits, Bits (*Op)(Bits, Bits)>
 static void threeOperandLoop(void *out, const void *acc, const void *x,
                              size_t count) {
   if (out == acc)
-    bulkOf<Bits, Op>(out, x, count);
+    elementLoop<Bits, Op, true>(out, acc, x, count);
   else
-    elementwiseInto<Bits, Op>(out, acc, x, count);
+    elementLoop<Bits, Op, false>(out, acc, x, count);
 }
 
 /// add, min, max of one dtype (REDUCE_JT, §3); all null when it does not

@@ -279,24 +279,8 @@ template <class X> constexpr PathKernels kernelTableOf() {
   PathKernels table{};
   table.countsSearch = false;
   table.screensMixed = true;
-  table.reduceF32 = E::reduceF32;
-  table.reduceNarrow = E::reduceNarrow;
-  table.reduceInteger = E::reduceInteger;
-  table.narrowFromF32 = E::narrowFromF32;
-  table.widenToF32 = E::widenToF32;
-  table.bfpPack = E::bfpPack;
-  table.bfpPackMixed = E::bfpPackMixed;
-  table.bfpUnpackMixed = E::bfpUnpackMixed;
-  table.bfpUnpack = E::bfpUnpack;
-  table.bfpDeviceDiff = E::bfpDeviceDiff;
-  table.fp8AddCounted = E::fp8AddCounted;
-  table.mxPack = E::mxPack;
-  table.mxUnpack = E::mxUnpack;
-  table.bfpGather = E::bfpGather;
-  table.bfpMixedRoundTrips = E::bfpMixedRoundTrips;
-  table.mixedPass = E::mixedPass;
-  table.mixedScreen = E::mixedScreen;
-  table.mixedMaxAbsDifference = E::mixedMaxAbsDifference;
+#define BIRSIM_PATH_KERNEL(Name) table.Name = E::Name;
+#include "PathKernels.def"
   return table;
 }
 
