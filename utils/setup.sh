@@ -11,7 +11,7 @@ set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev gcc ninja-build cmake pkgconf libgtest-dev googletest
       libbenchmark-dev python3 python3-numpy python3-pytest python3-matplotlib
-      python3-hypothesis python3-torch python3-pip python3-venv
+      python3-hypothesis python3-torch python3-mypy python3-pip python3-venv
       python3-setuptools)
 case "${1:-}" in
   "") ;;

@@ -14,9 +14,11 @@ array([  1., 240.], dtype=float32)
 """
 import contextlib
 import ctypes
-from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
+from typing import (Any, Dict, Iterator, Optional, Sequence, Tuple, TypeGuard,
+                    Union, cast as _cast_type)
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _arrays, _runtime, _types
 
@@ -37,8 +39,7 @@ _lib = _rt.lib
 
 __version__: str = _lib.birsim_version().decode()
 
-Dtype = _runtime.Dtype
-BfpFormat = _runtime.BfpFormat
+from ._runtime import BfpFormat, Dtype  # noqa: E402 (the tables' rows)
 #: The bir::Dtype table (docs/Semantics.md section 1), by number.
 dtypes: Tuple[Dtype, ...] = tuple(_rt.dtypes())
 #: The BFP formats (docs/Semantics.md section 5), by number.
@@ -61,7 +62,9 @@ def _bfp_flags(**chosen: bool) -> int:
     return sum(_BFP_FLAGS[name] for name, on in chosen.items() if on)
 
 DtypeLike = Union[str, int, Dtype, np.dtype, type, Any]
-ArrayLike = Any  # NumPy arrays, lists, ml_dtypes arrays, CPU torch tensors
+#: NumPy arrays, lists, ml_dtypes arrays, CPU torch tensors (through
+#: their __array__), bytes.
+ArrayLike = Union[npt.ArrayLike, bytes, bytearray, memoryview]
 
 
 class BirsimError(RuntimeError):
@@ -353,7 +356,7 @@ def _result_kind(kind, dtype: DtypeLike, row: Dtype):
     named as the target where one was."""
     if not kind.torch and not isinstance(dtype, (str, int)):
         try:
-            dt = np.dtype(dtype)
+            dt = np.dtype(_cast_type(Any, dtype))
         except TypeError:
             return kind
         if dt.kind == "V" and _TABLE.of_numpy(dt) is row:
@@ -718,7 +721,7 @@ def bfp_assign_mixed(m: ArrayLike, metric: str = "pcc", bound: float = 0.999,
     return each.ravel()[:tiles].reshape(rows // 32, cols // 32).astype(np.uint8)
 
 
-def _is_bfp(name: Any) -> bool:
+def _is_bfp(name: Any) -> TypeGuard[Union[str, BfpFormat]]:
     return isinstance(name, BfpFormat) or (isinstance(name, str) and
                                            name in _BFP_FORMAT_NAMES)
 

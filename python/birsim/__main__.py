@@ -112,6 +112,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("birsim: error: %s" % e, file=sys.stderr)
         return 1
     if args.fidelity:
+        assert counts is not None  # birsim.fidelity() gave it
         print(json.dumps(counts.counts, indent=1), file=sys.stderr)
     return 0
 

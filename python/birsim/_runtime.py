@@ -5,6 +5,7 @@ generators use this module too (utils/birsim_runtime.py)."""
 import collections
 import ctypes
 import os
+import typing
 
 _c = ctypes
 
@@ -17,10 +18,30 @@ class DtypeInfo(_c.Structure):
                 ("mantissa_bits", _c.c_uint32), ("bias", _c.c_int32)]
 
 
-Dtype = collections.namedtuple(
-    "Dtype", ["number"] + [name for name, _ in DtypeInfo._fields_])
-BfpFormat = collections.namedtuple(
-    "BfpFormat", ["number", "name", "exponent", "mantissa_bits", "datum_bits"])
+class Dtype(typing.NamedTuple):
+    """A row of the dtype table: its number, then DtypeInfo's fields
+    (checked below), the strings decoded."""
+    number: int
+    name: str
+    mlir_type: str
+    kind: str
+    reduction: str
+    bytes: int
+    exponent_bits: int
+    mantissa_bits: int
+    bias: int
+
+
+assert Dtype._fields[1:] == tuple(name for name, _ in DtypeInfo._fields_)
+
+
+class BfpFormat(typing.NamedTuple):
+    """A row of the BFP format table."""
+    number: int
+    name: str
+    exponent: str
+    mantissa_bits: int
+    datum_bits: int
 
 class FunctionParam(_c.Structure):
     """struct birsim_function_param (Runtime.h)."""

@@ -6,6 +6,7 @@ size, never imported) and torch dtypes (torch imported only when one is
 passed)."""
 import re
 import sys
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -111,7 +112,8 @@ def torch_module():
     return sys.modules.get("torch")
 
 
-def is_tensor(x):
+def is_tensor(x: object) -> TypeGuard[Any]:
+    """Whether `x` is a torch tensor (torch imported already, never here)."""
     torch = torch_module()
     return torch is not None and isinstance(x, torch.Tensor)
 
