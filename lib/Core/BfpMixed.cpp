@@ -197,11 +197,12 @@ void portable::bfpUnpackMixed(const BfpLayout *layouts, const void *packed,
               return;
             }
             const BfpLayout &walk = layouts[0]; // every code's lie alike
-            for (size_t t = first; t < first + n; ++t) // no bytes: +0
+            for (size_t t = first; t < first + n; ++t) { // no bytes: +0
+              float *tile = out + walk.origin(t);
               for (unsigned b = 0; b < walk.shape.blocks(); ++b)
                 for (unsigned j = 0; j < kBfpBlockValues; ++j)
-                  out[walk.origin(t) + walk.blockStart[b] +
-                      j * walk.valueStep] = 0.0f;
+                  tile[walk.blockStart[b] + j * walk.valueStep] = 0.0f;
+            }
           });
 }
 
@@ -483,7 +484,6 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   if (Status s = checkMixedCall(rows, cols, flags, codes, src, tiles))
     return s;
   const DtypeInfo &input = *lookupDtype(srcDtype);
-  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
   size_t codeBytes = bfpMixedCodeBytes(tiles);
   if (Status s = checkNoOverlap(codes, codeBytes, src,
                                 rows * cols * input.bytes, false))
@@ -548,8 +548,7 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   });
   std::memset(codes, 0, codeBytes);
   for (size_t t = 0; t < tiles; ++t)
-    codes[t / perByte] |=
-        uint8_t(chosenCodes[t] << (t % perByte * kBfpMixedCodeBits));
+    bfpAddMixedCode(codes, t, chosenCodes[t]);
   return Status::success();
 }
 

@@ -44,6 +44,7 @@ static_assert(numberedInRowOrder({
 /// The bits of a tile's code, and their mask.
 constexpr unsigned kBfpMixedCodeBits = 2;
 constexpr unsigned kBfpMixedCodeMask = (1u << kBfpMixedCodeBits) - 1;
+constexpr unsigned kBfpMixedCodesPerByte = 8 / kBfpMixedCodeBits;
 static_assert(kNumBfpMixedCodes == 1u << kBfpMixedCodeBits,
               "BfpMixedCodes.def: one row per 2-bit code");
 /// The codes whose tiles store bytes, in "b" formats (the kernels' round
@@ -66,8 +67,7 @@ static_assert(bfpMixedCodesCanWork(),
               "in a \"b\" format; the last stores none");
 /// The bytes of `tiles` tiles' codes (kBfpMixedCodeBits a tile).
 constexpr size_t bfpMixedCodeBytes(size_t tiles) {
-  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
-  return (tiles + perByte - 1) / perByte;
+  return (tiles + kBfpMixedCodesPerByte - 1) / kBfpMixedCodesPerByte;
 }
 /// The mask of every code (bit c: code c).
 constexpr unsigned kBfpMixedAllCodes = (1u << kNumBfpMixedCodes) - 1;
@@ -81,9 +81,14 @@ inline constexpr const char *kBfpMixedMetricNames[] = {"max_abs", "mean_abs",
 /// The code of tile `t` (row-major tile order): 2 bits a tile, four a
 /// byte, low bits first.
 inline unsigned bfpMixedCode(const uint8_t *codes, size_t t) {
-  constexpr unsigned perByte = 8 / kBfpMixedCodeBits;
-  return (codes[t / perByte] >> (t % perByte * kBfpMixedCodeBits)) &
+  return (codes[t / kBfpMixedCodesPerByte] >>
+          (t % kBfpMixedCodesPerByte * kBfpMixedCodeBits)) &
          kBfpMixedCodeMask;
+}
+/// Sets tile t's code in `codes` whose bits for t are zero.
+inline void bfpAddMixedCode(uint8_t *codes, size_t t, unsigned code) {
+  codes[t / kBfpMixedCodesPerByte] |=
+      uint8_t(code << (t % kBfpMixedCodesPerByte * kBfpMixedCodeBits));
 }
 /// The bytes of a tile under `code`.
 size_t bfpMixedTileBytes(unsigned code);
