@@ -6,6 +6,7 @@
 #include "ParallelFor.h"
 
 #include <algorithm>
+#include <iterator>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -189,39 +190,44 @@ static uint64_t copyElement(uint64_t, uint64_t src) { return src; }
 
 //===-- The portable path's reductions (Portable.h) -----------------------===//
 
-/// The reducer of the dtype with `format` and `bytes` for kernel op `op`
-/// (add, min or max), or null for a format no dtype has.
+/// The kernel's F32Op of each reducing op (add, min, max: a ReducerRow's
+/// index), §3.
+static constexpr F32Op kKernelF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
+                                          F32Op::kernelMax};
+static unsigned reducerIndexOf(F32Op op) {
+  return unsigned(std::find(std::begin(kKernelF32Ops), std::end(kKernelF32Ops),
+                            op) -
+                  std::begin(kKernelF32Ops));
+}
+
+/// The reducer of the dtype with `format` and `bytes` for kernel op `op`,
+/// or null for a format no dtype has.
 static const Reducer *narrowReducerOf(const FloatFormat &format,
                                       unsigned bytes, F32Op op) {
-  int index = op == F32Op::kernelMin ? 1 : op == F32Op::kernelMax ? 2 : 0;
   for (int d = 0; d < kNumDtypes; ++d) {
     const DtypeInfo &info = dtypeInfo(Dtype(d));
     if (info.format == &format && info.bytes == bytes && info.reduces())
-      return &kReducerRows[d].ops[index];
+      return &kReducerRows[d].ops[reducerIndexOf(op)];
   }
   return nullptr;
 }
 
-/// A dtype's reducer; any other format widened, reduced in fp32 and
-/// narrowed with FP8 config 0 (§3), as narrowReduce.
+/// A dtype's reducer; any other format widened, reduced by the fp32 row's
+/// element function and narrowed with FP8 config 0 (§3), as narrowReduce.
 void portable::reduceNarrow(const FloatFormat &format, unsigned bytes,
                             F32Op op, void *acc, const void *x, size_t count) {
   if (const Reducer *reducer = narrowReducerOf(format, bytes, op))
     return reducer->bulk(acc, x, count);
-  uint32_t (*apply)(uint32_t, uint32_t) = op == F32Op::kernelMin ? Float32Ops::min
-                                          : op == F32Op::kernelMax
-                                              ? Float32Ops::max
-                                              : Float32Ops::add;
+  uint64_t (*f32)(uint64_t, uint64_t) =
+      kReducerRows[int(Dtype::float32)].ops[reducerIndexOf(op)].element;
   auto *a = static_cast<char *>(acc);
   auto *b = static_cast<const char *>(x);
-  for (size_t i = 0; i < count; ++i)
-    storeBits(a + i * bytes, bytes,
-              narrowFromF32(format,
-                            apply(widenToF32(format, uint32_t(loadBits(
-                                                         a + i * bytes, bytes))),
-                                  widenToF32(format, uint32_t(loadBits(
-                                                         b + i * bytes, bytes)))),
-                            /*config=*/0));
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t sum = uint32_t(
+        f32(widenToF32(format, uint32_t(loadBits(a + i * bytes, bytes))),
+            widenToF32(format, uint32_t(loadBits(b + i * bytes, bytes)))));
+    storeBits(a + i * bytes, bytes, narrowFromF32(format, sum, /*config=*/0));
+  }
 }
 
 template <typename Signed>
@@ -328,9 +334,7 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
     return Status::success();
   }
   // add/min/max: ADDSS(acc, x) / MINSS(x, acc) / MAXSS(x, acc) (§3).
-  static constexpr F32Op kF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
-                                      F32Op::kernelMax};
-  F32Op f32Op = kF32Ops[op - 1];
+  F32Op f32Op = kKernelF32Ops[op - 1];
   const PathKernels &kernels = activeKernels();
   unsigned bytes = info->bytes;
   // Fidelity counts (docs/Fidelity.md): only fp8 add has events, counted as
