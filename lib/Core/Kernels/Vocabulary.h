@@ -94,9 +94,9 @@
 
 namespace birsim::core::kernel {
 
-// The contract above as code: one detector per member, checked by
-// checkVocabulary<X>() in kernelTableOf<X>() (KernelTable.h), whose
-// static_assert names the member; the compiler's note "in instantiation of
+// The contract above as code: one detector per VocabularyMembers.def row,
+// checked by checkVocabulary<X>() in kernelTableOf<X>() (KernelTable.h),
+// whose static_assert names the member; the compiler's note "in instantiation of
 // checkVocabulary<...Avx2>" names the path.
 namespace vocabulary {
 template <class X> using Part = typename X::Part;
@@ -113,152 +113,27 @@ struct Touch {
 };
 } // namespace vocabulary
 
-#define BIRSIM_VOCABULARY_MEMBER(Name, ...)                                    \
-  template <class X, class = void> struct Has_##Name : std::false_type {};    \
-  template <class X>                                                           \
-  struct Has_##Name<X, std::void_t<decltype(__VA_ARGS__)>> : std::true_type {};
 #define BIRSIM_P std::declval<vocabulary::Part<X>>()
 #define BIRSIM_V std::declval<vocabulary::Vector<X>>()
 #define BIRSIM_B std::declval<const vocabulary::Block<X> &>()
 #define BIRSIM_PTR static_cast<char *>(nullptr)
-BIRSIM_VOCABULARY_MEMBER(Lanes, std::declval<typename X::template Lanes<32>>())
-BIRSIM_VOCABULARY_MEMBER(kVectorBytes, unsigned(X::kVectorBytes))
-BIRSIM_VOCABULARY_MEMBER(kMaskedTails, bool(X::kMaskedTails))
-BIRSIM_VOCABULARY_MEMBER(whole, X::template whole<8>())
-BIRSIM_VOCABULARY_MEMBER(valid, X::valid(BIRSIM_P))
-BIRSIM_VOCABULARY_MEMBER(load, X::template load<4>(BIRSIM_P, BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(store, X::template store<4>(BIRSIM_PTR, BIRSIM_P,
-                                                     BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(loadWidened,
-                         X::template loadWidened<1>(BIRSIM_P, BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(storeNarrowed,
-                         X::template storeNarrowed<1>(BIRSIM_PTR, BIRSIM_P,
-                                                      BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(integerOp,
-                         X::template integerOp<4, MemoryReductionOp::add>(
-                             BIRSIM_V, BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(unpackLow16, X::unpackLow16(BIRSIM_V, BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(unpackHigh16, X::unpackHigh16(BIRSIM_V, BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(packUnsigned32, X::packUnsigned32(BIRSIM_V, BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(f16Sums, X::f16Sums(BIRSIM_V, BIRSIM_V))
-BIRSIM_VOCABULARY_MEMBER(Fp8Add,
-                         std::declval<typename X::template Fp8Add<false, false>>())
-BIRSIM_VOCABULARY_MEMBER(Tally, std::declval<typename X::template Tally<BfpClass>>())
-BIRSIM_VOCABULARY_MEMBER(PopcountTally,
-                         std::declval<typename X::template PopcountTally<BfpClass>>())
-BIRSIM_VOCABULARY_MEMBER(kTallySteps, size_t(X::kTallySteps))
-BIRSIM_VOCABULARY_MEMBER(moveCounts,
-                         X::moveCounts(
-                             std::declval<typename X::template Tally<BfpClass> &>(),
-                             std::declval<ClassCounts<BfpClass> &>()))
-BIRSIM_VOCABULARY_MEMBER(loadBfpBlock, X::loadBfpBlock(Dtype::float32, BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(mapBlock, X::mapBlock(vocabulary::Identity(), BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(forEachPart,
-                         X::forEachPart(vocabulary::Touch(),
-                                        std::declval<vocabulary::Block<X> &>()))
-BIRSIM_VOCABULARY_MEMBER(bfpShared, int(X::bfpShared(BIRSIM_B)))
-BIRSIM_VOCABULARY_MEMBER(bfpSplat, std::declval<typename X::BfpShared &>() =
-                                       X::bfpSplat(0))
-BIRSIM_VOCABULARY_MEMBER(firstLane, uint32_t(X::firstLane(X::bfpSplat(0))))
-BIRSIM_VOCABULARY_MEMBER(bfpShared4,
-                         uint32_t(X::bfpShared4(
-                             static_cast<const vocabulary::Block<X> *>(nullptr),
-                             static_cast<typename X::BfpShared *>(nullptr))))
-BIRSIM_VOCABULARY_MEMBER(squaresOf, X::squaresOf(BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(sumSquares4x2,
-                         X::sumSquares4x2(
-                             static_cast<const typename X::BfpSquares *>(nullptr),
-                             static_cast<double *>(nullptr),
-                             static_cast<double *>(nullptr)))
-BIRSIM_VOCABULARY_MEMBER(bfpDatumsOf, X::bfpDatumsOf(BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(storeBfpDatumPair,
-                         X::storeBfpDatumPair(8, BIRSIM_PTR, BIRSIM_B, BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(widenBfpDatums,
-                         X::widenBfpDatums(X::loadBfpDatums(
-                             8, static_cast<const unsigned char *>(nullptr))))
-BIRSIM_VOCABULARY_MEMBER(storeBfpBlock, X::storeBfpBlock(BIRSIM_PTR, BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(streamBfpBlock, X::streamBfpBlock(BIRSIM_PTR, BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(streamFence, X::streamFence())
-BIRSIM_VOCABULARY_MEMBER(storeBfpDatums,
-                         X::storeBfpDatums(8, BIRSIM_PTR,
-                                           X::bfpDatumsOf(BIRSIM_B)))
-BIRSIM_VOCABULARY_MEMBER(loadBfpDatums,
-                         X::loadBfpDatums(
-                             8, static_cast<const unsigned char *>(nullptr)))
-BIRSIM_VOCABULARY_MEMBER(kBfpSignBytes, bool(X::kBfpSignBytes))
-BIRSIM_VOCABULARY_MEMBER(bfpPacksHalves, bool(X::bfpPacksHalves(Dtype::float32)))
-BIRSIM_VOCABULARY_MEMBER(kBfpHalfLanes, bool(X::kBfpHalfLanes))
-BIRSIM_VOCABULARY_MEMBER(halvesToF32, X::halvesToF32(BIRSIM_B))
-BIRSIM_VOCABULARY_MEMBER(kMomentTrips, unsigned(X::kMomentTrips))
-BIRSIM_VOCABULARY_MEMBER(prefetch, X::prefetch(BIRSIM_PTR, BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(prefetchLine, X::prefetchLine(BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(prefetchLineForRead, X::prefetchLineForRead(BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(prefetchLineForWrite,
-                         X::prefetchLineForWrite(BIRSIM_PTR))
-BIRSIM_VOCABULARY_MEMBER(Guard, std::declval<typename X::Guard &>())
-BIRSIM_VOCABULARY_MEMBER(reportRead, X::reportRead(BIRSIM_PTR, 1))
-BIRSIM_VOCABULARY_MEMBER(reportWrite, X::reportWrite(BIRSIM_PTR, 1))
+#define BIRSIM_VOCABULARY_MEMBER(Name, Spelling, ...)                          \
+  template <class X, class = void> struct Has_##Name : std::false_type {};    \
+  template <class X>                                                           \
+  struct Has_##Name<X, std::void_t<decltype(__VA_ARGS__)>> : std::true_type {};
+#include "VocabularyMembers.def"
 #undef BIRSIM_P
 #undef BIRSIM_V
 #undef BIRSIM_B
 #undef BIRSIM_PTR
-#undef BIRSIM_VOCABULARY_MEMBER
 
 /// True; fails to compile, naming the member, where path X's vocabulary
 /// lacks one the loops use (the contract above).
 template <class X> constexpr bool checkVocabulary() {
-#define BIRSIM_REQUIRE(Name, Spelling)                                         \
+#define BIRSIM_VOCABULARY_MEMBER(Name, Spelling, ...)                          \
   static_assert(Has_##Name<X>::value,                                          \
-                "the path's vocabulary lacks X::" Spelling " (Vocabulary.h)")
-  BIRSIM_REQUIRE(Lanes, "Lanes<Bits>");
-  BIRSIM_REQUIRE(kVectorBytes, "kVectorBytes");
-  BIRSIM_REQUIRE(kMaskedTails, "kMaskedTails");
-  BIRSIM_REQUIRE(whole, "whole<N>()");
-  BIRSIM_REQUIRE(valid, "valid(part)");
-  BIRSIM_REQUIRE(load, "load<Bytes>(part, p)");
-  BIRSIM_REQUIRE(store, "store<Bytes>(p, part, v)");
-  BIRSIM_REQUIRE(loadWidened, "loadWidened<Bytes>(part, p)");
-  BIRSIM_REQUIRE(storeNarrowed, "storeNarrowed<Bytes>(p, part, v)");
-  BIRSIM_REQUIRE(integerOp, "integerOp<Bytes, Op>(a, b)");
-  BIRSIM_REQUIRE(unpackLow16, "unpackLow16(a, b)");
-  BIRSIM_REQUIRE(unpackHigh16, "unpackHigh16(a, b)");
-  BIRSIM_REQUIRE(packUnsigned32, "packUnsigned32(a, b)");
-  BIRSIM_REQUIRE(f16Sums, "f16Sums(a, b)");
-  BIRSIM_REQUIRE(Fp8Add, "Fp8Add<Count, TopByte>");
-  BIRSIM_REQUIRE(Tally, "Tally<Class>");
-  BIRSIM_REQUIRE(PopcountTally, "PopcountTally<Class>");
-  BIRSIM_REQUIRE(kTallySteps, "kTallySteps");
-  BIRSIM_REQUIRE(moveCounts, "moveCounts(tally, totals)");
-  BIRSIM_REQUIRE(loadBfpBlock, "loadBfpBlock(dtype, p)");
-  BIRSIM_REQUIRE(mapBlock, "mapBlock(fn, blocks...)");
-  BIRSIM_REQUIRE(forEachPart, "forEachPart(fn, blocks...)");
-  BIRSIM_REQUIRE(bfpShared, "bfpShared(exponents)");
-  BIRSIM_REQUIRE(bfpSplat, "bfpSplat(shared)");
-  BIRSIM_REQUIRE(firstLane, "firstLane(splat)");
-  BIRSIM_REQUIRE(bfpShared4, "bfpShared4(keys, splats)");
-  BIRSIM_REQUIRE(squaresOf, "squaresOf(block)");
-  BIRSIM_REQUIRE(sumSquares4x2, "sumSquares4x2(squares, first, second)");
-  BIRSIM_REQUIRE(bfpDatumsOf, "bfpDatumsOf(block)");
-  BIRSIM_REQUIRE(storeBfpDatumPair, "storeBfpDatumPair(datumBits, p, a, b)");
-  BIRSIM_REQUIRE(widenBfpDatums, "widenBfpDatums(datums)");
-  BIRSIM_REQUIRE(storeBfpBlock, "storeBfpBlock(p, block)");
-  BIRSIM_REQUIRE(streamBfpBlock, "streamBfpBlock(p, block)");
-  BIRSIM_REQUIRE(streamFence, "streamFence()");
-  BIRSIM_REQUIRE(storeBfpDatums, "storeBfpDatums(datumBits, p, datums)");
-  BIRSIM_REQUIRE(loadBfpDatums, "loadBfpDatums(datumBits, p)");
-  BIRSIM_REQUIRE(kBfpSignBytes, "kBfpSignBytes");
-  BIRSIM_REQUIRE(bfpPacksHalves, "bfpPacksHalves(input)");
-  BIRSIM_REQUIRE(kBfpHalfLanes, "kBfpHalfLanes");
-  BIRSIM_REQUIRE(halvesToF32, "halvesToF32(block)");
-  BIRSIM_REQUIRE(kMomentTrips, "kMomentTrips");
-  BIRSIM_REQUIRE(prefetch, "prefetch(p...)");
-  BIRSIM_REQUIRE(prefetchLine, "prefetchLine(p)");
-  BIRSIM_REQUIRE(prefetchLineForRead, "prefetchLineForRead(p)");
-  BIRSIM_REQUIRE(prefetchLineForWrite, "prefetchLineForWrite(p)");
-  BIRSIM_REQUIRE(Guard, "Guard");
-  BIRSIM_REQUIRE(reportRead, "reportRead(p, bytes)");
-  BIRSIM_REQUIRE(reportWrite, "reportWrite(p, bytes)");
-#undef BIRSIM_REQUIRE
+                "the path's vocabulary lacks X::" Spelling " (Vocabulary.h)");
+#include "VocabularyMembers.def"
   return true;
 }
 
