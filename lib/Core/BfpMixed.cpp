@@ -206,24 +206,27 @@ void portable::bfpUnpackMixed(const BfpLayout *layouts, const void *packed,
           });
 }
 
-/// Each code's tiles of `x` (face order, whole 32x32 tiles) packed and
-/// unpacked as the host does, ties not tallied (the assigner's trials).
+/// Each code's blocks of `x` (16 values each) packed and unpacked as the
+/// host does, as 1x16 tiles (one block each), a run of kBfpTileBlocks at
+/// a time; ties not tallied (the assigner's trials).
 void portable::bfpMixedRoundTrips(unsigned codes, const float *x,
                                   float *const *q, size_t count) {
-  const BfpTileShape &shape =
-      *lookupBfpTileShape(kBfpMixedTileSide, kBfpMixedTileSide);
-  uint8_t packed[kBfpFormatTable[kBfpMixedCodes[0].format].tileBytes];
+  const BfpTileShape &block = *lookupBfpTileShape(1, kBfpBlockValues);
   for (unsigned c = 0; c < kBfpMixedFormatCodes; ++c) {
     if (!(codes >> c & 1))
       continue;
-    BfpLayout faces =
-        bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format), shape,
-                       dtypeInfo(Dtype::float32), true);
-    for (size_t t = 0; t < count / kMixedValues; ++t) {
+    BfpLayout blocks =
+        bfpTilesLayout(*lookupBfpFormat(kBfpMixedCodes[c].format), block,
+                       dtypeInfo(Dtype::float32), false);
+    std::vector<uint8_t> packed(kBfpTileBlocks * blocks.packedBytes);
+    size_t total = count / kBfpBlockValues;
+    for (size_t first = 0; first < total; first += kBfpTileBlocks) {
+      size_t n = std::min<size_t>(kBfpTileBlocks, total - first);
       BfpTally ignored;
-      portable::bfpPack(faces, BfpSite::host, x, t, 1, packed, ignored, false,
-                        false);
-      portable::bfpUnpack(faces, BfpSite::host, packed, t, 1, q[c]);
+      portable::bfpPack(blocks, BfpSite::host, x, first, n, packed.data(),
+                        ignored, false, false);
+      portable::bfpUnpack(blocks, BfpSite::host, packed.data(), first, n,
+                          q[c]);
     }
   }
 }
