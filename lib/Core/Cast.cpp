@@ -6,8 +6,8 @@
 #include "birsim/Core/Float.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstring>
+#include <optional>
 
 namespace birsim::core {
 
