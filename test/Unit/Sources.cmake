@@ -12,7 +12,8 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/TtFp8Test.cpp)
 set(BIRSIM_SIMD_TEST_SOURCES
   Core/SimdTest.cpp
-  Core/BfpLayoutTest.cpp)
+  Core/BfpLayoutTest.cpp
+  Core/Kernels/BfpPackHalvesTest.cpp)
 set(BIRSIM_RUNTIME_TEST_SOURCES
   Runtime/RuntimeTest.cpp
   Runtime/AbiTableTest.cpp)

@@ -11,6 +11,10 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
 #define BIRSIM_LIB_CORE_KERNELS_KERNELTABLE_H
 
+#ifndef BIRSIM_LIB_CORE_KERNELS_PATHPRELUDE_H // its functions stay baseline
+#error "include PathPrelude.h before the target region"
+#endif
+
 #include "BfpDeviceDiff.h"
 #include "BfpPack.h"
 #include "BfpUnpack.h"

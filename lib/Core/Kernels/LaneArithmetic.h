@@ -12,11 +12,9 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
 #define BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
 
-#ifndef BIRSIM_LIB_CORE_KERNELS_X86_H // its functions must stay SSE-only
-#error "include X86.h before the target region"
+#ifndef BIRSIM_LIB_CORE_KERNELS_PATHPRELUDE_H // its functions stay baseline
+#error "include PathPrelude.h before the target region"
 #endif
-
-#include "FormatConstants.h"
 
 #include <cstdint>
 #include <type_traits>

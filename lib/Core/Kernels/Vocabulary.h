@@ -2,7 +2,9 @@
 //
 // Private to lib/Core/Kernels. Every kernel loop (Elementwise.h, BfpPack.h,
 // ...) is written once over a path's vocabulary `X` (Avx2.cpp's Avx2,
-// Avx512.cpp's Avx512); a path contributes only the vocabulary.
+// Avx512.cpp's Avx512); a path contributes only the vocabulary: its lane
+// operations (x86/Avx2.cpp) and its specialisations of an algorithm's stage
+// beside them (x86/Avx2BfpPack.h, ...).
 //
 // A vocabulary X has:
 //   X::Lanes<Bits>          LaneArithmetic.h's lane vocabulary.

@@ -1,30 +1,17 @@
 //===- X86.h - what every x86 path's kernels share --------------*- C++ -*-===//
 //
-// Private to lib/Core. Included by Avx2.cpp and Avx512.cpp before
-// their target attributes, so these inline functions are plain x86-64 code
-// (SSE only) in both, as the one-definition rule needs.
+// Private to lib/Core/Kernels/x86. The x86 paths' prelude (PathPrelude.h):
+// included by Avx2.cpp and Avx512.cpp before their target regions, so these
+// inline functions are plain x86-64 code (SSE only) in both, as the
+// one-definition rule needs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_LIB_CORE_KERNELS_X86_H
 #define BIRSIM_LIB_CORE_KERNELS_X86_H
 
-#include "birsim/Core/Bfp.h"
-#include "birsim/Core/BfpMixed.h"
-#include "birsim/Core/Fidelity.h"
-#include "birsim/Core/Float.h"
-#include "Dispatch.h"
-#include "Kernels.h"
+#include "../PathPrelude.h"
 
 #include <tmmintrin.h>
-
-#include <algorithm>
-#include <cfloat>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-#include <optional>
-#include <type_traits>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
