@@ -13,7 +13,9 @@ set(BIRSIM_CORE_TEST_SOURCES
 set(BIRSIM_SIMD_TEST_SOURCES
   Core/SimdTest.cpp
   Core/BfpLayoutTest.cpp
-  Core/Kernels/BfpPackHalvesTest.cpp)
+  Core/Kernels/BfpPackHalvesTest.cpp
+  Core/Kernels/VocabularyAvx2Test.cpp
+  Core/Kernels/VocabularyAvx512Test.cpp)
 set(BIRSIM_RUNTIME_TEST_SOURCES
   Runtime/RuntimeTest.cpp
   Runtime/AbiTableTest.cpp)

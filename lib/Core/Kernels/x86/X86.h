@@ -11,7 +11,7 @@
 
 #include "../PathPrelude.h"
 
-#include <tmmintrin.h>
+#include <immintrin.h>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -21,6 +21,18 @@ extern "C" void __tsan_read_range(void *address, unsigned long size);
 extern "C" void __tsan_write_range(void *address, unsigned long size);
 #endif
 #endif
+
+/// Opens a region whose functions are compiled for `Features` (a target
+/// attribute string), closed by BIRSIM_TARGET_REGION_END: a path's vocabulary
+/// and everything instantiated over it live inside one.
+#define BIRSIM_PRAGMA(Text) _Pragma(#Text)
+#define BIRSIM_TARGET_REGION_BEGIN(Features)                                   \
+  BIRSIM_PRAGMA(clang attribute push(__attribute__((target(Features))),       \
+                                     apply_to = function))
+#define BIRSIM_TARGET_REGION_END BIRSIM_PRAGMA(clang attribute pop)
+/// The x86 paths' features (Select.cpp's probes check the same).
+#define BIRSIM_AVX2_FEATURES "avx2,f16c,fma,popcnt"
+#define BIRSIM_AVX512_FEATURES "avx512f,avx512bw,avx512vl,avx2,f16c,fma,popcnt"
 
 namespace birsim::core::kernel {
 
