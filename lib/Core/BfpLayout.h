@@ -79,6 +79,16 @@ void bfpPackTileRange(const BfpLayout &layout, const void *src, size_t first,
 void bfpUnpackTileRange(const BfpLayout &layout, const void *packed,
                         size_t first, size_t count, void *dst);
 
+/// A call's checks on buffers (BfpChecks.cpp): the rules (bfpCheckCall),
+/// then non-null buffers and sizes; `valueBytes` is the unpacked side's
+/// element size.
+Status bfpCheckBuffers(const BfpCall &call, const void *packed,
+                       const void *values, size_t valueBytes, uint64_t &tiles);
+/// The MX packer of tiles [firstTile, firstTile + tileCount)
+/// (BfpPortable.cpp), tallying mx_pack's events where `tally` is not null.
+void bfpPackMxTiles(const BfpLayout &layout, const char *src, size_t firstTile,
+                    size_t tileCount, uint8_t *out, MxTally *tally);
+
 } // namespace birsim::core
 
 #endif // BIRSIM_LIB_CORE_BFPLAYOUT_H

@@ -8,7 +8,7 @@
 // run after the plain pack: only blocks its gate admits take the two trials;
 // the fp32 sums decide where they are far enough apart, the block-order
 // double sums (the portable search's) elsewhere. Bytes and tie counts equal
-// BfpTiles.cpp's searchExponent on every path.
+// BfpPortable.cpp's searchExponent on every path.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_LIB_CORE_KERNELS_BFPSEARCH_H

@@ -3,7 +3,7 @@
 // Private to lib/Core. The portable path is a peer of the vector paths: a
 // PathKernels table (Portable.cpp) whose entries wrap the specification's
 // loops, each defined beside the rules it runs (Reduce.cpp, Cast.cpp,
-// BfpTiles.cpp, BfpMixed.cpp), with the signatures of PathKernels'
+// BfpPortable.cpp, BfpMixed.cpp), with the signatures of PathKernels'
 // members (Kernels.h documents each). It is the reference every vector
 // path is tested against, and the path on every platform without one.
 //
@@ -32,7 +32,7 @@ void narrowFromF32(const FloatFormat &format, unsigned bytes, const void *src,
 void widenToF32(const FloatFormat &format, unsigned bytes, const void *src,
                 void *dst, size_t count);
 
-// BfpTiles.cpp (§5).
+// BfpPortable.cpp (§5).
 void bfpPack(const BfpLayout &layout, BfpSite site, const void *src,
              size_t firstTile, size_t tileCount, void *out, BfpTally &tally,
              bool countEvents, bool search);
