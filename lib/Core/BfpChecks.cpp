@@ -169,6 +169,44 @@ Status bfpCheckSite(const BfpCall &call) {
   return Status::success();
 }
 
+/// The flags that select a page alignment (BfpFlags.def's PageBytes).
+static unsigned pageFlags() {
+  unsigned bits = 0;
+  for (const BfpFlagInfo &flag : kBfpFlags)
+    bits |= flag.pageBytes ? flag.bits : 0;
+  return bits;
+}
+
+/// BfpFlags.def's rows with a PageBytes, each as `item` spells it, joined
+/// as a list after `lead`.
+template <class Item>
+static std::string pageList(const char *lead, std::vector<std::string> items,
+                            Item item) {
+  for (const BfpFlagInfo &flag : kBfpFlags)
+    if (flag.pageBytes)
+      items.push_back(item(flag));
+  std::string s = lead;
+  for (size_t i = 0; i < items.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  return s;
+}
+/// "one page alignment: page32 (8) or page64 (16)".
+static const char *pageFlagChoices() {
+  static const std::string text =
+      pageList("one page alignment: ", {}, [](const BfpFlagInfo &flag) {
+        return std::string(flag.name) + " (" + std::to_string(flag.bits) + ")";
+      });
+  return text.c_str();
+}
+/// "a page alignment is 0 (none), 32 (page32) or 64 (page64)".
+static const char *pageChoices() {
+  static const std::string text = pageList(
+      "a page alignment is ", {"0 (none)"}, [](const BfpFlagInfo &flag) {
+        return std::to_string(flag.pageBytes) + " (" + flag.name + ")";
+      });
+  return text.c_str();
+}
+
 Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
   if (Status s = bfpCheckSite(call))
     return s;
@@ -184,9 +222,10 @@ Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
   if (call.flags & ~bfpFlagsOf(call.form))
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
                          flagChoices(call.form));
-  if ((call.flags & kBfpFlag_page32) && (call.flags & kBfpFlag_page64))
+  if (bfpPageFlagOf(bfpPageAlignmentOf(call.flags)) !=
+      (call.flags & pageFlags()))
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
-                         "one page alignment: page32 (8) or page64 (16)");
+                         pageFlagChoices());
   uint64_t tiles = call.tiles;
   if (call.form == BfpForm::Matrix) {
     if (call.rows % shape->rows || call.cols % shape->cols)
@@ -234,10 +273,22 @@ size_t bfpPageBytes(int format, uint64_t tileRows, uint64_t tileCols,
   const BfpFormatInfo *f = lookupBfpFormat(format);
   const BfpTileShape *shape = lookupBfpTileShape(tileRows, tileCols);
   if (!f || !shape || !f->takesTileOf(shape->values()) ||
-      (alignment != 0 && alignment != 32 && alignment != 64))
+      bfpPageFlagOf(alignment) == kBfpNoPageFlag)
     return 0;
   size_t bytes = shape->packedBytes(*f);
   return alignment ? (bytes + alignment - 1) / alignment * alignment : bytes;
+}
+
+Status bfpCheckPage(int format, uint64_t tileRows, uint64_t tileCols,
+                    unsigned alignment, size_t *bytes) {
+  if (Status s = bfpCheckCall(bfpTilesCall(int(BfpSite::host), format, 0,
+                                           tileRows, tileCols, 0)))
+    return s;
+  if (bfpPageFlagOf(alignment) == kBfpNoPageFlag)
+    return Status::error(ErrorCode::invalidArgument, alignment, 0,
+                         pageChoices());
+  *bytes = bfpPageBytes(format, tileRows, tileCols, alignment);
+  return Status::success();
 }
 
 } // namespace birsim::core

@@ -555,4 +555,32 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
   return Status::success();
 }
 
+/// "mixed BFP codes: 0 (bfp8_b), 1 (bfp4_b), 2 (bfp2_b) or 3 (bfp0)":
+/// BfpMixedCodes.def's rows.
+static const char *mixedCodeChoices() {
+  static const std::string text = [] {
+    std::string s = "mixed BFP codes: ";
+    for (unsigned c = 0; c < kNumBfpMixedCodes; ++c)
+      s += (c == 0 ? "" : c + 1 == kNumBfpMixedCodes ? " or " : ", ") +
+           std::to_string(c) + " (" + kBfpMixedCodes[c].name + ")";
+    return s;
+  }();
+  return text.c_str();
+}
+
+Status bfpMixedPackCodes(const uint8_t *tileCodes, size_t tiles,
+                         uint8_t *codes) {
+  if (tiles && (!tileCodes || !codes))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero tile count");
+  for (size_t t = 0; t < tiles; ++t)
+    if (tileCodes[t] >= kNumBfpMixedCodes)
+      return Status::error(ErrorCode::invalidArgument, tileCodes[t],
+                           kNumBfpMixedCodes - 1, mixedCodeChoices());
+  std::memset(codes, 0, bfpMixedCodeBytes(tiles));
+  for (size_t t = 0; t < tiles; ++t)
+    bfpAddMixedCode(codes, t, tileCodes[t]);
+  return Status::success();
+}
+
 } // namespace birsim::core

@@ -41,7 +41,7 @@ static_assert(std::size(kBfpMixedMetricNames) == 3 &&
 static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
                   BIRSIM_FP8_NAN_SUPPRESS == kFp8NanSuppress,
               "Runtime.h's FP8 config bits differ from the core's");
-#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, PageBytes, CMacro)                   \
   static_assert(CMacro == Bits, #CMacro " differs from the core table");
 #include "birsim/Core/BfpFlags.def"
 #define BIRSIM_BFP_SITE(Enumerator, Number, Dest, Min, NaN, Flush, Rounding,  \
@@ -420,6 +420,37 @@ size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
   return bfpPageBytes(format, tile_rows, tile_cols, alignment);
 }
 
+int birsim_bfp_page_bytes_checked(int format, uint32_t tile_rows,
+                                  uint32_t tile_cols, uint32_t alignment,
+                                  size_t *bytes) {
+  if (!bytes)
+    return report(ErrorCode::invalidArgument, "null bytes");
+  return report(bfpCheckPage(format, tile_rows, tile_cols, alignment, bytes));
+}
+
+int birsim_bfp_mixed_pack_codes(const uint8_t *tile_codes, size_t tiles,
+                                uint8_t *codes) {
+  return report(bfpMixedPackCodes(tile_codes, tiles, codes));
+}
+
+int birsim_bfp_mixed_unpack_codes(const uint8_t *codes, size_t tiles,
+                                  uint8_t *tile_codes) {
+  if (tiles && (!codes || !tile_codes))
+    return report(ErrorCode::invalidArgument,
+                  "null buffer with a non-zero tile count");
+  for (size_t t = 0; t < tiles; ++t)
+    tile_codes[t] = uint8_t(bfpMixedCode(codes, t));
+  return 0;
+}
+
+size_t birsim_bfp_mixed_code_bytes(size_t tiles) {
+  return bfpMixedCodeBytes(tiles);
+}
+
+int birsim_overlap_error(int exact_allowed) {
+  return report(overlapError(exact_allowed != 0));
+}
+
 size_t birsim_bfp_packed_tile_bytes(int format, uint32_t tile_rows,
                                     uint32_t tile_cols) {
   return bfpPageBytes(format, tile_rows, tile_cols, 0);
@@ -597,6 +628,12 @@ const char *birsim_bfp_flag(int index, unsigned *bits) {
   if (bits)
     *bits = kBfpFlags[index].bits;
   return kBfpFlags[index].name;
+}
+
+unsigned birsim_bfp_flag_page_bytes(int index) {
+  return index >= 0 && index < int(std::size(kBfpFlags))
+             ? kBfpFlags[index].pageBytes
+             : 0;
 }
 
 } // extern "C"

@@ -245,7 +245,7 @@ uint32_t bfpInputBits(const DtypeInfo &dtype, const void *element);
 enum class BfpForm : uint8_t { Tiles, Matrix };
 /// Which forms take a flag.
 enum class BfpFlagForms : uint8_t { Tiles, Matrix, Both };
-#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, PageBytes, CMacro)                   \
   constexpr unsigned kBfpFlag_##Name = Bits;
 #include "birsim/Core/BfpFlags.def"
 constexpr unsigned kBfpFaces = kBfpFlag_faces;
@@ -254,13 +254,14 @@ struct BfpFlagInfo {
   const char *name;
   unsigned bits;
   BfpFlagForms forms;
+  unsigned pageBytes; ///< the DRAM page alignment it selects, or 0
   constexpr bool takenBy(BfpForm form) const {
     return forms == BfpFlagForms::Both || int(forms) == int(form);
   }
 };
 inline constexpr BfpFlagInfo kBfpFlags[] = {
-#define BIRSIM_BFP_FLAG(Name, Bits, Form, CMacro)                              \
-  {#Name, Bits, BfpFlagForms::Form},
+#define BIRSIM_BFP_FLAG(Name, Bits, Form, PageBytes, CMacro)                   \
+  {#Name, Bits, BfpFlagForms::Form, PageBytes},
 #include "birsim/Core/BfpFlags.def"
 };
 /// The flag bits `form`'s entry points take.
@@ -270,10 +271,31 @@ constexpr unsigned bfpFlagsOf(BfpForm form) {
     bits |= flag.takenBy(form) ? flag.bits : 0;
   return bits;
 }
-/// The DRAM page alignment `flags` name (§5 pages): 0, 32 or 64.
+/// The DRAM page alignment `flags` name (§5 pages): the largest of its
+/// page flags' PageBytes, 0 for none.
 constexpr unsigned bfpPageAlignmentOf(unsigned flags) {
-  return flags & kBfpFlag_page64 ? 64 : flags & kBfpFlag_page32 ? 32 : 0;
+  unsigned alignment = 0;
+  for (const BfpFlagInfo &flag : kBfpFlags)
+    if ((flags & flag.bits) && flag.pageBytes > alignment)
+      alignment = flag.pageBytes;
+  return alignment;
 }
+/// The flag that selects DRAM page alignment `alignment`: 0 for none (0),
+/// kBfpNoPageFlag where no flag selects it.
+constexpr unsigned kBfpNoPageFlag = ~0u;
+constexpr unsigned bfpPageFlagOf(unsigned alignment) {
+  if (alignment == 0)
+    return 0;
+  for (const BfpFlagInfo &flag : kBfpFlags)
+    if (flag.pageBytes == alignment)
+      return flag.bits;
+  return kBfpNoPageFlag;
+}
+/// The checks of a tile stride query (bfpPageBytes with a reason): the
+/// format, the tile shape and the alignment (a page flag's PageBytes, or
+/// 0); `bytes` the stride.
+Status bfpCheckPage(int format, uint64_t tileRows, uint64_t tileCols,
+                    unsigned alignment, size_t *bytes);
 /// A tile's stride in a DRAM page (§5 pages): its packed bytes rounded up
 /// to `alignment` (0: none, 32, 64); 0 for an unknown format or tile shape
 /// or another alignment.

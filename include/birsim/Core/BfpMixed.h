@@ -90,6 +90,11 @@ inline void bfpAddMixedCode(uint8_t *codes, size_t t, unsigned code) {
   codes[t / kBfpMixedCodesPerByte] |=
       uint8_t(code << (t % kBfpMixedCodesPerByte * kBfpMixedCodeBits));
 }
+/// Per-tile codes, one a byte, packed kBfpMixedCodeBits a tile (bfpAddMixedCode's
+/// layout, unused bits zero) into bfpMixedCodeBytes(tiles) bytes at `codes`;
+/// a code that is no row of BfpMixedCodes.def is an error, nothing written.
+Status bfpMixedPackCodes(const uint8_t *tileCodes, size_t tiles,
+                         uint8_t *codes);
 /// The bytes of a tile under `code`.
 size_t bfpMixedTileBytes(unsigned code);
 /// The packed bytes of a rows x cols matrix under `codes`; 0 when the

@@ -70,6 +70,11 @@ inline Status checkBuffers(const void *dst, const void *src, size_t count,
 /// before it is written at the same place (`exactAllowed`), never partly
 /// overlap (docs/Decisions.md D18): with vector steps and threads a partial
 /// overlap would make the result depend on the path.
+inline Status overlapError(bool exactAllowed) {
+  return Status::error(ErrorCode::invalidArgument, 0, 0,
+                       exactAllowed ? "source and destination partly overlap"
+                                    : "source and destination overlap");
+}
 inline Status checkNoOverlap(const void *dst, size_t dstBytes, const void *src,
                              size_t srcBytes, bool exactAllowed) {
   auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
@@ -77,9 +82,7 @@ inline Status checkNoOverlap(const void *dst, size_t dstBytes, const void *src,
     return Status::success();
   if (exactAllowed && d == s && dstBytes == srcBytes)
     return Status::success();
-  return Status::error(ErrorCode::invalidArgument, 0, 0,
-                       exactAllowed ? "source and destination partly overlap"
-                                    : "source and destination overlap");
+  return overlapError(exactAllowed);
 }
 
 } // namespace birsim::core

@@ -150,6 +150,13 @@ BIRSIM_RT_API const char *birsim_bfp_format_name(int format);
 BIRSIM_RT_API const char *birsim_bfp_exponent_kind(int format);
 BIRSIM_RT_API const char *
 birsim_last_error(void); /* thread-local text of the last error */
+/* The status and birsim_last_error() an entry point gives when its
+ * destination overlaps a source against the aliasing rule
+ * (docs/Decisions.md D18): the elementwise calls' (exact_allowed: the same
+ * elements allowed, a partial overlap not) or the scatter's (any overlap),
+ * for callers that find the overlap first, as the Python package does on
+ * strided views. */
+BIRSIM_RT_API int birsim_overlap_error(int exact_allowed);
 BIRSIM_RT_API size_t birsim_bfp_tile_bytes(int format);
 /* A datum's magnitude bits (BFP), an MX float element's mantissa bits, an
  * MX integer's fraction bits (bits - 2); 0 for an unknown format. */
@@ -191,6 +198,9 @@ BIRSIM_RT_API int birsim_bfp_unpack_tiles(int format, const void *packed,
  * ("faces", "transpose"), its bits in *bits when bits is not NULL; NULL
  * past the last. */
 BIRSIM_RT_API const char *birsim_bfp_flag(int index, unsigned *bits);
+/* The DRAM page alignment BFP flag `index` selects (BfpFlags.def's
+ * PageBytes), 0 for a flag that selects none or no flag. */
+BIRSIM_RT_API unsigned birsim_bfp_flag_page_bytes(int index);
 /* Where a BFP conversion runs (include/birsim/Core/BfpSites.def;
  * docs/Semantics.md section 5, "The device's bytes" [ttsim]). */
 #define BIRSIM_BFP_HOST 0 /* tt-metal's host packer: birsim_bfp_pack's bytes */
@@ -220,6 +230,18 @@ BIRSIM_RT_API size_t birsim_bfp_packed_tile_bytes(int format,
  * byte, low bits first; the tiles back to back with no padding. flags:
  * BIRSIM_BFP_TRANSPOSE only. birsim_bfp_mixed_bytes gives the packed size
  * (0 for a matrix that is not whole tiles). */
+/* Per-tile codes, one a byte (birsim_bfp_mixed_code_name's numbers), to the
+ * packed codes the mixed entry points take (2 bits a tile, four a byte,
+ * low bits first, unused bits zero); a code with no name is an error and
+ * writes nothing. */
+BIRSIM_RT_API int birsim_bfp_mixed_pack_codes(const uint8_t *tile_codes,
+                                              size_t tiles, uint8_t *codes);
+/* The inverse: `tiles` codes, one a byte. */
+BIRSIM_RT_API int birsim_bfp_mixed_unpack_codes(const uint8_t *codes,
+                                                size_t tiles,
+                                                uint8_t *tile_codes);
+/* The bytes of `tiles` tiles' packed codes. */
+BIRSIM_RT_API size_t birsim_bfp_mixed_code_bytes(size_t tiles);
 BIRSIM_RT_API size_t birsim_bfp_mixed_bytes(const uint8_t *codes, size_t rows,
                                             size_t cols);
 BIRSIM_RT_API int birsim_bfp_pack_mixed(int src_dtype, const void *src,
@@ -264,6 +286,13 @@ BIRSIM_RT_API int birsim_bfp_assign_mixed(int metric, double bound,
 BIRSIM_RT_API size_t birsim_bfp_page_bytes(int format, uint32_t tile_rows,
                                            uint32_t tile_cols,
                                            uint32_t alignment);
+/* The same stride into *bytes, or the rule the query breaks (an unknown
+ * format or tile shape, an alignment no BIRSIM_BFP_PAGE* flag selects) as a
+ * status and birsim_last_error(). */
+BIRSIM_RT_API int birsim_bfp_page_bytes_checked(int format, uint32_t tile_rows,
+                                                uint32_t tile_cols,
+                                                uint32_t alignment,
+                                                size_t *bytes);
 /* tt-metal pack_as_bfp_tiles<format, T>: tile_count tiles of src_dtype
  * values -> the packed tiles; flags: BIRSIM_BFP_FACES. */
 BIRSIM_RT_API int birsim_bfp_pack(int format, int src_dtype, const void *src,
