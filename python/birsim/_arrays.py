@@ -24,6 +24,10 @@ class Kind:
         return result
 
 
+#: How a plain NumPy caller holds arrays: results as they are.
+NUMPY_KIND = Kind(None)
+
+
 def to_tensor(table, result, row):
     """A storage array as a torch tensor sharing its memory: torch's own
     dtype of the row's name where torch has one, else the bits."""
@@ -41,7 +45,7 @@ def to_tensor(table, result, row):
 def take(table, x, what):
     """(array, the row its type is or None, the caller's Kind) for an input."""
     if type(x) is np.ndarray and x.dtype.kind != "V":  # the common case
-        return x, table.by_numpy_type.get(x.dtype.type), table.numpy_kind
+        return x, table.by_numpy_type.get(x.dtype.type), NUMPY_KIND
     if _types.is_tensor(x):
         torch = _types.torch_module()
         if x.device.type != "cpu":
@@ -66,7 +70,7 @@ def take(table, x, what):
     row = table.of_numpy(array.dtype)
     if array.dtype.kind == "V":
         return array, row, Kind(table, dtype=array.dtype)
-    return array, row, table.numpy_kind
+    return array, row, NUMPY_KIND
 
 
 def check_type(table, array, is_row, row, what):

@@ -184,6 +184,13 @@ class Runtime:
         """The BFP entry points' flags: name -> bits (BfpFlags.def)."""
         return self._flags(self.lib.birsim_bfp_flag)
 
+    def bfp_page_flags(self):
+        """The DRAM page alignments the BFP flags select: bytes -> bits."""
+        bits = list(self.bfp_flags().values())
+        return {self.lib.birsim_bfp_flag_page_bytes(i): b
+                for i, b in enumerate(bits)
+                if self.lib.birsim_bfp_flag_page_bytes(i)}
+
     def fidelity_layout(self):
         """struct birsim_fidelity_counts as (family, key) per uint64 field, in
         order: each family's `elements`, then its keys (Fidelity.def)."""

@@ -53,8 +53,6 @@ class Table:
         self._storage = [np.dtype(self.numpy_type[row.number])
                          if row.number in self.numpy_type else
                          np.dtype("u%d" % row.bytes) for row in self.rows]
-        from . import _arrays
-        self.numpy_kind = _arrays.Kind(self)  # plain NumPy callers
 
     def storage(self, row):
         """The NumPy dtype `row`'s values are held in."""

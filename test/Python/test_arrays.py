@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 
 import birsim
 
-RT = birsim._rt
+RT = birsim._core._rt
 
 
 def guarded(n, dtype, fill=0):
@@ -368,7 +368,7 @@ def test_collective_reduce_equals_the_c_abi(data):
                                           max_size=len(acc_bytes))),
                       np.float32).reshape(acc.shape)
     alu = data.draw(st.sampled_from(["add", "max", "min"]))
-    number = birsim._ALU_OP_TYPES.index(alu)
+    number = birsim._core._ALU_OP_TYPES.index(alu)
     want = RT.collective(number, acc_bytes, x.tobytes(), len(acc_bytes) // 4)
     got = birsim.collective_reduce(alu, acc, x)
     assert got.shape == acc.shape and got.tobytes() == want

@@ -320,7 +320,7 @@ def test_fidelity_device_site_is_the_device_diff_there():
 def test_every_function_equals_the_c_abi_on_random_arrays():
     """The NumPy layer adds nothing: each call equals the C call on the same
     bytes (the byte-level forms of birsim._runtime)."""
-    rt = birsim._rt
+    rt = birsim._core._rt
     rng = np.random.default_rng(11)
     for d in birsim.dtypes:
         if d.reduction == "none" or d.kind == "float32r":
@@ -372,7 +372,7 @@ def test_tt_fp8_policies_disagree_where_the_docs_say():
     for p in birsim.tt_fp8_policies:
         out = np.empty(256, np.float32)
         number = birsim.tt_fp8_policies.index(p)
-        assert birsim._lib.birsim_tt_fp8_decode(
+        assert birsim._core._lib.birsim_tt_fp8_decode(
             number, every.ctypes.data, 256, out.ctypes.data) == 0
         np.testing.assert_array_equal(birsim.tt_fp8_decode(every, p), out)
     with pytest.raises(ValueError, match="policy"):

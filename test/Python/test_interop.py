@@ -86,7 +86,7 @@ class FakeMlDtype:
 
 
 def test_ml_dtypes_types_are_recognised_by_name_and_size():
-    table = birsim._TABLE
+    table = birsim._core._TABLE
     assert table.of_numpy(FakeMlDtype("bfloat16", 2)).name == "bfloat16"
     assert table.of_numpy(FakeMlDtype("float8_e4m3fn", 1)).name == "float8_e4m3fn"
     assert table.of_numpy(FakeMlDtype("float8_e4m3", 1)).name == "float8e4"
