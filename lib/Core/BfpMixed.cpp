@@ -277,7 +277,7 @@ void portable::mixedPass(MixedPass pass, const float *x,
 }
 
 /// The sums of `pass` over a tile, each as eight partial sums over i mod 8
-/// added pairwise: the assigner's summation order (docs/Decisions.md D45).
+/// added pairwise: the assigner's summation order (docs/Semantics.md §5, per-tile mixed BFP).
 static void runMixedPass(const PathKernels &kernels, MixedPass pass,
                          const float *x, const float *const *q,
                          unsigned count, const double *means,
@@ -358,7 +358,7 @@ static Screened verdict(double lo, double hi, double bound, bool atLeast) {
   return Screened::unknown;
 }
 
-/// The screen's error bounds (D45): G and A, its sums' (Kernels.h); g,
+/// The screen's error bounds (docs/Semantics.md §5, the screen): G and A, its sums' (Kernels.h); g,
 /// relative, of D45's double sums (at most 131 roundings a term); r,
 /// relative, of the last few double operations on either side.
 constexpr double kScreenG = kMixedScreenRelative,
