@@ -4,6 +4,7 @@
 #include <cstring>
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Float.h"
+#include "TextList.h"
 
 #include <algorithm>
 #include <atomic>
@@ -244,12 +245,13 @@ Status setBfpCountedSite(int site) {
   const BfpSiteInfo *info = lookupBfpSite(site);
   if (!info || !info->onDevice()) {
     static const std::string text = [] {
-      std::string t = "device_differs compares the host with a device site:";
+      std::vector<std::string> sites;
       for (const BfpSiteInfo &row : kBfpSiteTable)
         if (row.onDevice())
-          t += std::string(t.back() == ':' ? " " : ", ") + row.name + " (" +
-               std::to_string(int(row.site)) + ")";
-      return t;
+          sites.push_back(std::string(row.name) + " (" +
+                          std::to_string(int(row.site)) + ")");
+      return "device_differs compares the host with a device site: " +
+             textList(sites, ", ");
     }();
     return Status::error(ErrorCode::invalidArgument, site, 0, text.c_str());
   }

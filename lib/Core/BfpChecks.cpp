@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
 #include "BfpLayout.h"
+#include "TextList.h"
 #include "birsim/Core/Dtype.h"
 
 #include <string>
@@ -22,13 +23,11 @@ const BfpTileShape *lookupBfpTileShape(uint64_t rows, uint64_t cols) {
 }
 
 std::string bfpTileShapeChoices() {
-  std::string text;
-  size_t n = std::size(kBfpTileShapes);
-  for (size_t i = 0; i < n; ++i)
-    text += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") +
-            std::to_string(kBfpTileShapes[i].rows) + "x" +
-            std::to_string(kBfpTileShapes[i].cols);
-  return text;
+  std::vector<std::string> shapes;
+  for (const BfpTileShape &shape : kBfpTileShapes)
+    shapes.push_back(std::to_string(shape.rows) + "x" +
+                     std::to_string(shape.cols));
+  return textList(shapes);
 }
 
 bool isBfpInputDtype(int dtype) {
@@ -42,13 +41,11 @@ bool isBfpInputDtype(int dtype) {
 /// of kBfpInputDtypes, by name and number.
 static const char *inputChoices() {
   static const std::string text = [] {
-    std::string t = "BFP packing takes ";
-    size_t n = std::size(kBfpInputDtypes);
-    for (size_t i = 0; i < n; ++i)
-      t += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") +
-           dtypeInfo(kBfpInputDtypes[i]).name + " (" +
-           std::to_string(int(kBfpInputDtypes[i])) + ")";
-    return t + " values";
+    std::vector<std::string> inputs;
+    for (Dtype d : kBfpInputDtypes)
+      inputs.push_back(std::string(dtypeInfo(d).name) + " (" +
+                       std::to_string(int(d)) + ")");
+    return "BFP packing takes " + textList(inputs) + " values";
   }();
   return text.c_str();
 }
@@ -68,13 +65,8 @@ static std::string flagChoicesOf(BfpForm form) {
     if (f.takenBy(form))
       names.push_back(std::string(f.name) + " (" + std::to_string(f.bits) +
                       ")");
-  std::string t = std::string("the ") +
-                  (form == BfpForm::Tiles ? "tile" : "matrix") +
-                  " forms take the flags";
-  for (size_t i = 0; i < names.size(); ++i)
-    t += std::string(i == 0 ? " " : i + 1 == names.size() ? " or " : ", ") +
-         names[i];
-  return t + " only";
+  return std::string("the ") + (form == BfpForm::Tiles ? "tile" : "matrix") +
+         " forms take the flags " + textList(names) + " only";
 }
 static const char *flagChoices(BfpForm form) {
   static const std::string text[2] = {flagChoicesOf(BfpForm::Tiles),
@@ -94,11 +86,11 @@ BfpMatrixExtent bfpMatrixOf(const int64_t *dims, size_t rank) {
 /// "not a BFP site: expected host (0), fp32_dest (1), ..." (BfpSites.def).
 static const char *siteChoices() {
   static const std::string text = [] {
-    std::string t = "not a BFP site: expected";
+    std::vector<std::string> sites;
     for (const BfpSiteInfo &site : kBfpSiteTable)
-      t += std::string(site.site == BfpSite::host ? " " : ", ") + site.name +
-           " (" + std::to_string(int(site.site)) + ")";
-    return t;
+      sites.push_back(std::string(site.name) + " (" +
+                      std::to_string(int(site.site)) + ")");
+    return "not a BFP site: expected " + textList(sites, ", ");
   }();
   return text.c_str();
 }
@@ -106,12 +98,13 @@ static const char *siteChoices() {
 /// "a Dest path packs its Dest's element type: float32 at fp32_dest, ...".
 static const char *destChoices() {
   static const std::string text = [] {
-    std::string t = "a Dest path packs its Dest's element type:";
+    std::vector<std::string> dests;
     for (const BfpSiteInfo &site : kBfpSiteTable)
       if (site.onDevice())
-        t += std::string(t.back() == ':' ? " " : ", ") +
-             dtypeInfo(Dtype(site.dest)).name + " at " + site.name;
-    return t;
+        dests.push_back(std::string(dtypeInfo(Dtype(site.dest)).name) +
+                        " at " + site.name);
+    return "a Dest path packs its Dest's element type: " +
+           textList(dests, ", ");
   }();
   return text.c_str();
 }
@@ -170,25 +163,22 @@ Status bfpCheckSite(const BfpCall &call) {
 }
 
 /// The flags that select a page alignment (BfpFlags.def's PageBytes).
-static unsigned pageFlags() {
+static constexpr unsigned kPageFlags = [] {
   unsigned bits = 0;
   for (const BfpFlagInfo &flag : kBfpFlags)
     bits |= flag.pageBytes ? flag.bits : 0;
   return bits;
-}
+}();
 
-/// BfpFlags.def's rows with a PageBytes, each as `item` spells it, joined
-/// as a list after `lead`.
+/// BfpFlags.def's rows with a PageBytes, each as `item` spells it, after
+/// `items`, joined as a list after `lead`.
 template <class Item>
 static std::string pageList(const char *lead, std::vector<std::string> items,
                             Item item) {
   for (const BfpFlagInfo &flag : kBfpFlags)
     if (flag.pageBytes)
       items.push_back(item(flag));
-  std::string s = lead;
-  for (size_t i = 0; i < items.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
-  return s;
+  return lead + textList(items);
 }
 /// "one page alignment: page32 (8) or page64 (16)".
 static const char *pageFlagChoices() {
@@ -223,7 +213,7 @@ Status bfpCheckCall(const BfpCall &call, uint64_t *tileCount) {
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
                          flagChoices(call.form));
   if (bfpPageFlagOf(bfpPageAlignmentOf(call.flags)) !=
-      (call.flags & pageFlags()))
+      (call.flags & kPageFlags))
     return Status::error(ErrorCode::invalidArgument, int64_t(call.flags), 0,
                          pageFlagChoices());
   uint64_t tiles = call.tiles;

@@ -4,6 +4,7 @@
 #include "Kernels/Kernels.h"
 #include "Kernels/Portable.h"
 #include "ParallelFor.h"
+#include "TextList.h"
 
 #include <cmath>
 #include <cstring>
@@ -458,22 +459,22 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
                       uint8_t *codes) {
   if (metric < 0 || metric >= int(std::size(kBfpMixedMetricNames))) {
     static const std::string text = [] {
-      std::string t = "the metrics are";
-      size_t n = std::size(kBfpMixedMetricNames);
-      for (size_t i = 0; i < n; ++i)
-        t += std::string(i == 0 ? " " : i + 1 == n ? " and " : ", ") +
-             kBfpMixedMetricNames[i] + " (" + std::to_string(i) + ")";
-      return t;
+      std::vector<std::string> metrics;
+      for (size_t i = 0; i < std::size(kBfpMixedMetricNames); ++i)
+        metrics.push_back(std::string(kBfpMixedMetricNames[i]) + " (" +
+                          std::to_string(i) + ")");
+      return "the metrics are " + textList(metrics, " and ");
     }();
     return Status::error(ErrorCode::invalidArgument, metric, 0, text.c_str());
   }
   if (formats == 0 || formats > kBfpMixedAllCodes) {
     static const std::string text = [] {
-      std::string t = "formats is a non-empty mask of the codes:";
+      std::vector<std::string> codes;
       for (unsigned c = 0; c < kNumBfpMixedCodes; ++c)
-        t += std::string(c ? ", " : " ") + kBfpMixedCodes[c].name + " (" +
-             std::to_string(1u << c) + ")";
-      return t;
+        codes.push_back(std::string(kBfpMixedCodes[c].name) + " (" +
+                        std::to_string(1u << c) + ")");
+      return "formats is a non-empty mask of the codes: " +
+             textList(codes, ", ");
     }();
     return Status::error(ErrorCode::invalidArgument, int64_t(formats), 0,
                          text.c_str());
@@ -559,11 +560,10 @@ Status bfpAssignMixed(int metric, double bound, double zeroBound,
 /// BfpMixedCodes.def's rows.
 static const char *mixedCodeChoices() {
   static const std::string text = [] {
-    std::string s = "mixed BFP codes: ";
+    std::vector<std::string> codes;
     for (unsigned c = 0; c < kNumBfpMixedCodes; ++c)
-      s += (c == 0 ? "" : c + 1 == kNumBfpMixedCodes ? " or " : ", ") +
-           std::to_string(c) + " (" + kBfpMixedCodes[c].name + ")";
-    return s;
+      codes.push_back(std::to_string(c) + " (" + kBfpMixedCodes[c].name + ")");
+    return "mixed BFP codes: " + textList(codes);
   }();
   return text.c_str();
 }

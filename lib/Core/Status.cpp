@@ -3,6 +3,7 @@
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Enums.h"
+#include "TextList.h"
 
 namespace birsim::core {
 
@@ -19,11 +20,10 @@ static std::string aluOpText(int64_t aluOp) {
 
 /// "a=0, b=1 or c=2": every row of an enumeration's table, by name.
 static std::string choices(int count, const char *(*nameOf)(int)) {
-  std::string text;
+  std::vector<std::string> items;
   for (int i = 0; i < count; ++i)
-    text += std::string(i == 0 ? "" : i + 1 == count ? " or " : ", ") +
-            nameOf(i) + "=" + std::to_string(i);
-  return text;
+    items.push_back(nameOf(i) + ("=" + std::to_string(i)));
+  return textList(items);
 }
 
 static const char *bfpFormatName(int format) {
