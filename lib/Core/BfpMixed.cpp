@@ -583,4 +583,14 @@ Status bfpMixedPackCodes(const uint8_t *tileCodes, size_t tiles,
   return Status::success();
 }
 
+Status bfpMixedUnpackCodes(const uint8_t *codes, size_t tiles,
+                           uint8_t *tileCodes) {
+  if (tiles && (!codes || !tileCodes))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero tile count");
+  for (size_t t = 0; t < tiles; ++t)
+    tileCodes[t] = uint8_t(bfpMixedCode(codes, t));
+  return Status::success();
+}
+
 } // namespace birsim::core

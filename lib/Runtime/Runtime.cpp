@@ -435,12 +435,7 @@ int birsim_bfp_mixed_pack_codes(const uint8_t *tile_codes, size_t tiles,
 
 int birsim_bfp_mixed_unpack_codes(const uint8_t *codes, size_t tiles,
                                   uint8_t *tile_codes) {
-  if (tiles && (!codes || !tile_codes))
-    return report(ErrorCode::invalidArgument,
-                  "null buffer with a non-zero tile count");
-  for (size_t t = 0; t < tiles; ++t)
-    tile_codes[t] = uint8_t(bfpMixedCode(codes, t));
-  return 0;
+  return report(bfpMixedUnpackCodes(codes, tiles, tile_codes));
 }
 
 size_t birsim_bfp_mixed_code_bytes(size_t tiles) {

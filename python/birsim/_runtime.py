@@ -186,10 +186,12 @@ class Runtime:
 
     def bfp_page_flags(self):
         """The DRAM page alignments the BFP flags select: bytes -> bits."""
-        bits = list(self.bfp_flags().values())
-        return {self.lib.birsim_bfp_flag_page_bytes(i): b
-                for i, b in enumerate(bits)
-                if self.lib.birsim_bfp_flag_page_bytes(i)}
+        pages = {}
+        for i, bits in enumerate(self.bfp_flags().values()):
+            page = self.lib.birsim_bfp_flag_page_bytes(i)
+            if page:
+                pages[page] = bits
+        return pages
 
     def fidelity_layout(self):
         """struct birsim_fidelity_counts as (family, key) per uint64 field, in

@@ -7,8 +7,9 @@
 // the destination byte-identical and give the core's status. With the
 // fidelity counters on (half the inputs), the runtime's counts must equal
 // the portable core's for the same call, and a failed call counts nothing.
-// The table queries (birsim_dtype_info and the name queries) must give the
-// core's rows for any number and any caller's struct size.
+// The table queries (birsim_dtype_info and the name queries, the page
+// flags' alignments and strides) must give the core's rows for any number
+// and any caller's struct size; the mixed codes' packing the core's.
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Bfp.h"
@@ -208,6 +209,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     }
     compare(status, reference, out1, out2, out0);
+    // Per-tile codes, one a byte (any byte), packed and back.
+    size_t tiles = size_t(in.take(1) % 12);
+    std::vector<uint8_t> each = in.bytes(tiles);
+    std::vector<uint8_t> packedGot = out0, packedWant = out0;
+    compare(birsim_bfp_mixed_pack_codes(each.data(), tiles, packedGot.data()),
+            bfpMixedPackCodes(each.data(), tiles, packedWant.data()), packedGot,
+            packedWant, out0);
+    if (std::all_of(each.begin(), each.end(),
+                    [](uint8_t c) { return c < kNumBfpMixedCodes; })) {
+      std::vector<uint8_t> unpacked = out0;
+      check(birsim_bfp_mixed_unpack_codes(packedGot.data(), tiles,
+                                          unpacked.data()) == BIRSIM_OK);
+      check(std::equal(each.begin(), each.end(), unpacked.begin()) &&
+            std::equal(unpacked.begin() + tiles, unpacked.end(),
+                       out0.begin() + tiles));
+      check(std::equal(packedGot.begin() + bfpMixedCodeBytes(tiles),
+                       packedGot.end(),
+                       out0.begin() + bfpMixedCodeBytes(tiles)));
+    }
     break;
   }
   case 4:
@@ -330,6 +350,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                        bits == kFp8ConfigFlags[n].bits
                  : !flag && bits == 0xA5A5A5A5u);
     check(birsim_fidelity_enabled() == (counting ? 1 : 0));
+    check(birsim_bfp_flag_page_bytes(n) ==
+          (n >= 0 && n < int(std::size(kBfpFlags)) ? kBfpFlags[n].pageBytes
+                                                     : 0u));
+    // A tile stride with its rule: the core's status, `bytes` only on
+    // success; any alignment, shape and format.
+    uint32_t rows = uint32_t(in.take(1) % 40), cols = uint32_t(in.take(1) % 40);
+    unsigned alignment = unsigned(in.take(1));
+    size_t stride = 0xA5A5, core = 0xA5A5;
+    int pageStatus =
+        birsim_bfp_page_bytes_checked(n, rows, cols, alignment, &stride);
+    Status pageReference = bfpCheckPage(n, rows, cols, alignment, &core);
+    check(pageStatus == int(pageReference.code) && stride == core);
+    check(stride == (pageStatus == BIRSIM_OK
+                         ? birsim_bfp_page_bytes(n, rows, cols, alignment)
+                         : 0xA5A5));
+    check(birsim_overlap_error(n) == BIRSIM_EINVAL);
     break;
   }
   }

@@ -95,6 +95,9 @@ inline void bfpAddMixedCode(uint8_t *codes, size_t t, unsigned code) {
 /// a code that is no row of BfpMixedCodes.def is an error, nothing written.
 Status bfpMixedPackCodes(const uint8_t *tileCodes, size_t tiles,
                          uint8_t *codes);
+/// The inverse: each of `tiles` tiles' codes (bfpMixedCode) in a byte.
+Status bfpMixedUnpackCodes(const uint8_t *codes, size_t tiles,
+                           uint8_t *tileCodes);
 /// The bytes of a tile under `code`.
 size_t bfpMixedTileBytes(unsigned code);
 /// The packed bytes of a rows x cols matrix under `codes`; 0 when the

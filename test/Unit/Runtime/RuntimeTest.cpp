@@ -309,6 +309,90 @@ TEST(RuntimeAbi, BfpErrors) {
   EXPECT_EQ(birsim_bfp_block_shared_exponent(0, block), 128);
 }
 
+/// The queries the Python package asks instead of restating the core's
+/// facts: mixed-code packing, page strides and alignments, the aliasing
+/// error. Each rejected input writes nothing (guard bytes around every
+/// output).
+TEST(RuntimeAbi, MixedCodesPageStridesAndOverlapQueries) {
+  // Codes: 2 bits a tile, four a byte, low bits first, unused bits zero.
+  const uint8_t tiles[6] = {0, 1, 3, 2, 1, 1};
+  ASSERT_EQ(birsim_bfp_mixed_code_bytes(6), 2u);
+  EXPECT_EQ(birsim_bfp_mixed_code_bytes(0), 0u);
+  EXPECT_EQ(birsim_bfp_mixed_code_bytes(4), 1u);
+  uint8_t packed[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+  ASSERT_EQ(birsim_bfp_mixed_pack_codes(tiles, 6, packed + 1), BIRSIM_OK);
+  EXPECT_EQ(packed[0], 0xEE);
+  EXPECT_EQ(packed[1], 0 | 1 << 2 | 3 << 4 | 2 << 6);
+  EXPECT_EQ(packed[2], 1 | 1 << 2);
+  EXPECT_EQ(packed[3], 0xEE);
+  uint8_t back[8];
+  std::memset(back, 0xEE, sizeof back);
+  ASSERT_EQ(birsim_bfp_mixed_unpack_codes(packed + 1, 6, back + 1), BIRSIM_OK);
+  EXPECT_EQ(back[0], 0xEE);
+  EXPECT_TRUE(std::equal(tiles, tiles + 6, back + 1));
+  EXPECT_EQ(back[7], 0xEE);
+  Guarded out;
+  const uint8_t bad[5] = {0, 1, 2, 3, 4};
+  EXPECT_EQ(birsim_bfp_mixed_pack_codes(bad, 5, out.bytes), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), "invalid argument: mixed BFP codes: 0 (bfp8_b), 1 "
+                         "(bfp4_b), 2 (bfp2_b) or 3 (bfp0) (got 4)");
+  EXPECT_EQ(birsim_bfp_mixed_pack_codes(nullptr, 1, out.bytes), BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_mixed_unpack_codes(nullptr, 1, out.bytes),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_bfp_mixed_unpack_codes(packed, 1, nullptr), BIRSIM_EINVAL);
+  EXPECT_TRUE(out.untouched());
+  EXPECT_EQ(birsim_bfp_mixed_pack_codes(nullptr, 0, nullptr), BIRSIM_OK);
+
+  // Page strides with the rule a query breaks.
+  size_t bytes = 0;
+  ASSERT_EQ(birsim_bfp_page_bytes_checked(0, 16, 32, 32, &bytes), BIRSIM_OK);
+  EXPECT_EQ(bytes, birsim_bfp_page_bytes(0, 16, 32, 32));
+  EXPECT_EQ(bytes, 544u);
+  ASSERT_EQ(birsim_bfp_page_bytes_checked(0, 32, 32, 0, &bytes), BIRSIM_OK);
+  EXPECT_EQ(bytes, 1088u);
+  bytes = 7;
+  EXPECT_EQ(birsim_bfp_page_bytes_checked(0, 16, 32, 16, &bytes),
+            BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("a page alignment is 0 (none), 32 (page32) or "
+                             "64 (page64)"),
+            std::string::npos);
+  EXPECT_EQ(birsim_bfp_page_bytes_checked(0, 3, 32, 0, &bytes),
+            BIRSIM_ETILE_SHAPE);
+  EXPECT_EQ(birsim_bfp_page_bytes_checked(firstUnknownFormat(), 32, 32, 0,
+                                          &bytes),
+            BIRSIM_EFORMAT);
+  EXPECT_EQ(bytes, 7u);
+  EXPECT_EQ(birsim_bfp_page_bytes_checked(0, 32, 32, 0, nullptr),
+            BIRSIM_EINVAL);
+  // The page flags' alignments, and none past the table.
+  unsigned page32 = 0, page64 = 0;
+  for (int i = 0; birsim_bfp_flag(i, nullptr); ++i) {
+    std::string name = birsim_bfp_flag(i, nullptr);
+    unsigned page = birsim_bfp_flag_page_bytes(i);
+    if (name == "page32")
+      page32 = page;
+    else if (name == "page64")
+      page64 = page;
+    else
+      EXPECT_EQ(page, 0u) << name;
+  }
+  EXPECT_EQ(page32, 32u);
+  EXPECT_EQ(page64, 64u);
+  EXPECT_EQ(birsim_bfp_flag_page_bytes(-1), 0u);
+  EXPECT_EQ(birsim_bfp_flag_page_bytes(1000), 0u);
+
+  // The aliasing error of each rule: the entry points' own text.
+  uint8_t scratch[4] = {};
+  EXPECT_EQ(birsim_overlap_error(1), BIRSIM_EINVAL);
+  std::string partly = lastError();
+  EXPECT_EQ(birsim_accumulate(0, scratch, scratch + 1, 0, 2), BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), partly);
+  EXPECT_NE(partly.find("partly overlap"), std::string::npos);
+  EXPECT_EQ(birsim_overlap_error(0), BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("source and destination overlap"),
+            std::string::npos);
+}
+
 TEST(RuntimeAbi, LastErrorIsThreadLocal) {
   birsim_cast_copy_or_accumulate(1, nullptr, nullptr, 17);
   std::string other;
