@@ -75,44 +75,7 @@ Bytes randomBytesOf(std::mt19937_64 &rng, size_t n) {
 
 using birsim::test::everyPath;
 using birsim::test::PathGuard;
-
-/// The path every other is compared with: the portable one, or
-/// BIRSIM_REFERENCE_ISA's (the emulated run compares avx512 with avx2 there,
-/// since the emulator's VCVTPS2PH does not round ties to even).
-Isa referencePath() {
-  const char *name = std::getenv("BIRSIM_REFERENCE_ISA");
-  for (Isa isa : everyPath())
-    if (name && !std::strcmp(name, isaName(isa)))
-      return isa;
-  return Isa::portable;
-}
-
-/// `run()` on every path above the reference path must equal its result on
-/// the reference path (the portable one unless BIRSIM_REFERENCE_ISA says).
-template <typename Run>
-void expectSameOnEveryPath(Run run, const std::string &what) {
-  PathGuard guard;
-  Isa referenceIsa = referencePath();
-  selectIsa(referenceIsa);
-  auto reference = run();
-  for (Isa isa : everyPath()) {
-    if (isa <= referenceIsa)
-      continue;
-    selectIsa(isa);
-    auto got = run();
-    ASSERT_EQ(got.size(), reference.size()) << what;
-    if (got == reference) // one memcmp; the loop below finds the element
-      continue;
-    for (size_t i = 0; i < got.size(); ++i)
-      if (got[i] != reference[i]) {
-        ADD_FAILURE() << what << " on " << isaName(isa) << ": element " << i
-                      << " is " << uint64_t(got[i]) << ", "
-                      << isaName(referenceIsa) << " gives "
-                      << uint64_t(reference[i]);
-        return;
-      }
-  }
-}
+using birsim::test::expectSameOnEveryPath;
 
 /// More than 2,000 fp32 values of every class, both signs: zeros,
 /// subnormals, normals of every exponent, ±Inf, quiet and signalling NaNs

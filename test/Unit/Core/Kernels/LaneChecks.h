@@ -136,24 +136,22 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
         break;
       }
   }
+  auto exact = [](uint32_t got, uint32_t want) { return got == want; };
+  // Every pair of edge lanes (a, b): STORE(EXPR) against WANT, compared
+  // by SAME.
+#define PAIRS(NAME, STORE, EXPR, WANT, SAME)                                   \
+  two.run(                                                                     \
+      NAME, pairs<Bits>(), [](I *v, uint32_t *out) { STORE(EXPR, out); },      \
+      [&](const std::array<uint32_t, 2> &x) -> uint32_t {                      \
+        uint32_t a = x[0], b = x[1];                                           \
+        (void)a, (void)b;                                                      \
+        return WANT;                                                           \
+      },                                                                       \
+      SAME)
 #define BINARY(NAME, EXPR, WANT)                                               \
-  two.run(                                                                     \
-      NAME, pairs<Bits>(),                                                     \
-      [](I *v, uint32_t *out) { Io::store(EXPR, out); },                       \
-      [&](const std::array<uint32_t, 2> &x) -> uint32_t {                      \
-        uint32_t a = x[0], b = x[1];                                           \
-        (void)a, (void)b;                                                      \
-        return uint32_t(WANT) & mask;                                          \
-      })
+  PAIRS(NAME, Io::store, EXPR, uint32_t(WANT) & mask, exact)
 #define BINARY_MASK(NAME, EXPR, WANT)                                          \
-  two.run(                                                                     \
-      NAME, pairs<Bits>(),                                                     \
-      [](I *v, uint32_t *out) { Io::storeMask(EXPR, out); },                   \
-      [&](const std::array<uint32_t, 2> &x) -> uint32_t {                      \
-        uint32_t a = x[0], b = x[1];                                           \
-        (void)a, (void)b;                                                      \
-        return (WANT) ? 1u : 0u;                                               \
-      })
+  PAIRS(NAME, Io::storeMask, EXPR, (WANT) ? 1u : 0u, exact)
   BINARY("add", V::add(v[0], v[1]), a + b);
   BINARY("sub", V::sub(v[0], v[1]), a - b);
   BINARY("min", V::min(v[0], v[1]), sgn(a) < sgn(b) ? a : b);
@@ -218,14 +216,7 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
     auto bits = lanes::bitsOf;
     auto sameFloat = lanes::sameFloatLane;
 #define BINARY_FLOAT(NAME, EXPR, WANT)                                         \
-  two.run(                                                                     \
-      NAME, pairs<32>(), [](I *v, uint32_t *out) { Io::store(EXPR, out); },    \
-      [&](const std::array<uint32_t, 2> &x) -> uint32_t {                      \
-        uint32_t a = x[0], b = x[1];                                           \
-        (void)a, (void)b;                                                      \
-        return WANT;                                                           \
-      },                                                                       \
-      sameFloat)
+  PAIRS(NAME, Io::store, EXPR, WANT, sameFloat)
     BINARY_FLOAT("addF", V::addF(v[0], v[1]), bits(f(a) + f(b)));
     BINARY_FLOAT("subF", V::subF(v[0], v[1]), bits(f(a) - f(b)));
     BINARY_FLOAT("mulF", V::mulF(v[0], v[1]), bits(f(a) * f(b)));
@@ -279,6 +270,7 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
   }
 #undef BINARY
 #undef BINARY_MASK
+#undef PAIRS
 }
 
 /// The generic operations of a path's vocabulary X.
