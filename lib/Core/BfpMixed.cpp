@@ -577,6 +577,8 @@ Status bfpMixedPackCodes(const uint8_t *tileCodes, size_t tiles,
     if (tileCodes[t] >= kNumBfpMixedCodes)
       return Status::error(ErrorCode::invalidArgument, tileCodes[t],
                            kNumBfpMixedCodes - 1, mixedCodeChoices());
+  if (tiles == 0) // no bytes; `codes` may be null
+    return Status::success();
   std::memset(codes, 0, bfpMixedCodeBytes(tiles));
   for (size_t t = 0; t < tiles; ++t)
     bfpAddMixedCode(codes, t, tileCodes[t]);
