@@ -425,6 +425,9 @@ struct birsim_fidelity_counts {
   struct { /* since 0.4: the MX formats' packs */
     uint64_t elements, saturated, flushed_to_zero, nan;
   } mx_pack;
+  struct { /* since 0.5: birsim_tensix_eltwise */
+    uint64_t elements, below_hifi4, minus_one_quirk;
+  } tensix;
 };
 /* Fidelity.def's rows: the families (the struct's members) and the event
  * keys (their fields) by number, NULL past the last; a key's family number

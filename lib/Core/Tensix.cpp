@@ -1,0 +1,673 @@
+//===- Tensix.cpp - the Tensix FPU's elementwise ops and packer -----------===//
+//
+// docs/Semantics.md section 7 [ttsim]: the FPU's Src words, its fidelity
+// phases' products, the aligned sum into Dest, the packer's value step and
+// its L1 accumulation. Each function cites the rule it implements.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Tensix.h"
+#include "birsim/Core/Dtype.h"
+#include "ParallelFor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace birsim::core {
+
+static uint32_t bitsOf(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  return bits;
+}
+static uint64_t bitsOf(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  return bits;
+}
+static float floatOf(uint32_t bits) {
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
+}
+static double doubleOf(uint64_t bits) {
+  double v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
+
+//===-- Tables ------------------------------------------------------------===//
+
+static constexpr TensixPackPath kPackPaths[] = {
+#define BIRSIM_TENSIX_PACK_PATH(Dest, OutDtype, Arches, Conversion)            \
+  {TensixDest::Dest, int(Dtype::OutDtype), Arches,                             \
+   TensixPackConversion::Conversion},
+#include "birsim/Core/Tensix.def"
+};
+
+TensixPackPath const *tensixPackPaths(size_t &count) {
+  count = std::size(kPackPaths);
+  return kPackPaths;
+}
+
+const TensixDestInfo *lookupTensixDest(int dest) {
+  for (const TensixDestInfo &row : kTensixDestTable)
+    if (int(row.dest) == dest)
+      return &row;
+  return nullptr;
+}
+
+const TensixSrcInfo *lookupTensixSrc(int src) {
+  for (const TensixSrcInfo &row : kTensixSrcTable)
+    if (int(row.src) == src)
+      return &row;
+  return nullptr;
+}
+
+template <size_t N>
+static const char *rowName(const TensixNamedRow (&table)[N], int number) {
+  for (const TensixNamedRow &row : table)
+    if (row.number == number)
+      return row.name;
+  return nullptr;
+}
+const char *tensixArchName(int arch) { return rowName(kTensixArchTable, arch); }
+const char *tensixOpName(int op) { return rowName(kTensixOpTable, op); }
+const char *tensixFidelityName(unsigned phases) {
+  return rowName(kTensixFidelityTable, int(phases));
+}
+
+const TensixPackPath *lookupTensixPackPath(int arch, int dest, int outDtype) {
+  if (!tensixArchName(arch))
+    return nullptr;
+  for (const TensixPackPath &path : kPackPaths)
+    if (int(path.dest) == dest && path.outDtype == outDtype &&
+        (path.arches >> arch & 1))
+      return &path;
+  return nullptr;
+}
+
+//===-- Settings (§7 "Settings") ------------------------------------------===//
+
+static Status invalid(const char *rule, int64_t got) {
+  return Status::error(ErrorCode::invalidArgument, got, 0, rule);
+}
+
+Status checkTensixEltwise(int arch, int op, unsigned phases, int dest,
+                          int src, bool accumulate,
+                          TensixEltwiseConfig &config) {
+  if (!tensixArchName(arch))
+    return invalid("tensix: unknown architecture: expected "
+                   "BIRSIM_TENSIX_WORMHOLE (0) or BIRSIM_TENSIX_BLACKHOLE (1)",
+                   arch);
+  if (!tensixOpName(op))
+    return invalid("tensix: unknown op: expected BIRSIM_TENSIX_MUL (0), "
+                   "BIRSIM_TENSIX_ADD (1) or BIRSIM_TENSIX_SUB (2)",
+                   op);
+  const TensixDestInfo *destInfo = lookupTensixDest(dest);
+  if (!destInfo)
+    return invalid("tensix: unknown Dest kind: expected "
+                   "BIRSIM_TENSIX_DEST_FP32 (0), BIRSIM_TENSIX_DEST_BF16 (1) "
+                   "or BIRSIM_TENSIX_DEST_FP16 (2)",
+                   dest);
+  const TensixSrcInfo *srcInfo = lookupTensixSrc(src);
+  if (!srcInfo)
+    return invalid("tensix: unknown Src format: expected "
+                   "BIRSIM_TENSIX_SRC_TF32 (0), BIRSIM_TENSIX_SRC_BF16 (1) or "
+                   "BIRSIM_TENSIX_SRC_FP16 (2)",
+                   src);
+  if (phases == 0 || phases > 0xF)
+    return invalid("tensix: the fidelity phases must be a non-empty subset "
+                   "of phases 0-3 (bits 0x1-0x8)",
+                   int64_t(phases));
+  if (TensixOp(op) != TensixOp::mul && phases != 0x1)
+    return invalid("tensix: ELWADD and ELWSUB run at fidelity phase 0 only "
+                   "(phases BIRSIM_TENSIX_LOFI)",
+                   int64_t(phases));
+  if (destInfo->storageBytes == 2 &&
+      destInfo->exponentBits != srcInfo->exponentBits)
+    return invalid("tensix: a 16-bit Dest has the Src's exponent width: "
+                   "DEST_BF16 for SRC_TF32 and SRC_BF16, DEST_FP16 for "
+                   "SRC_FP16",
+                   dest);
+  config = {TensixArch(arch), TensixOp(op), phases, TensixDest(dest),
+            TensixSrc(src), accumulate};
+  return Status::success();
+}
+
+//===-- Operands (§7 "Operands") ------------------------------------------===//
+
+uint32_t tensixSrcWord(TensixSrc src, uint32_t f32) {
+  uint32_t sign = f32 & 0x80000000u;
+  switch (src) {
+  case TensixSrc::tf32: // the low 13 fraction bits dropped
+    return (f32 & 0xFFFFE000u) >> 13;
+  case TensixSrc::bf16: // denormals to signed zero, the low 16 bits dropped
+    if ((f32 & 0x7F800000u) == 0)
+      return sign >> 13;
+    return (f32 & 0xFFFF0000u) >> 13;
+  case TensixSrc::fp16: { // rebiased to 5 bits: under to zero, over saturates
+    int exponent = int(f32 >> 23 & 0xFF) - 112;
+    if (exponent < 0)
+      return sign >> 13;
+    if (exponent > 31)
+      return (sign | 31u << 23 | 0x7FE000u) >> 13;
+    return (sign | uint32_t(exponent) << 23 | (f32 & 0x7FE000u)) >> 13;
+  }
+  }
+  return 0;
+}
+
+uint32_t tensixDestRead(TensixDest dest, uint32_t bits) {
+  switch (dest) {
+  case TensixDest::fp32:
+    return bits;
+  case TensixDest::bf16:
+    return bits << 16;
+  case TensixDest::fp16:
+    return (bits & 0x8000u) << 16 | (bits & 0x7FFFu) << 13;
+  }
+  return 0;
+}
+
+uint32_t tensixDestWrite(TensixDest dest, uint32_t word) {
+  switch (dest) {
+  case TensixDest::fp32:
+    return word;
+  case TensixDest::bf16:
+    return word >> 16;
+  case TensixDest::fp16:
+    return (word >> 16 & 0x8000u) | (word & 0x0FFFE000u) >> 13;
+  }
+  return 0;
+}
+
+//===-- Adding into Dest (§7 "Adding into Dest") --------------------------===//
+
+namespace {
+/// One addend: a sign, a biased exponent and a magnitude whose unit is
+/// 2^(exponent - bias - 23).
+struct Term {
+  uint32_t negative;
+  int32_t exponent;
+  uint32_t magnitude;
+};
+} // namespace
+
+/// Shifts a term's magnitude right by `places`, adding half a unit first in
+/// two's complement: a negative term's sign is subtracted, so its ties go
+/// toward +Inf. 31 places or more leave nothing.
+static uint32_t alignRight(uint32_t magnitude, uint32_t negative,
+                           uint32_t places) {
+  if (places >= 31)
+    return 0;
+  return (magnitude + (1u << (places - 1)) - negative) >> places;
+}
+
+/// The aligned sum of up to two terms and Dest, normalised and encoded into
+/// Dest's word (ttsim's fpu_accum_normalize_encode).
+static uint32_t addIntoDest(TensixArch arch, const TensixDestInfo &dest,
+                            Term t0, Term t1, uint32_t destWord, bool *quirk) {
+  Term d{destWord >> 31, int32_t(destWord >> 23 & 0xFF),
+         (destWord & 0x7FFFFFu) | 0x800000u};
+  if (d.exponent == 0)
+    d.magnitude = 0;
+  int32_t exponent = std::max({t0.exponent, t1.exponent, d.exponent});
+  if (exponent <= 0)
+    return 0;
+  if (t0.exponent < exponent)
+    t0.magnitude = alignRight(t0.magnitude, t0.negative,
+                              uint32_t(exponent - t0.exponent));
+  if (t1.exponent < exponent)
+    t1.magnitude = alignRight(t1.magnitude, t1.negative,
+                              uint32_t(exponent - t1.exponent));
+  if (d.exponent < exponent) // Dest's magnitude rounds half up
+    d.magnitude = alignRight(d.magnitude, 0, uint32_t(exponent - d.exponent));
+  bool wide = dest.storageBytes == 4;
+  if (!wide) { // a 16-bit Dest rounds every addend's low 13 bits away first
+    t0.magnitude = (t0.magnitude + (1u << 12) - t0.negative) & ~0x1FFFu;
+    t1.magnitude = (t1.magnitude + (1u << 12) - t1.negative) & ~0x1FFFu;
+    d.magnitude = (d.magnitude + (1u << 12)) & ~0x1FFFu;
+  }
+  uint32_t negative = d.negative;
+  int32_t sum = int32_t(d.magnitude);
+  sum += t0.negative == negative ? int32_t(t0.magnitude)
+                                 : -int32_t(t0.magnitude);
+  sum += t1.negative == negative ? int32_t(t1.magnitude)
+                                 : -int32_t(t1.magnitude);
+  if (sum < 0) {
+    sum = -sum;
+    negative ^= 1;
+  }
+  if (sum == 0) // exact cancellation is +0
+    return 0;
+  uint32_t magnitude = uint32_t(sum);
+  int32_t shift = __builtin_clz(magnitude) - 8; // to 24 bits
+  if (arch == TensixArch::wormhole && negative && magnitude == 1) {
+    shift -= 27; // Wormhole renormalises -1 unit as if shifted by -4
+    if (quirk)
+      *quirk = true;
+  }
+  exponent -= shift;
+  int32_t dropped = 24 - int32_t(dest.keptBits); // 0, 16 (bf16), 13 (fp16)
+  shift -= dropped;
+  if (shift < 0) // round half up on the magnitude
+    magnitude = (magnitude + (1u << (-shift - 1))) >> -shift;
+  else
+    magnitude <<= shift;
+  magnitude <<= dropped;
+  if (magnitude & 0x1000000u) // the rounding carried out
+    ++exponent;
+  magnitude &= 0x7FFFFFu;
+  if (exponent <= 0) // underflow is +0
+    return 0;
+  uint32_t sign = negative << 31;
+  if (wide || dest.exponentBits == 8) {
+    if (exponent >= 255)
+      return sign | 0x7F800000u;
+  } else if (exponent >= 32) { // fp16 Dest saturates
+    return sign | 31u << 23 | 0x3FFu << 13;
+  }
+  return sign | uint32_t(exponent) << 23 | magnitude;
+}
+
+//===-- ELWMUL, ELWADD, ELWSUB (§7 "Products", "Sums") --------------------===//
+
+/// The product exponent's rebias: to the Src's bias (8-bit), to Dest's
+/// float32 bias from a 5-bit Src, or to float16's; then the phase's slices'
+/// weights (-5 for SrcA's low slice, -7 for SrcB's).
+static int32_t productRebias(const TensixDestInfo &dest, bool exponent8,
+                             unsigned phase) {
+  int32_t rebias = exponent8 ? -127 : dest.storageBytes == 4 ? 97 : -15;
+  if (phase & 1)
+    rebias -= 5;
+  if (phase & 2)
+    rebias -= 7;
+  return rebias;
+}
+
+/// Src word fields.
+static uint32_t srcNegative(uint32_t word) { return word >> 18 & 1; }
+static int32_t srcExponent(uint32_t word) { return int32_t(word >> 10 & 0xFF); }
+static uint32_t srcSignificand(uint32_t word) { return (word & 0x3FF) | 0x400; }
+/// Src words whose exponent field is 0 are zero (SrcA always; SrcB with
+/// the LLK's default flush, D46).
+static bool srcIsZero(uint32_t word) { return (word & 0x3FFFF) < 0x400; }
+
+/// SrcA's 5-bit slice at `phase`: the hidden bit and the top 4 fraction
+/// bits, or the next 5 (bits 5-1) at odd phases.
+static uint32_t sliceA(uint32_t significand, unsigned phase) {
+  return phase & 1 ? (significand >> 1) & 31 : significand >> 6;
+}
+/// SrcB's 7-bit slice: the hidden bit and the top 6 fraction bits, or the
+/// low 4 shifted up by 3 at phases 2 and 3.
+static uint32_t sliceB(uint32_t significand, unsigned phase) {
+  return phase & 2 ? (significand & 15) << 3 : significand >> 4;
+}
+
+static uint32_t elwmul(const TensixEltwiseConfig &config,
+                       const TensixDestInfo &dest, bool exponent8, uint32_t a,
+                       uint32_t b, uint32_t destWord, unsigned phase,
+                       bool *quirk) {
+  int32_t rebias = productRebias(dest, exponent8, phase);
+  Term product{srcNegative(a) ^ srcNegative(b),
+               srcExponent(a) + srcExponent(b) + rebias,
+               (sliceA(srcSignificand(a), phase) *
+                sliceB(srcSignificand(b), phase))
+                   << 13};
+  if (srcIsZero(a) || srcIsZero(b) || product.exponent <= 0)
+    product = {0, std::max(rebias, 0), 0}; // a zero still takes part
+  return addIntoDest(config.arch, dest, product, {0, 0, 0}, destWord, quirk);
+}
+
+static uint32_t elwadd(const TensixEltwiseConfig &config,
+                       const TensixDestInfo &dest, bool exponent8, uint32_t a,
+                       uint32_t b, uint32_t destWord, bool *quirk) {
+  if (config.op == TensixOp::sub)
+    b ^= 1u << 18;
+  if (srcIsZero(a))
+    a = 0;
+  if (srcIsZero(b))
+    b = 0;
+  if (!config.accumulate)
+    destWord = 0;
+  if ((a & 0x3FFFF) < (b & 0x3FFFF)) // the larger magnitude first
+    std::swap(a, b);
+  uint32_t big = a ? srcSignificand(a) : 0;
+  uint32_t small = b ? srcSignificand(b) : 0;
+  int32_t exponent = srcExponent(a);
+  uint32_t places = uint32_t(exponent - srcExponent(b));
+  if (places > 0) // the smaller rounds half up; 12 places or more leave 0
+    small = places < 12 ? (small + (1u << (places - 1))) >> places : 0;
+  uint32_t magnitude =
+      (srcNegative(a) == srcNegative(b) ? big + small : big - small) << 13;
+  if (dest.storageBytes == 4 && !exponent8) // a 5-bit Src into float32
+    exponent = exponent ? exponent + 112 : 97;
+  return addIntoDest(config.arch, dest, {srcNegative(a), exponent, magnitude},
+                     {0, 0, 0}, destWord, quirk);
+}
+
+uint32_t tensixEltwiseWord(const TensixEltwiseConfig &config, uint32_t a,
+                           uint32_t b, uint32_t destWord,
+                           bool *minusOneQuirk) {
+  const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
+  bool exponent8 = config.src != TensixSrc::fp16;
+  if (config.op != TensixOp::mul)
+    return elwadd(config, dest, exponent8, a, b, destWord, minusOneQuirk);
+  uint32_t word = config.accumulate ? destWord : 0; // mul_tiles' Dest is 0
+  for (unsigned phase = 0; phase < 4; ++phase)
+    if (config.phases >> phase & 1)
+      word = elwmul(config, dest, exponent8, a, b, word, phase, minusOneQuirk);
+  return word;
+}
+
+//===-- Bulk --------------------------------------------------------------===//
+
+static uint32_t loadBits(const void *base, size_t index, unsigned bytes) {
+  if (bytes == 4) {
+    uint32_t v;
+    std::memcpy(&v, static_cast<const char *>(base) + 4 * index, 4);
+    return v;
+  }
+  uint16_t v;
+  std::memcpy(&v, static_cast<const char *>(base) + 2 * index, 2);
+  return v;
+}
+
+static void storeBits(void *base, size_t index, unsigned bytes, uint32_t v) {
+  if (bytes == 4) {
+    std::memcpy(static_cast<char *>(base) + 4 * index, &v, 4);
+    return;
+  }
+  uint16_t h = uint16_t(v);
+  std::memcpy(static_cast<char *>(base) + 2 * index, &h, 2);
+}
+
+static Status checkEltwiseBuffers(const float *a, const float *b,
+                                  size_t count, const void *destValues,
+                                  unsigned destBytes) {
+  if (count != 0 && (!a || !b || !destValues))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero element count");
+  if (Status s = checkCount(count, 4); !s.ok())
+    return s;
+  if (Status s = checkNoOverlap(destValues, count * destBytes, a, count * 4,
+                                true);
+      !s.ok())
+    return s;
+  return checkNoOverlap(destValues, count * destBytes, b, count * 4, true);
+}
+
+/// The per-element fidelity events of `config` (docs/Fidelity.md, tensix).
+static void tallyElement(const TensixEltwiseConfig &config, uint32_t a,
+                         uint32_t b, uint32_t destWord, uint32_t result,
+                         bool quirk, size_t index, FidelityTally &tally) {
+  if (quirk)
+    tally.record(FidelityEvent::tensix_minus_one_quirk, index);
+  if (config.op == TensixOp::mul && config.phases != 0xF) {
+    TensixEltwiseConfig full = config;
+    full.phases = 0xF;
+    if (tensixEltwiseWord(full, a, b, destWord) != result)
+      tally.record(FidelityEvent::tensix_below_hifi4, index);
+  }
+}
+
+template <bool Tally>
+static void eltwiseRange(const TensixEltwiseConfig &config, const float *a,
+                         const float *b, void *destValues, size_t begin,
+                         size_t end, FidelityTally *tally) {
+  const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
+  unsigned bytes = dest.storageBytes;
+  for (size_t i = begin; i < end; ++i) {
+    uint32_t wa = tensixSrcWord(config.src, bitsOf(a[i]));
+    uint32_t wb = tensixSrcWord(config.src, bitsOf(b[i]));
+    uint32_t destWord =
+        config.accumulate
+            ? tensixDestRead(config.dest, loadBits(destValues, i, bytes))
+            : 0;
+    bool quirk = false;
+    uint32_t word = tensixEltwiseWord(config, wa, wb, destWord, &quirk);
+    if constexpr (Tally)
+      tallyElement(config, wa, wb, destWord, word, quirk, i, *tally);
+    else
+      storeBits(destValues, i, bytes, tensixDestWrite(config.dest, word));
+  }
+}
+
+Status tensixEltwise(int arch, int op, unsigned phases, int dest, int src,
+                     const float *a, const float *b, size_t count,
+                     void *destValues, bool accumulate,
+                     FidelityCounts *counts) {
+  TensixEltwiseConfig config;
+  if (Status s = checkTensixEltwise(arch, op, phases, dest, src, accumulate,
+                                    config);
+      !s.ok())
+    return s;
+  unsigned bytes = kTensixDestTable[dest].storageBytes;
+  if (Status s = checkEltwiseBuffers(a, b, count, destValues, bytes); !s.ok())
+    return s;
+  if (counts) { // before the write: accumulate reads Dest's old values
+    FidelityTally tally;
+    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+      FidelityTally chunk;
+      eltwiseRange<true>(config, a, b, destValues, begin, end, &chunk);
+      tally.mergeLocked(chunk);
+    });
+    tally.elements[int(FidelityFamily::tensix)] += count;
+    counts->add(tally);
+  }
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    eltwiseRange<false>(config, a, b, destValues, begin, end, nullptr);
+  });
+  return Status::success();
+}
+
+Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,
+                          const float *a, const float *b, size_t count,
+                          const void *destValues, bool accumulate,
+                          FidelityTally &tally) {
+  TensixEltwiseConfig config;
+  if (Status s = checkTensixEltwise(arch, op, phases, dest, src, accumulate,
+                                    config);
+      !s.ok())
+    return s;
+  unsigned bytes = kTensixDestTable[dest].storageBytes;
+  if (Status s = checkEltwiseBuffers(a, b, count, destValues, bytes); !s.ok())
+    return s;
+  eltwiseRange<true>(config, a, b, const_cast<void *>(destValues), 0, count,
+                     &tally);
+  tally.elements[int(FidelityFamily::tensix)] += count;
+  return Status::success();
+}
+
+//===-- Fidelity phases (§7 "Fidelity phases") ----------------------------===//
+
+unsigned tensixIdlePhases(unsigned phases, unsigned aBits, unsigned bBits) {
+  // An operand with k significant bits has significand bits 10..11-k
+  // possibly set; a slice is idle when it reads none of them.
+  auto mask = [](unsigned bits) {
+    bits = std::min(bits, 11u);
+    return ((1u << bits) - 1) << (11 - bits);
+  };
+  uint32_t aMask = mask(aBits), bMask = mask(bBits);
+  unsigned idle = 0;
+  for (unsigned phase = 0; phase < 4; ++phase)
+    if ((phases >> phase & 1) &&
+        (sliceA(aMask, phase) == 0 || sliceB(bMask, phase) == 0))
+      idle |= 1u << phase;
+  return idle;
+}
+
+//===-- The packer (§7 "The packer", "L1 accumulation") -------------------===//
+
+uint32_t tensixPackValue(TensixPackConversion conversion, uint32_t bits) {
+  switch (conversion) {
+  case TensixPackConversion::keepFp32:
+    return bits;
+  case TensixPackConversion::fp32RoundBf16: {
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) // NaN to the signed Inf
+      bits = (bits & 0x80000000u) | 0x7F800000u;
+    uint32_t half = (bits + 0x8000u) >> 16; // ties away from zero
+    return (half & 0x7FFF) < 0x80 ? 0 : half; // below normal to +0
+  }
+  case TensixPackConversion::fp32TruncFp16: {
+    uint32_t sign = bits >> 16 & 0x8000u;
+    int32_t exponent = int32_t(bits >> 23 & 0xFF) - 112;
+    if (exponent < 0)
+      return sign;
+    if (exponent > 31)
+      return sign | 0x7FFF;
+    return sign | uint32_t(exponent) << 10 | (bits & 0x7FFFFFu) >> 13;
+  }
+  case TensixPackConversion::fp32RoundFp16: {
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+      bits = (bits & 0x80000000u) | 0x7F800000u;
+    uint32_t word = (bits + 0x1000u) >> 13; // to 10 fraction bits, ties away
+    if ((word & 0x3FFFF) < 0x400)
+      return 0;
+    uint32_t sign = (word >> 18 & 1) << 15;
+    int32_t exponent = int32_t(word >> 10 & 0xFF) - 112;
+    if (exponent < 0)
+      return sign;
+    if (exponent > 31)
+      return sign | 0x7FFF;
+    return sign | uint32_t(exponent) << 10 | (word & 0x3FF);
+  }
+  case TensixPackConversion::keepBf16:
+  case TensixPackConversion::widenBf16: {
+    uint32_t magnitude = bits & 0x7FFF;
+    if (magnitude > 0x7F80) // NaN to the signed Inf
+      bits = (bits & 0x8000) | 0x7F80;
+    else if (magnitude < 0x80) // below normal to +0
+      bits = 0;
+    return conversion == TensixPackConversion::widenBf16 ? bits << 16 : bits;
+  }
+  case TensixPackConversion::keepFp16:
+    return (bits & 0x7FFF) < 0x400 ? 0 : bits;
+  case TensixPackConversion::widenFp16:
+    if ((bits & 0x7FFF) < 0x400)
+      return 0;
+    return (bits & 0x8000) << 16 | ((bits & 0x7FFF) + (112u << 10)) << 13;
+  case TensixPackConversion::fp16TruncBf16:
+    if ((bits & 0x7FFF) < 0x400)
+      return 0;
+    return (bits & 0x8000) | ((bits >> 10 & 31) + 112) << 7 |
+           (bits & 0x3FF) >> 3;
+  }
+  return 0;
+}
+
+static uint32_t flushDenormal32(uint32_t bits) {
+  return (bits & 0x7FFFFFFFu) < 0x800000u ? bits & 0x80000000u : bits;
+}
+
+/// Rounds a double's fraction to `keep` bits, to nearest even (the carry
+/// goes into the exponent field above it).
+static uint64_t roundFractionEven(uint64_t fraction, unsigned keep) {
+  unsigned drop = 52 - keep;
+  uint64_t half = (uint64_t(1) << (drop - 1)) - 1 + (fraction >> drop & 1);
+  return (fraction + half) >> drop;
+}
+
+uint32_t tensixL1Accumulate(int outDtype, uint32_t l1, uint32_t value) {
+  switch (Dtype(outDtype)) {
+  case Dtype::float32: { // float32 add, denormals as zeros, one NaN
+    float sum = floatOf(flushDenormal32(l1)) +
+                floatOf(flushDenormal32(value));
+    uint32_t bits = bitsOf(sum);
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+      return 0x7FC00000u;
+    return flushDenormal32(bits);
+  }
+  case Dtype::bfloat16: {
+    if ((l1 == 0x7F80 && value == 0xFF80) || (l1 == 0xFF80 && value == 0x7F80))
+      return 0x7FC0; // Inf - Inf
+    auto widen = [](uint32_t h, bool isL1) {
+      if ((h & 0x7FFF) < 0x80)
+        h &= 0x8000; // denormals as zeros
+      uint64_t sign = uint64_t(h & 0x8000) << 48;
+      if ((h & 0x7FFF) > 0x7F80) // a NaN reads as a huge normal
+        return doubleOf(
+            isL1 ? sign | ((uint64_t(0x7FF) << 52) - 1)
+                 : sign | uint64_t(255 - 127 + 1023) << 52 |
+                       uint64_t(h & 0x7F) << 45);
+      return double(floatOf(h << 16));
+    };
+    uint64_t sum = bitsOf(widen(l1, true) + widen(value, false));
+    uint32_t sign = uint32_t(sum >> 63) << 15;
+    int32_t exponent = int32_t(sum >> 52 & 0x7FF) - 1023 + 127;
+    if (exponent <= 0)
+      return sign;
+    if (exponent >= 255)
+      return sign | 0x7F80;
+    return sign | ((uint32_t(exponent) << 7) +
+                   uint32_t(roundFractionEven(sum & ((uint64_t(1) << 52) - 1),
+                                              7)));
+  }
+  case Dtype::float16: { // no Inf/NaN codes: exponent 31 is finite
+    auto widen = [](uint32_t h) {
+      uint32_t bits = (h & 0x8000) << 16;
+      if ((h & 0x7FFF) >= 0x400)
+        bits |= ((h & 0x7FFF) << 13) + (112u << 23);
+      return floatOf(bits);
+    };
+    uint32_t sum = bitsOf(widen(l1) + widen(value));
+    uint32_t sign = sum >> 16 & 0x8000;
+    if ((sum & 0x7FFFFFFFu) == 0) // cancellation near the top saturates
+      return sign | ((l1 >> 10 & 31) >= 30 ? 0x7FFF : 0);
+    int32_t exponent = int32_t(sum >> 23 & 0xFF) - 112;
+    if (exponent <= 0) // below the exponent range saturates; 0 is zero
+      return sign | (exponent < 0 ? 0x7FFF : 0);
+    uint32_t fraction = sum & 0x7FFFFF;
+    uint32_t half = (1u << 12) - 1 + (fraction >> 13 & 1);
+    uint32_t packed = (uint32_t(exponent) << 10) + ((fraction + half) >> 13);
+    return sign | (packed < 0x8000 ? packed : 0x7FFF);
+  }
+  default:
+    return value;
+  }
+}
+
+Status tensixPack(int arch, int dest, const void *destValues, size_t count,
+                  int outDtype, void *out, bool l1Accumulate) {
+  if (!tensixArchName(arch))
+    return invalid("tensix: unknown architecture: expected "
+                   "BIRSIM_TENSIX_WORMHOLE (0) or BIRSIM_TENSIX_BLACKHOLE (1)",
+                   arch);
+  const TensixDestInfo *destInfo = lookupTensixDest(dest);
+  if (!destInfo)
+    return invalid("tensix: unknown Dest kind: expected "
+                   "BIRSIM_TENSIX_DEST_FP32 (0), BIRSIM_TENSIX_DEST_BF16 (1) "
+                   "or BIRSIM_TENSIX_DEST_FP16 (2)",
+                   dest);
+  const TensixPackPath *path = lookupTensixPackPath(arch, dest, outDtype);
+  if (!path)
+    return invalid("tensix_pack: the packer has no path from this Dest kind "
+                   "to this output dtype on this architecture (fp32 Dest: "
+                   "float32, bfloat16, float16; bf16 Dest: bfloat16, "
+                   "float32; fp16 Dest: float16, float32, bfloat16)",
+                   outDtype);
+  unsigned inBytes = destInfo->storageBytes;
+  unsigned outBytes = unsigned(lookupDtype(outDtype)->bytes);
+  if (count != 0 && (!destValues || !out))
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null buffer with a non-zero element count");
+  if (Status s = checkCount(count, std::max(inBytes, outBytes)); !s.ok())
+    return s;
+  if (Status s = checkNoOverlap(out, count * outBytes, destValues,
+                                count * inBytes, true);
+      !s.ok())
+    return s;
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      uint32_t v =
+          tensixPackValue(path->conversion, loadBits(destValues, i, inBytes));
+      if (l1Accumulate)
+        v = tensixL1Accumulate(outDtype, loadBits(out, i, outBytes), v);
+      storeBits(out, i, outBytes, v);
+    }
+  });
+  return Status::success();
+}
+
+} // namespace birsim::core
