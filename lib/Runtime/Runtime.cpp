@@ -6,6 +6,7 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
+#include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
 
 #include <cstdio>
@@ -51,6 +52,17 @@ static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
 #define BIRSIM_TT_FP8_POLICY(Enumerator, Number, CMacro)                       \
   static_assert(CMacro == Number, #CMacro " differs from the core table");
 #include "birsim/Core/TtFp8Policies.def"
+#define BIRSIM_TENSIX_ARCH(Enumerator, Number, CMacro)                         \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#define BIRSIM_TENSIX_DEST(Enumerator, Number, Bytes, Exponent, Kept, CMacro)  \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#define BIRSIM_TENSIX_SRC(Enumerator, Number, Exponent, Fraction, CMacro)      \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#define BIRSIM_TENSIX_OP(Enumerator, Number, CMacro)                           \
+  static_assert(CMacro == Number, #CMacro " differs from the core table");
+#define BIRSIM_TENSIX_FIDELITY(Enumerator, Phases, CMacro)                     \
+  static_assert(CMacro == Phases, #CMacro " differs from the core table");
+#include "birsim/Core/Tensix.def"
 static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
                   BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
               "Runtime.h's status codes differ from the core's");
@@ -472,6 +484,44 @@ int birsim_tt_fp8_encode(int policy, const float *src, size_t count,
 int birsim_tt_fp8_decode(int policy, const uint8_t *src, size_t count,
                          float *dst) {
   return report(ttFp8DecodeBulk(policy, src, count, dst));
+}
+
+int birsim_tensix_eltwise(int arch, int op, unsigned phases, int dest_kind,
+                          int src_format, const float *a, const float *b,
+                          size_t count, void *dest, int accumulate) {
+  return counted([&](FidelityCounts *counts) {
+    return tensixEltwise(arch, op, phases, dest_kind, src_format, a, b, count,
+                         dest, accumulate != 0, counts);
+  });
+}
+
+int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
+                       size_t count, int out_dtype, void *out,
+                       int l1_accumulate) {
+  return report(tensixPack(arch, dest_kind, dest, count, out_dtype, out,
+                           l1_accumulate != 0));
+}
+
+unsigned birsim_tensix_idle_phases(unsigned phases, unsigned a_bits,
+                                   unsigned b_bits) {
+  return tensixIdlePhases(phases & 0xF, a_bits, b_bits);
+}
+
+const char *birsim_tensix_name(int table, int number) {
+  switch (table) {
+  case 0:
+    return tensixArchName(number);
+  case 1:
+    return tensixOpName(number);
+  case 2:
+    return lookupTensixDest(number) ? lookupTensixDest(number)->name : nullptr;
+  case 3:
+    return lookupTensixSrc(number) ? lookupTensixSrc(number)->name : nullptr;
+  case 4:
+    return tensixFidelityName(unsigned(number));
+  default:
+    return nullptr;
+  }
 }
 
 int birsim_bfp_pack_at(int where, int format, int src_dtype, const void *src,

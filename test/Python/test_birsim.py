@@ -162,7 +162,7 @@ def test_fidelity_counts_nest_and_restore():
         assert inner["reduce"]["sim_inf_device_saturates"] == 10
     assert outer.counts["reduce"]["elements"] == 110
     assert set(outer.counts) == {"reduce", "cast", "bfp_pack", "tt_fp8",
-                                  "mx_pack"}
+                                  "mx_pack", "tensix"}
     assert "device_differs" in outer.counts["bfp_pack"]
     # Off again: nothing counts outside.
     with birsim.fidelity() as later:

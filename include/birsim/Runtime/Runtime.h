@@ -383,6 +383,55 @@ BIRSIM_RT_API int birsim_tt_fp8_encode(int policy, const float *src,
 BIRSIM_RT_API int birsim_tt_fp8_decode(int policy, const uint8_t *src,
                                        size_t count, float *dst);
 
+/* The Tensix FPU's elementwise ops and the packer's output
+ * (include/birsim/Core/Tensix.def; docs/Semantics.md section 7). */
+#define BIRSIM_TENSIX_WORMHOLE 0
+#define BIRSIM_TENSIX_BLACKHOLE 1
+#define BIRSIM_TENSIX_DEST_FP32 0 /* 32-bit Dest: float32 values */
+#define BIRSIM_TENSIX_DEST_BF16 1 /* 16-bit Dest, 8-bit exponent: bfloat16 bit patterns */
+#define BIRSIM_TENSIX_DEST_FP16 2 /* 16-bit Dest, 5-bit exponent: float16 bit patterns (exponent 31 finite) */
+#define BIRSIM_TENSIX_SRC_TF32 0  /* Src keeps 10 fraction bits */
+#define BIRSIM_TENSIX_SRC_BF16 1  /* Src keeps 7 (Float32, Float16_b, Bfp8_b, Bfp4_b, Bfp2_b tiles) */
+#define BIRSIM_TENSIX_SRC_FP16 2  /* 5-bit exponent, 10 fraction bits; both operands */
+#define BIRSIM_TENSIX_MUL 0
+#define BIRSIM_TENSIX_ADD 1
+#define BIRSIM_TENSIX_SUB 2
+#define BIRSIM_TENSIX_LOFI 0x1u   /* fidelity phases: bit p runs phase p, in ascending order */
+#define BIRSIM_TENSIX_HIFI2 0x3u
+#define BIRSIM_TENSIX_HIFI3 0x7u
+#define BIRSIM_TENSIX_HIFI4 0xFu
+/* dest[i] = the Dest value after `op` on a[i] (SrcA) and b[i] (SrcB), as
+ * mul_tiles / add_tiles / sub_tiles run it (mul: one ELWMUL per phase in
+ * `phases`; add, sub: phases must be LOFI). a and b are float32 values read
+ * into Src as the unpacker writes a Float32 tile in src_format (values not
+ * representable there are truncated as the unpacker truncates). dest holds
+ * count values of dest_kind's type; accumulate = 0: Dest starts at zero
+ * (mul) or is overwritten (add, sub); 1: the op adds into dest's values.
+ * 0, or a status with the message (nothing written). dest may be a or b
+ * exactly with a 32-bit Dest, and overlaps neither otherwise. */
+BIRSIM_RT_API int birsim_tensix_eltwise(int arch, int op, unsigned phases,
+                                        int dest_kind, int src_format,
+                                        const float *a, const float *b,
+                                        size_t count, void *dest,
+                                        int accumulate);
+/* The packer: count Dest values (dest_kind's type) to out_dtype (float32,
+ * bfloat16, float16 by their birsim dtype numbers) as PACR converts them;
+ * l1_accumulate = 1 adds them into out's values with Pack_L1_Acc's rule
+ * for out_dtype. */
+BIRSIM_RT_API int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
+                                     size_t count, int out_dtype, void *out,
+                                     int l1_accumulate);
+/* The phases of `phases` whose product is zero for every operand with at
+ * most a_bits (SrcA) and b_bits (SrcB) significant bits, hidden bit
+ * included: bfp8 7, bfp4 3, bfp2 1, bf16 8, tf32 and fp16 11. */
+BIRSIM_RT_API unsigned birsim_tensix_idle_phases(unsigned phases,
+                                                 unsigned a_bits,
+                                                 unsigned b_bits);
+/* Tensix.def's names by table and number: table 0 architectures, 1 ops,
+ * 2 Dest kinds, 3 Src formats, 4 fidelities (number = phase set); NULL for
+ * other numbers. */
+BIRSIM_RT_API const char *birsim_tensix_name(int table, int number);
+
 /* Threads used by large bulk calls (results never depend on it): n > 0
  * threads, or 0 for the default (BIRSIM_NUM_THREADS, else the hardware's
  * concurrency). Returns the previous setting (0 = default). The vector path
@@ -397,14 +446,14 @@ BIRSIM_RT_API const char *birsim_version(void);
  * to the values of the bulk calls (birsim_accumulate,
  * birsim_accumulate_into, birsim_scatter_accumulate,
  * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
- * birsim_bfp_pack, birsim_bfp_pack_matrix, birsim_tt_fp8_encode, and
- * birsim_bfp_pack_at and
+ * birsim_bfp_pack, birsim_bfp_pack_matrix, birsim_tt_fp8_encode,
+ * birsim_tensix_eltwise, and birsim_bfp_pack_at and
  * birsim_bfp_pack_matrix_at at BIRSIM_BFP_HOST; a pack at a device site
  * counts nothing) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt
  * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);
  * `elements` counts the values examined: fp8 add elements, cast inputs, BFP
- * input floats. */
+ * input floats, Tensix elementwise elements. */
 struct birsim_fidelity_counts {
   struct {
     uint64_t elements, sim_inf_device_saturates;

@@ -245,10 +245,10 @@ int firstUnknownFormat() {
 // Fidelity.def's rows by number, the version and the active path.
 TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
   const char *families[] = {"reduce", "cast", "bfp_pack", "tt_fp8",
-                            "mx_pack"};
-  for (int f = 0; f < 5; ++f)
+                            "mx_pack", "tensix"};
+  for (int f = 0; f < 6; ++f)
     EXPECT_STREQ(birsim_fidelity_family_name(f), families[f]);
-  EXPECT_EQ(birsim_fidelity_family_name(5), nullptr);
+  EXPECT_EQ(birsim_fidelity_family_name(6), nullptr);
   EXPECT_EQ(birsim_fidelity_family_name(-1), nullptr);
   std::vector<std::string> keys;
   int family = -1;
@@ -264,7 +264,8 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
       "bfp_pack.exponent_clamped",       "bfp_pack.device_differs",
       "tt_fp8.host_ocp_differ",          "tt_fp8.host_blackhole_differ",
       "tt_fp8.ocp_blackhole_differ",     "mx_pack.saturated",
-      "mx_pack.flushed_to_zero",         "mx_pack.nan"};
+      "mx_pack.flushed_to_zero",         "mx_pack.nan",
+      "tensix.below_hifi4",              "tensix.minus_one_quirk"};
   EXPECT_EQ(keys, want);
   EXPECT_EQ(birsim_fidelity_event_key(-1, &family), nullptr);
   std::string version = birsim_version();
@@ -274,6 +275,74 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
   if (const char *forced = std::getenv("BIRSIM_ISA"); forced &&
       std::string(forced) == "portable")
     EXPECT_EQ(isa, "portable");
+}
+
+// The Tensix entry points: the silicon numbers, the counters, the names,
+// every error's status and message, and nothing written on error.
+TEST(RuntimeAbi, TensixEltwiseAndPack) {
+  float a[3] = {1.3125f, 508.0f, -1.0f}, b[3] = {7.96875f, 748.0f, 1.015625f};
+  uint16_t dest[3] = {};
+  ASSERT_EQ(birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_MUL,
+                                  BIRSIM_TENSIX_HIFI2, BIRSIM_TENSIX_DEST_BF16,
+                                  BIRSIM_TENSIX_SRC_BF16, a, b, 3, dest, 0),
+            BIRSIM_OK);
+  EXPECT_EQ(dest[0], 0x4127); // 10.4375
+  EXPECT_EQ(dest[1], 0x48B8); // 376832
+  float out[3];
+  ASSERT_EQ(birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_DEST_BF16,
+                               dest, 3, 16 /* float32 */, out, 0),
+            BIRSIM_OK);
+  EXPECT_EQ(out[0], 10.4375f);
+  ASSERT_EQ(birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_DEST_BF16,
+                               dest, 3, 16, out, 1),
+            BIRSIM_OK);
+  EXPECT_EQ(out[0], 20.875f); // L1 accumulation
+
+  uint32_t wide[3] = {0, 0, 0x3F81FFFF};
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  ASSERT_EQ(birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_MUL,
+                                  BIRSIM_TENSIX_HIFI2, BIRSIM_TENSIX_DEST_FP32,
+                                  BIRSIM_TENSIX_SRC_BF16, a, b, 3, wide, 1),
+            BIRSIM_OK);
+  birsim_fidelity_enable(0);
+  struct birsim_fidelity_counts counts;
+  ASSERT_EQ(birsim_fidelity_counters(&counts), BIRSIM_OK);
+  EXPECT_EQ(counts.tensix.elements, 3u);
+  EXPECT_EQ(counts.tensix.below_hifi4, 2u);
+  EXPECT_EQ(counts.tensix.minus_one_quirk, 1u);
+  EXPECT_EQ(wide[2], 0xC1800000u);
+  birsim_fidelity_reset();
+
+  EXPECT_STREQ(birsim_tensix_name(0, 1), "blackhole");
+  EXPECT_STREQ(birsim_tensix_name(1, 2), "sub");
+  EXPECT_STREQ(birsim_tensix_name(2, 2), "fp16");
+  EXPECT_STREQ(birsim_tensix_name(3, 0), "tf32");
+  EXPECT_STREQ(birsim_tensix_name(4, 0x7), "hifi3");
+  EXPECT_EQ(birsim_tensix_name(4, 0x5), nullptr);
+  EXPECT_EQ(birsim_tensix_name(5, 0), nullptr);
+  EXPECT_EQ(birsim_tensix_idle_phases(BIRSIM_TENSIX_HIFI2, 3, 8), 0x2u);
+
+  uint16_t keep[3] = {0xAAAA, 0xAAAA, 0xAAAA};
+  EXPECT_EQ(birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_ADD,
+                                  BIRSIM_TENSIX_HIFI4, BIRSIM_TENSIX_DEST_BF16,
+                                  BIRSIM_TENSIX_SRC_BF16, a, b, 3, keep, 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(std::string(birsim_last_error()).find("phase 0 only"),
+            std::string::npos);
+  EXPECT_EQ(birsim_tensix_eltwise(BIRSIM_TENSIX_BLACKHOLE, BIRSIM_TENSIX_MUL,
+                                  BIRSIM_TENSIX_LOFI, BIRSIM_TENSIX_DEST_FP16,
+                                  BIRSIM_TENSIX_SRC_TF32, a, b, 3, keep, 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(std::string(birsim_last_error()).find("exponent width"),
+            std::string::npos);
+  EXPECT_EQ(birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_DEST_BF16,
+                               dest, 3, 13 /* float16 */, keep, 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(std::string(birsim_last_error()).find("no path"),
+            std::string::npos);
+  for (uint16_t k : keep)
+    EXPECT_EQ(k, 0xAAAA);
 }
 
 TEST(RuntimeAbi, BfpErrors) {

@@ -23,6 +23,11 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
       against the Tensix packer at `device-site`, `fp32_dest` by default);
       with an MX format, the `mx_pack` family: `saturated`,
       `flushed_to_zero`, `nan`;
+    - `birsim.tensix_eltwise` (family `tensix`): `below_hifi4`, the elements
+      whose Dest value differs from the same op at HiFi4, and
+      `minus_one_quirk`, those whose sum hit Wormhole's renormalization of
+      -1 unit; and a remark naming the op's phases that add nothing for its
+      operands' formats (`a_bits`, `b_bits`);
 
     Each op with a non-zero count gets a remark naming the counts and the
     first flat (row-major) index of each; every fp8 add it cannot count

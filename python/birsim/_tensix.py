@@ -1,0 +1,266 @@
+"""The Tensix FPU's elementwise ops and the packer's output
+(docs/Semantics.md section 7): what mul_tiles, add_tiles and sub_tiles
+write to Dest at a math fidelity, and what the packer writes to L1."""
+from typing import (Any, Iterable, Optional, Tuple, Union)
+
+import numpy as np
+
+from . import _arrays
+from ._core import (ArrayLike, _ROW, _TABLE, _check, _input, _lib,
+                    _name_number, _whole)
+from ._casts import _float32
+from ._bfp import _is_bfp
+
+_TABLES = ("arch", "op", "dest", "src", "fidelity")
+
+
+def _tensix_names(table: int, numbers: Iterable[int]) -> Tuple[str, ...]:
+    names = []
+    for n in numbers:
+        name = _lib.birsim_tensix_name(table, n)
+        if not name:
+            break
+        names.append(name.decode())
+    return tuple(names)
+
+
+#: The rows of include/birsim/Core/Tensix.def, by number.
+tensix_archs: Tuple[str, ...] = _tensix_names(0, range(16))
+tensix_ops: Tuple[str, ...] = _tensix_names(1, range(16))
+tensix_dests: Tuple[str, ...] = _tensix_names(2, range(16))
+tensix_src_formats: Tuple[str, ...] = _tensix_names(3, range(16))
+#: Fidelity names and their phase sets (bit p runs phase p).
+tensix_fidelities = {_lib.birsim_tensix_name(4, p).decode(): p
+                     for p in range(1, 16) if _lib.birsim_tensix_name(4, p)}
+
+# Each Dest kind's storage dtype.
+_DEST_DTYPE = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+# The unpacker's Src class of a float tile format; float32 is TF32 with a
+# 32-bit Dest (tt-metal unpacks Float32 to Tf32 with fp32_dest_acc_en).
+_SRC_OF_FORMAT = {"bfloat16": "bf16", "float16": "fp16", "tf32": "tf32",
+                  "bf16": "bf16", "fp16": "fp16"}
+
+
+def _phases(fidelity: Union[str, int, Iterable[int]], what: str) -> int:
+    """A phase set from a fidelity name, a phase mask, or phase numbers."""
+    if isinstance(fidelity, str):
+        key = fidelity.lower()
+        if key not in tensix_fidelities:
+            raise ValueError("%s: unknown fidelity %r: expected one of %s, a "
+                             "phase mask 1..15 or phase numbers 0..3"
+                             % (what, fidelity, ", ".join(tensix_fidelities)))
+        return tensix_fidelities[key]
+    if isinstance(fidelity, (bool, np.bool_)):
+        raise TypeError("%s: fidelity must be a name, a phase mask or phase "
+                        "numbers, not %r" % (what, fidelity))
+    if isinstance(fidelity, (int, np.integer)):
+        mask = int(fidelity)
+    else:
+        try:
+            phases = [_whole(p, what + ": phase") for p in fidelity]
+        except TypeError:
+            raise TypeError("%s: fidelity must be a name, a phase mask or "
+                            "phase numbers, not %r" % (what, fidelity))
+        if any(p > 3 for p in phases):
+            raise ValueError("%s: phases are 0..3, got %s" % (what, phases))
+        mask = sum(1 << p for p in set(phases))
+    if not 1 <= mask <= 15:
+        raise ValueError("%s: a phase set is a non-empty subset of phases "
+                         "0..3 (mask 1..15), got %d" % (what, mask))
+    return mask
+
+
+def _values32(x: ArrayLike, what: str) -> np.ndarray:
+    """Operand values as a contiguous float32 array: birsim dtypes
+    converted exactly; Python numbers and float64 rounded as NumPy does."""
+    if isinstance(x, (list, tuple, float, int)) or (
+            isinstance(x, np.ndarray) and x.dtype == np.float64):
+        return np.ascontiguousarray(x, np.float32)
+    return np.ascontiguousarray(_float32(x, None, what))
+
+
+def _dest(dest: Union[str, int], what: str) -> str:
+    return tensix_dests[_name_number(dest, tensix_dests, what + ": dest")]
+
+
+def _arch(arch: Union[str, int], what: str) -> int:
+    return _name_number(arch, tensix_archs, what + ": arch")
+
+
+def _dest_values(values: ArrayLike, dest: str, what: str):
+    """(storage array, caller's kind) of Dest values of kind `dest`."""
+    row = _ROW[_DEST_DTYPE[dest]]
+    array, _, kind, _ = _input(values, row.number, what)
+    return np.ascontiguousarray(array), kind
+
+
+def _src_of(src_format: Optional[Union[str, int]], operand: Any, dest: str,
+            what: str) -> int:
+    """The Src class: named, or from the operands' element type."""
+    if src_format is None:
+        dt = getattr(operand, "dtype", None)
+        name = str(dt).replace("torch.", "") if dt is not None else "float32"
+        if name == "float32" or name not in _SRC_OF_FORMAT:
+            name = "tf32" if dest == "fp32" else "bf16"
+        src_format = _SRC_OF_FORMAT[name]
+    elif isinstance(src_format, str) and src_format in _SRC_OF_FORMAT:
+        src_format = _SRC_OF_FORMAT[src_format]
+    return _name_number(src_format, tensix_src_formats, what + ": src_format")
+
+
+def tensix_eltwise(a: ArrayLike, b: ArrayLike, op: Union[str, int] = "mul",
+                   *, fidelity: Union[str, int, Iterable[int]] = "hifi4",
+                   dest: Union[str, int] = "fp32",
+                   src_format: Optional[Union[str, int]] = None,
+                   arch: Union[str, int] = "wormhole",
+                   out: Optional[ArrayLike] = None,
+                   accumulate: bool = False) -> Any:
+    """Dest after mul_tiles / add_tiles / sub_tiles on a (SrcA) and b (SrcB)
+    (docs/Semantics.md section 7).
+
+    Args: `a`, `b` values of one shape (read as float32, then into Src as
+    the unpacker writes a Float32 tile in `src_format`); `op` "mul", "add"
+    or "sub"; `fidelity` "lofi".."hifi4", a phase mask (bit p runs phase
+    p) or phase numbers (add and sub: "lofi" only); `dest` "fp32", "bf16"
+    or "fp16"; `src_format` "tf32", "bf16" or "fp16" (default: from the
+    operands' type; float32 is TF32 with an fp32 Dest, else BF16); `arch`
+    "wormhole" or "blackhole"; `out` an array of Dest's type to write;
+    `accumulate` True adds into `out`'s values (the accumulate forms).
+    Returns: Dest's values in a's kind: float32, bfloat16, or float16 bit
+    patterns whose exponent 31 is finite (tensix_pack reads them); `out`
+    when given.
+    Raises: TypeError, ValueError (misuse); BirsimError (a setting the FPU
+    rejects).
+
+    tt-metal #12923 on Wormhole with a bf16 Dest:
+
+    >>> d = birsim.tensix_eltwise(np.float32([1.3125]), np.float32([7.96875]),
+    ...                           fidelity="hifi2", dest="bf16")
+    >>> birsim.to_float32(d, "bfloat16")
+    array([10.4375], dtype=float32)
+    """
+    what = "tensix_eltwise"
+    number = _name_number(op, tensix_ops, what + ": op")
+    dest_name = _dest(dest, what)
+    src = _src_of(src_format, a, dest_name, what)
+    phases = _phases(fidelity, what)
+    kind = _arrays.take(_TABLE, a, what + ": a")[2]
+    fa = _values32(a, what + ": a")
+    fb = _values32(b, what + ": b")
+    if fa.shape != fb.shape:
+        raise ValueError("%s: shapes %s and %s differ"
+                         % (what, fa.shape, fb.shape))
+    row = _ROW[_DEST_DTYPE[dest_name]]
+    if accumulate and out is None:
+        raise ValueError("%s: accumulate=True adds into out's values; pass "
+                         "out" % what)
+    target = _arrays.take_out(_TABLE, out, row, fa.shape, what)
+    if target is None:
+        target = np.zeros(fa.shape, _TABLE.storage(row))
+    direct = target.flags.c_contiguous
+    work = target if direct else np.ascontiguousarray(target)
+    _check(_lib.birsim_tensix_eltwise(
+        _arch(arch, what), number, phases, tensix_dests.index(dest_name), src,
+        fa.ctypes.data, fb.ctypes.data, fa.size, work.ctypes.data,
+        int(bool(accumulate))))
+    if out is not None:
+        if not direct:
+            target[...] = work
+        return out
+    return kind.give(work, row)
+
+
+def tensix_pack(dest_values: ArrayLike, to: Union[str, int], *,
+                dest: Union[str, int] = "fp32",
+                arch: Union[str, int] = "wormhole",
+                accumulate_into: Optional[ArrayLike] = None) -> Any:
+    """The packer's output of Dest values (docs/Semantics.md section 7):
+    `to` "float32", "bfloat16" or "float16" as PACR converts them from
+    `dest` ("fp32", "bf16", "fp16"; the values in that kind's type, or its
+    bits); `accumulate_into` an array of `to`'s type already in L1, which
+    Pack_L1_Acc adds into (in place; it is returned).
+
+    >>> out = birsim.tensix_pack(np.float32([1.00390625, np.nan]), "bfloat16")
+    >>> birsim.to_float32(out, "bfloat16").tolist()
+    [1.0078125, inf]
+    """
+    what = "tensix_pack"
+    dest_name = _dest(dest, what)
+    values, kind = _dest_values(dest_values, dest_name, what + ": dest_values")
+    row = _TABLE.resolve(to, what + ": to")
+    target = _arrays.take_out(_TABLE, accumulate_into, row, values.shape,
+                              what + ": accumulate_into")
+    if target is None:
+        target = np.empty(values.shape, _TABLE.storage(row))
+    direct = target.flags.c_contiguous
+    work = target if direct else np.ascontiguousarray(target)
+    _check(_lib.birsim_tensix_pack(
+        _arch(arch, what), tensix_dests.index(dest_name), values.ctypes.data,
+        values.size, row.number, work.ctypes.data,
+        int(accumulate_into is not None)))
+    if accumulate_into is not None:
+        if not direct:
+            target[...] = work
+        return accumulate_into
+    return kind.give(work, row)
+
+
+# ttnn's names of the BFP formats.
+_TTNN_BFP = {"bfloat8_b": "bfp8_b", "bfloat4_b": "bfp4_b",
+             "bfloat2_b": "bfp2_b"}
+
+
+def _tile_src(x: ArrayLike, fmt: str, dest: str, what: str):
+    """(float32 values as Src receives them, Src class) for a tile format."""
+    from ._golden import round_trip
+    fmt = _TTNN_BFP.get(fmt, fmt)
+    if _is_bfp(fmt):
+        if not str(fmt).endswith("_b"):
+            raise ValueError("%s: the FPU takes the \"b\" BFP formats only "
+                             "(ttsim), not %r" % (what, fmt))
+        return round_trip(_values32(x, what), str(fmt), matrix=True), "bf16"
+    if fmt == "float32":
+        return _values32(x, what), "tf32" if dest == "fp32" else "bf16"
+    if fmt in ("bfloat16", "float16"):
+        return round_trip(_values32(x, what), fmt), _SRC_OF_FORMAT[fmt]
+    raise ValueError("%s: unknown tile format %r: expected float32, "
+                     "bfloat16, float16 or a \"b\" BFP format" % (what, fmt))
+
+
+def tensix_mul_tiles(in0: ArrayLike, in1: ArrayLike,
+                     fidelity: Union[str, int, Iterable[int]], *,
+                     in0_format: str = "bfloat16",
+                     in1_format: str = "bfloat16",
+                     dest: Union[str, int] = "fp32",
+                     out_format: str = "bfloat16",
+                     arch: Union[str, int] = "wormhole") -> Any:
+    """mul_tiles' output in one call: in0 and in1 stored as tiles of their
+    formats (float32, bfloat16, float16, or a "b" BFP format, by birsim's
+    name or ttnn's (bfp8_b or bfloat8_b), through the
+    host packer and the device unpacker), in0 in SrcA, one ELWMUL per phase
+    of `fidelity` into a zeroed `dest`, then packed to `out_format`
+    (float32, bfloat16 or float16). Returns the output in in0's kind.
+
+    PR #35077's 508 x 748 at LoFi:
+
+    >>> birsim.tensix_mul_tiles(np.float32([508.0]), np.float32([748.0]),
+    ...                         "lofi", dest="bf16", out_format="float32")
+    array([368640.], dtype=float32)
+    """
+    what = "tensix_mul_tiles"
+    dest_name = _dest(dest, what)
+    a, src_a = _tile_src(in0, in0_format, dest_name, what + ": in0")
+    b, src_b = _tile_src(in1, in1_format, dest_name, what + ": in1")
+    if (src_a == "fp16") != (src_b == "fp16"):
+        raise ValueError("%s: float16 tiles need float16 on both operands "
+                         "(got %s and %s)" % (what, in0_format, in1_format))
+    # A bf16 operand's values are exact in TF32: one class serves both.
+    src = "tf32" if "tf32" in (src_a, src_b) else src_a
+    kind = _arrays.take(_TABLE, in0, what + ": in0")[2]
+    values = tensix_eltwise(np.asarray(a, np.float32),
+                            np.asarray(b, np.float32), "mul",
+                            fidelity=fidelity, dest=dest_name, src_format=src,
+                            arch=arch)
+    packed = tensix_pack(values, out_format, dest=dest_name, arch=arch)
+    return kind.give(np.asarray(packed), _TABLE.resolve(out_format,
+                                                         what + ": out"))
