@@ -419,8 +419,8 @@ static void eltwiseRange(const TensixEltwiseConfig &config, const float *a,
   const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
   unsigned bytes = dest.storageBytes;
   for (size_t i = begin; i < end; ++i) {
-    uint32_t wa = tensixSrcWord(config.src, bitsOf(a[i]));
-    uint32_t wb = tensixSrcWord(config.src, bitsOf(b[i]));
+    uint32_t wa = tensixSrcWord(config.src, loadBits(a, i, 4));
+    uint32_t wb = tensixSrcWord(config.src, loadBits(b, i, 4));
     uint32_t destWord =
         config.accumulate
             ? tensixDestRead(config.dest, loadBits(destValues, i, bytes))
@@ -496,6 +496,19 @@ unsigned tensixIdlePhases(unsigned phases, unsigned aBits, unsigned bBits) {
         (sliceA(aMask, phase) == 0 || sliceB(bMask, phase) == 0))
       idle |= 1u << phase;
   return idle;
+}
+
+unsigned tensixSignificantBits(TensixSrc src, const void *values,
+                               size_t count) {
+  unsigned most = 0;
+  for (size_t i = 0; i < count && most < 11; ++i) {
+    uint32_t word = tensixSrcWord(src, loadBits(values, i, 4));
+    if (srcIsZero(word))
+      continue;
+    unsigned lowest = unsigned(__builtin_ctz(srcSignificand(word)));
+    most = std::max(most, 11 - lowest);
+  }
+  return most;
 }
 
 //===-- The packer (§7 "The packer", "L1 accumulation") -------------------===//

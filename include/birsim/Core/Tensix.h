@@ -167,6 +167,11 @@ Status tensixPack(int arch, int dest, const void *destValues, size_t count,
 /// for every such value (§7 "Fidelity phases").
 unsigned tensixIdlePhases(unsigned phases, unsigned aBits, unsigned bBits);
 
+/// The most significant bits (hidden bit included) any of `count` float32
+/// values keeps in Src of class `src`: 0 when every value is zero there.
+unsigned tensixSignificantBits(TensixSrc src, const void *values,
+                               size_t count);
+
 /// The tensix fidelity counts of `count` elements of an elementwise op with
 /// the first index of each event (docs/Fidelity.md).
 Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,

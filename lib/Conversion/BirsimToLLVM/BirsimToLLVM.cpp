@@ -126,6 +126,33 @@ static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
   return RuntimeFn::birsim_tt_fp8_decode;
 }
 
+static RuntimeFn fillCall(TensixEltwiseIntoOp op,
+                          TensixEltwiseIntoOp::Adaptor a, RuntimeCall &call) {
+  call.setI32(R::Arch, int64_t(op.getArch()));
+  call.setI32(R::Kind, int64_t(op.getOp()));
+  call.setI32(R::Phases, int64_t(op.getFidelity()));
+  call.setI32(R::DestKind, int64_t(op.getDest()));
+  call.setI32(R::SrcFormat, int64_t(op.getSrc()));
+  call.set(R::Src, call.pointer(op.getLhs(), a.getLhs()));
+  call.set(R::Src2, call.pointer(op.getRhs(), a.getRhs()));
+  call.set(R::Count, call.elementCount(op.getLhs(), a.getLhs()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.setI32(R::Value, op.getAccumulate() ? 1 : 0);
+  return RuntimeFn::birsim_tensix_eltwise;
+}
+
+static RuntimeFn fillCall(TensixPackIntoOp op, TensixPackIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::Arch, int64_t(op.getArch()));
+  call.setI32(R::DestKind, int64_t(op.getDest()));
+  call.set(R::Src, call.pointer(op.getInput(), a.getInput()));
+  call.set(R::Count, call.elementCount(op.getInput(), a.getInput()));
+  call.setI32(R::DstDtype, dtypeOf(op.getDst()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.setI32(R::Value, op.getL1Accumulate() ? 1 : 0);
+  return RuntimeFn::birsim_tensix_pack;
+}
+
 /// Per-tile mixed BFP's buffer forms: the matrix's rows (leading
 /// dimensions folded) and columns from its static shape; the runtime
 /// checks the packed side's length against the codes.

@@ -661,3 +661,62 @@ func.func @mx_bytes(%t: tensor<1x32x32xf32>) -> tensor<1x1088xi8> {
   %p = birsim.bfp_pack mxfp8_e4m3 %t : tensor<1x32x32xf32> -> tensor<1x1088xi8>
   return %p : tensor<1x1088xi8>
 }
+
+// -----
+
+// The Tensix FPU's settings (docs/Semantics.md section 7): what ttsim
+// rejects, named by the core's rule.
+func.func @tensix_add_fidelity(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'birsim.tensix_eltwise' op add with fp32 Dest and bf16 Src at hifi2: invalid argument: tensix: ELWADD and ELWSUB run at fidelity phase 0 only (phases BIRSIM_TENSIX_LOFI) (got 3) (docs/Semantics.md section 7)}}
+  %d = birsim.tensix_eltwise add %a, %a dest fp32 src bf16 fidelity hifi2 : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @tensix_dest_width(%a: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{'birsim.tensix_eltwise' op mul with fp16 Dest and bf16 Src at hifi4: invalid argument: tensix: a 16-bit Dest has the Src's exponent width: DEST_BF16 for SRC_TF32 and SRC_BF16, DEST_FP16 for SRC_FP16 (got 2)}}
+  %d = birsim.tensix_eltwise mul %a, %a dest fp16 src bf16 : tensor<4xf32>, tensor<4xf32> -> tensor<4xf16>
+  return %d : tensor<4xf16>
+}
+
+// -----
+
+func.func @tensix_dest_type(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'birsim.tensix_eltwise' op a bf16 Dest holds 'bf16' values, but the result has 'f32' (docs/Semantics.md section 7)}}
+  %d = birsim.tensix_eltwise mul %a, %a dest bf16 src bf16 : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @tensix_unknown_fidelity(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+2 {{expected ::birsim::TensixFidelity to be one of: lofi, phases_1, hifi2}}
+  // expected-error @+1 {{failed to parse}}
+  %d = birsim.tensix_eltwise mul %a, %a dest fp32 src bf16 fidelity hifi5 : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @tensix_pack_no_path(%d: tensor<4xbf16>) -> tensor<4xf16> {
+  // expected-error @+1 {{'birsim.tensix_pack' op from a bf16 Dest to 'f16' on wormhole: invalid argument: tensix_pack: the packer has no path from this Dest kind to this output dtype on this architecture}}
+  %o = birsim.tensix_pack %d dest bf16 : tensor<4xbf16> -> tensor<4xf16>
+  return %o : tensor<4xf16>
+}
+
+// -----
+
+func.func @tensix_pack_input(%d: tensor<4xf32>) -> tensor<4xbf16> {
+  // expected-error @+1 {{'birsim.tensix_pack' op a fp16 Dest holds 'f16' values, but the input has 'f32'}}
+  %o = birsim.tensix_pack %d dest fp16 : tensor<4xf32> -> tensor<4xbf16>
+  return %o : tensor<4xbf16>
+}
+
+// -----
+
+func.func @tensix_into_shapes(%a: memref<4xf32>, %d: memref<5xf32>) {
+  // expected-error @+1 {{'birsim.tensix_eltwise_into' op failed to verify that all of {lhs, rhs, dst} have same shape}}
+  birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<4xf32>, memref<4xf32> -> memref<5xf32>
+  return
+}

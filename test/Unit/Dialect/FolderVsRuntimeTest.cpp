@@ -395,6 +395,63 @@ TEST_P(FolderVsRuntime, TtFp8EveryPolicyFoldsToTheRuntime) {
   }
 }
 
+// The Tensix ops (Tensix.def) fold to the runtime's Dest values and packer
+// output: every architecture, op, phase set and (Dest, Src) pairing the
+// FPU accepts on random fp32 bits, and every packer path on the results.
+TEST_P(FolderVsRuntime, TensixEveryCombinationFoldsToTheRuntime) {
+  const int64_t n = 1024;
+  std::vector<char> a = randomBytes(size_t(n) * 4), b = randomBytes(size_t(n) * 4);
+  auto f32Type = RankedTensorType::get({n}, builder.getF32Type());
+  Value lhs = constant(f32Type, a), rhs = constant(f32Type, b);
+  Type destTypes[] = {builder.getF32Type(), builder.getBF16Type(),
+                      builder.getF16Type()};
+  int combinations = 0;
+  for (int arch = 0; birsim_tensix_name(0, arch); ++arch)
+    for (int op = 0; birsim_tensix_name(1, op); ++op)
+      for (int dest = 0; birsim_tensix_name(2, dest); ++dest)
+        for (int src = 0; birsim_tensix_name(3, src); ++src)
+          for (unsigned phases = 1; phases <= 0xF; ++phases) {
+            size_t bytes = dest == BIRSIM_TENSIX_DEST_FP32 ? 4 : 2;
+            std::vector<char> want(size_t(n) * bytes);
+            if (birsim_tensix_eltwise(arch, op, phases, dest, src,
+                                      reinterpret_cast<const float *>(a.data()),
+                                      reinterpret_cast<const float *>(b.data()),
+                                      size_t(n), want.data(), 0) != BIRSIM_OK)
+              continue; // the verifier's rules: tested in invalid.mlir
+            auto type = RankedTensorType::get({n}, destTypes[dest]);
+            auto eltwise = TensixEltwiseOp::create(
+                builder, builder.getUnknownLoc(), type, TensixOp(op), lhs, rhs,
+                TensixDest(dest), TensixSrc(src), TensixFidelity(phases),
+                TensixArch(arch));
+            ASSERT_TRUE(succeeded(eltwise.verify()));
+            std::vector<char> folded = fold(eltwise);
+            EXPECT_EQ(folded, want)
+                << birsim_tensix_name(0, arch) << " " << birsim_tensix_name(1, op)
+                << " " << birsim_tensix_name(2, dest) << " "
+                << birsim_tensix_name(3, src) << " phases " << phases;
+            ++combinations;
+            if (phases != 0xF && op == BIRSIM_TENSIX_MUL)
+              continue;
+            Value destValues = constant(type, want);
+            for (Type outType : destTypes) {
+              int outDtype = outType.isF32() ? 16 : outType.isBF16() ? 12 : 13;
+              size_t outBytes = outType.isF32() ? 4 : 2;
+              std::vector<char> out(size_t(n) * outBytes);
+              if (birsim_tensix_pack(arch, dest, want.data(), size_t(n),
+                                     outDtype, out.data(), 0) != BIRSIM_OK)
+                continue;
+              auto pack = TensixPackOp::create(
+                  builder, builder.getUnknownLoc(),
+                  RankedTensorType::get({n}, outType), destValues,
+                  TensixDest(dest), TensixArch(arch));
+              ASSERT_TRUE(succeeded(pack.verify()));
+              EXPECT_EQ(fold(pack), out) << birsim_tensix_name(2, dest) << " to "
+                                         << outDtype;
+            }
+          }
+  EXPECT_EQ(combinations, 2 * (15 * 6 + 2 * 6)); // mul: 15 phase sets
+}
+
 // Per-tile mixed BFP: packs of every input type, plain and transposed,
 // under random codes, and the unpacks of their bytes, fold to the
 // runtime's.

@@ -2,6 +2,7 @@
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/Enums.h"
@@ -40,7 +41,27 @@ using namespace birsim;
 #define BIRSIM_TT_FP8_POLICY(Enumerator, Number, ...)                          \
   BIRSIM_CHECK_ENUM_ROW(TtFp8Policy, Enumerator, Number)
 #include "birsim/Core/TtFp8Policies.def"
+#define BIRSIM_TENSIX_ARCH(Enumerator, Number, ...)                            \
+  BIRSIM_CHECK_ENUM_ROW(TensixArch, Enumerator, Number)
+#define BIRSIM_TENSIX_OP(Enumerator, Number, ...)                              \
+  BIRSIM_CHECK_ENUM_ROW(TensixOp, Enumerator, Number)
+#define BIRSIM_TENSIX_DEST(Enumerator, Number, ...)                            \
+  BIRSIM_CHECK_ENUM_ROW(TensixDest, Enumerator, Number)
+#define BIRSIM_TENSIX_SRC(Enumerator, Number, ...)                             \
+  BIRSIM_CHECK_ENUM_ROW(TensixSrc, Enumerator, Number)
+#define BIRSIM_TENSIX_FIDELITY(Enumerator, Phases, ...)                        \
+  BIRSIM_CHECK_ENUM_ROW(TensixFidelity, Enumerator, Phases)
+#include "birsim/Core/Tensix.def"
 #undef BIRSIM_CHECK_ENUM_ROW
+static_assert(::birsim::getMaxEnumValForTensixArch() + 1 ==
+                      std::size(::birsim::core::kTensixArchTable) &&
+                  ::birsim::getMaxEnumValForTensixOp() + 1 ==
+                      std::size(::birsim::core::kTensixOpTable) &&
+                  ::birsim::getMaxEnumValForTensixDest() + 1 ==
+                      std::size(::birsim::core::kTensixDestTable) &&
+                  ::birsim::getMaxEnumValForTensixSrc() + 1 ==
+                      std::size(::birsim::core::kTensixSrcTable),
+              "BirsimEnums.td's Tensix enums have rows the core lacks");
 static_assert(::birsim::getMaxEnumValForTtFp8Policy() + 1 ==
                   ::birsim::core::kNumTtFp8Policies,
               "BirsimEnums.td's TtFp8Policy has rows the core lacks");

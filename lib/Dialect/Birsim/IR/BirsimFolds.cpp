@@ -10,6 +10,7 @@
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
+#include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
@@ -189,6 +190,53 @@ OpFoldResult TtFp8DecodeOp::fold(FoldAdaptor adaptor) {
                    [&](const char *in, size_t count, char *out) {
                      return core::ttFp8DecodeBulk(policy, in, count, out);
                    });
+}
+
+/// The Tensix ops (docs/Semantics.md section 7) on constants, through the
+/// core: Dest's values from a zeroed Dest, and the packer's output.
+OpFoldResult TensixEltwiseOp::fold(FoldAdaptor adaptor) {
+  if (!foldableShape(getType()))
+    return {};
+  auto a = getRawConstant(adaptor.getLhs(), 4);
+  auto b = getRawConstant(adaptor.getRhs(), 4);
+  if (!a || !b)
+    return {};
+  core::SingleThreadScope singleThread;
+  size_t count = foldCount(getType(), {*a, *b});
+  unsigned destBytes = core::kTensixDestTable[int(getDest())].storageBytes;
+  SmallVector<char> splatA, splatB;
+  FoldResult out(getType(), count * destBytes, a->resource || b->resource);
+  const char *aValues = elementsOf(*a, count, 4, splatA);
+  const char *bValues = elementsOf(*b, count, 4, splatB);
+  if (!core::tensixEltwise(int(getArch()), int(getOp()),
+                           unsigned(getFidelity()), int(getDest()),
+                           int(getSrc()),
+                           reinterpret_cast<const float *>(aValues),
+                           reinterpret_cast<const float *>(bValues), count,
+                           out.data(), false)
+           .ok())
+    return {};
+  return out.finish();
+}
+
+OpFoldResult TensixPackOp::fold(FoldAdaptor adaptor) {
+  if (!foldableShape(getType()))
+    return {};
+  unsigned inBytes = core::kTensixDestTable[int(getDest())].storageBytes;
+  const core::DtypeInfo *to = lookupDtypeInfo(getType().getElementType());
+  auto raw = getRawConstant(adaptor.getInput(), inBytes);
+  if (!raw || !to)
+    return {};
+  core::SingleThreadScope singleThread;
+  size_t count = foldCount(getType(), {*raw});
+  SmallVector<char> splat;
+  FoldResult out(getType(), count * to->bytes, raw->resource);
+  if (!core::tensixPack(int(getArch()), int(getDest()),
+                        elementsOf(*raw, count, inBytes, splat), count,
+                        int(to->dtype), out.data(), false)
+           .ok())
+    return {};
+  return out.finish();
 }
 
 /// Inputs from this size on fold on the core's threads (D32).

@@ -13,6 +13,7 @@
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Tensix.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -266,6 +267,86 @@ LogicalResult CollectiveReduceIntoOp::verify() {
 
 LogicalResult CastIntoOp::verify() {
   return verifyCast(*this, getSrc(), getDst(), getFp8Config());
+}
+
+//===----------------------------------------------------------------------===//
+// The Tensix FPU and packer (docs/Semantics.md section 7)
+//===----------------------------------------------------------------------===//
+
+/// The element type a Dest kind's values have: f32, bf16, or f16 bit
+/// patterns (Tensix.def's storage and exponent columns).
+static Type destElementType(MLIRContext *ctx, TensixDest dest) {
+  const core::TensixDestInfo &row = core::kTensixDestTable[int(dest)];
+  if (row.storageBytes == 4)
+    return Float32Type::get(ctx);
+  if (row.exponentBits == 8)
+    return BFloat16Type::get(ctx);
+  return Float16Type::get(ctx);
+}
+
+static LogicalResult verifyDestType(Operation *op, TensixDest dest,
+                                    Type type, StringRef what) {
+  Type want = destElementType(op->getContext(), dest);
+  Type element = getElementTypeOrSelf(type);
+  if (element != want)
+    return op->emitOpError("a ")
+           << stringifyTensixDest(dest) << " Dest holds " << want
+           << " values, but the " << what << " has " << element
+           << " (docs/Semantics.md section 7)";
+  return success();
+}
+
+/// ttsim's rules for the settings (core::checkTensixEltwise) and the
+/// Dest's element type.
+static LogicalResult verifyTensixEltwise(Operation *op, TensixOp kind,
+                                         TensixDest dest, TensixSrc src,
+                                         TensixFidelity fidelity,
+                                         TensixArch arch, Type destType) {
+  core::TensixEltwiseConfig config;
+  if (core::Status s = core::checkTensixEltwise(
+          int(arch), int(kind), unsigned(fidelity), int(dest), int(src),
+          false, config))
+    return op->emitOpError()
+           << stringifyTensixOp(kind) << " with " << stringifyTensixDest(dest)
+           << " Dest and " << stringifyTensixSrc(src) << " Src at "
+           << stringifyTensixFidelity(fidelity) << ": " << s.message()
+           << " (docs/Semantics.md section 7)";
+  return verifyDestType(op, dest, destType, "result");
+}
+
+/// The packer's paths (Tensix.def): the core's text lists them.
+static LogicalResult verifyTensixPack(Operation *op, TensixDest dest,
+                                      TensixArch arch, Type input,
+                                      Type output) {
+  if (failed(verifyDestType(op, dest, input, "input")))
+    return failure();
+  const core::DtypeInfo *out = lookupDtypeInfo(getElementTypeOrSelf(output));
+  if (core::Status s = core::tensixPack(int(arch), int(dest), nullptr, 0,
+                                        out ? int(out->dtype) : -1, nullptr,
+                                        false))
+    return op->emitOpError("from a ")
+           << stringifyTensixDest(dest) << " Dest to "
+           << getElementTypeOrSelf(output) << " on "
+           << stringifyTensixArch(arch) << ": " << s.message()
+           << " (docs/Semantics.md section 7)";
+  return success();
+}
+
+LogicalResult TensixEltwiseOp::verify() {
+  return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
+                             getFidelity(), getArch(), getType());
+}
+LogicalResult TensixEltwiseIntoOp::verify() {
+  return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
+                             getFidelity(), getArch(), getDst().getType());
+}
+LogicalResult TensixPackOp::verify() {
+  return verifyTensixPack(*this, getDest(), getArch(), getInput().getType(),
+                          getType());
+}
+LogicalResult TensixPackIntoOp::verify() {
+  return verifyTensixPack(*this, getDest(), getArch(), getInput().getType(),
+                          getDst().getType());
 }
 
 //===----------------------------------------------------------------------===//

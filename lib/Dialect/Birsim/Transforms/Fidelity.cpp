@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/Transforms/Passes.h"
 
+#include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
@@ -42,6 +43,7 @@ struct OpCounts {
   Operation *op;
   FidelityFamily family;
   FidelityTally tally;
+  unsigned idlePhases = 0; ///< tensix: the phases that add nothing
 };
 
 /// The constant bytes of `value`, splats expanded, or null.
@@ -311,6 +313,60 @@ private:
   }
   std::optional<OpCounts> analyse(BfpPackMatrixOp op) { return analyseBfp(op); }
 
+  /// A Tensix elementwise op on constants (docs/Fidelity.md, tensix): the
+  /// core's tally, and the phases whose slices are zero for the operands'
+  /// significant bits (docs/Semantics.md section 7, fidelity phases).
+  std::optional<OpCounts> analyse(TensixEltwiseOp op) {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    size_t count = size_t(type.getNumElements());
+    SmallVector<char> aStorage, bStorage;
+    const char *a = constantElements(op.getLhs(), count, 4, aStorage);
+    const char *b = constantElements(op.getRhs(), count, 4, bStorage);
+    if (!a || !b)
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::tensix, {}};
+    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
+    SmallVector<char> zeroDest(count * destBytes, 0);
+    if (!core::tallyTensixEltwise(
+             int(op.getArch()), int(op.getOp()), unsigned(op.getFidelity()),
+             int(op.getDest()), int(op.getSrc()),
+             reinterpret_cast<const float *>(a),
+             reinterpret_cast<const float *>(b), count, zeroDest.data(), false,
+             counts.tally)
+             .ok())
+      return std::nullopt;
+    auto src = core::TensixSrc(op.getSrc());
+    unsigned aBits = core::tensixSignificantBits(src, a, count);
+    unsigned bBits = core::tensixSignificantBits(src, b, count);
+    if (op.getOp() == TensixOp::mul)
+      counts.idlePhases = core::tensixIdlePhases(unsigned(op.getFidelity()),
+                                                 aBits, bBits);
+    if (anyEvent(counts.tally, counts.family))
+      op->emitRemark() << "tensix_eltwise " << stringifyTensixOp(op.getOp())
+                       << " at " << stringifyTensixFidelity(op.getFidelity())
+                       << ": of " << count << " values, "
+                       << describeEvents(counts.tally, counts.family);
+    if (counts.idlePhases) {
+      InFlightDiagnostic remark = op->emitRemark();
+      bool several = counts.idlePhases & (counts.idlePhases - 1);
+      remark << "tensix_eltwise " << stringifyTensixOp(op.getOp()) << " at "
+             << stringifyTensixFidelity(op.getFidelity())
+             << (several ? ": phases" : ": phase");
+      for (unsigned p = 0, first = 1; p < 4; ++p)
+        if (counts.idlePhases >> p & 1) {
+          remark << (first ? " " : ", ") << p;
+          first = 0;
+        }
+      remark << (several ? " add" : " adds")
+             << " nothing: the operands carry at most " << aBits
+             << " (SrcA) and " << bBits
+             << " (SrcB) significant bits (docs/Semantics.md section 7)";
+    }
+    return counts;
+  }
+
   core::BfpSite countedSite = core::BfpSite::fp32_dest;
 
   /// The buffer forms of an fp8 add execute only at run time.
@@ -386,6 +442,12 @@ private:
     json.attributeObject("first", [&] {
       eachKey([&](int e) { return counts.tally.first[e]; });
     });
+    if (counts.family == FidelityFamily::tensix)
+      json.attributeArray("idle_phases", [&] {
+        for (int p = 0; p < 4; ++p)
+          if (counts.idlePhases >> p & 1)
+            json.value(p);
+      });
   }
 };
 

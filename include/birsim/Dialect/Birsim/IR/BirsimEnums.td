@@ -101,4 +101,56 @@ def Birsim_Fp8ConfigAttr : EnumAttr<Birsim_Dialect, Birsim_Fp8Config,
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The Tensix FPU's and packer's settings (include/birsim/Core/Tensix.def;
+// checked against it at compile time; docs/Semantics.md section 7).
+def Birsim_TensixArch : I32EnumAttr<"TensixArch", "a Tensix architecture", [
+    I32EnumAttrCase<"wormhole", 0>, I32EnumAttrCase<"blackhole", 1>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TensixArchAttr : EnumAttr<Birsim_Dialect, Birsim_TensixArch,
+    "tensix_arch">;
+def Birsim_TensixOp : I32EnumAttr<"TensixOp", "a Tensix FPU elementwise op", [
+    I32EnumAttrCase<"mul", 0>, I32EnumAttrCase<"add", 1>,
+    I32EnumAttrCase<"sub", 2>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TensixOpAttr : EnumAttr<Birsim_Dialect, Birsim_TensixOp,
+    "tensix_op">;
+def Birsim_TensixDest : I32EnumAttr<"TensixDest", "a Tensix Dest kind", [
+    I32EnumAttrCase<"fp32", 0>, I32EnumAttrCase<"bf16", 1>,
+    I32EnumAttrCase<"fp16", 2>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TensixDestAttr : EnumAttr<Birsim_Dialect, Birsim_TensixDest,
+    "tensix_dest">;
+def Birsim_TensixSrc : I32EnumAttr<"TensixSrc", "a Tensix Src format class", [
+    I32EnumAttrCase<"tf32", 0>, I32EnumAttrCase<"bf16", 1>,
+    I32EnumAttrCase<"fp16", 2>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TensixSrcAttr : EnumAttr<Birsim_Dialect, Birsim_TensixSrc,
+    "tensix_src">;
+// The fidelity phases: a non-empty set of phases 0-3, by fidelity name
+// (Tensix.def's rows) where one is that set, else by its phases
+// (`phases_02` is {0, 2}, tt-metal #39627).
+def Birsim_TensixFidelity : I32EnumAttr<"TensixFidelity",
+    "a set of Tensix fidelity phases", [
+    I32EnumAttrCase<"lofi", 0x1>, I32EnumAttrCase<"phases_1", 0x2>,
+    I32EnumAttrCase<"hifi2", 0x3>, I32EnumAttrCase<"phases_2", 0x4>,
+    I32EnumAttrCase<"phases_02", 0x5>, I32EnumAttrCase<"phases_12", 0x6>,
+    I32EnumAttrCase<"hifi3", 0x7>, I32EnumAttrCase<"phases_3", 0x8>,
+    I32EnumAttrCase<"phases_03", 0x9>, I32EnumAttrCase<"phases_13", 0xA>,
+    I32EnumAttrCase<"phases_013", 0xB>, I32EnumAttrCase<"phases_23", 0xC>,
+    I32EnumAttrCase<"phases_023", 0xD>, I32EnumAttrCase<"phases_123", 0xE>,
+    I32EnumAttrCase<"hifi4", 0xF>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_TensixFidelityAttr : EnumAttr<Birsim_Dialect,
+    Birsim_TensixFidelity, "tensix_fidelity">;
+
 #endif // BIRSIM_ENUMS_TD

@@ -206,6 +206,68 @@ def Birsim_TtFp8DecodeOp : Birsim_Op<"tt_fp8_decode",
 }
 
 //===----------------------------------------------------------------------===//
+// The Tensix FPU's elementwise ops and the packer (docs/Semantics.md
+// section 7)
+//===----------------------------------------------------------------------===//
+
+def Birsim_TensixEltwiseOp : Birsim_Op<"tensix_eltwise",
+    [Pure, Birsim_HasBufferForm, AllShapesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Dest after mul_tiles / add_tiles / sub_tiles";
+  let description = [{
+    What the Tensix FPU writes to a zeroed Dest for `lhs` in SrcA and `rhs`
+    in SrcB (docs/Semantics.md section 7): `mul` runs one ELWMUL per phase
+    of `fidelity` (a fidelity name, or a phase set such as `phases_02`),
+    `add` and `sub` one ELWADD or ELWSUB at `lofi`. The f32 operands reach
+    Src as the unpacker writes a Float32 tile in the `src` class (`tf32`,
+    `bf16`, `fp16`); the result holds Dest's values: f32 for an `fp32`
+    Dest, bf16 for `bf16`, f16 bit patterns (exponent 31 finite) for
+    `fp16`. `arch` is `wormhole` (default) or `blackhole`. The verifier
+    rejects what ttsim rejects; constants fold through the core.
+
+    ```mlir
+    %d = birsim.tensix_eltwise mul %a, %b dest bf16 src bf16 fidelity hifi2 : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xbf16>
+    ```
+  }];
+  let arguments = (ins Birsim_TensixOpAttr:$op,
+      RankedTensorOf<[F32]>:$lhs, RankedTensorOf<[F32]>:$rhs,
+      Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$src,
+      DefaultValuedAttr<Birsim_TensixFidelityAttr,
+                        "::birsim::TensixFidelity::hifi4">:$fidelity,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch);
+  let results = (outs RankedTensorOf<[F32, BF16, F16]>:$result);
+  let assemblyFormat = "`` $op $lhs `,` $rhs `dest` `` $dest `src` `` $src "
+      "(`fidelity` `` $fidelity^)? (`arch` `` $arch^)? attr-dict `:` type($lhs) "
+      "`,` type($rhs) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Birsim_TensixPackOp : Birsim_Op<"tensix_pack",
+    [Pure, Birsim_HasBufferForm, AllShapesMatch<["input", "result"]>]> {
+  let summary = "the Tensix packer's output of Dest values";
+  let description = [{
+    Dest's values (f32 for `fp32`, bf16 for `bf16`, f16 bit patterns for
+    `fp16`) as PACR writes them to an f32, bf16 or f16 output
+    (docs/Semantics.md section 7); the verifier names the paths there are.
+    Constants fold through the core.
+
+    ```mlir
+    %o = birsim.tensix_pack %d dest fp32 : tensor<32x32xf32> -> tensor<32x32xbf16>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32, BF16, F16]>:$input,
+      Birsim_TensixDestAttr:$dest,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch);
+  let results = (outs RankedTensorOf<[F32, BF16, F16]>:$result);
+  let assemblyFormat = "$input `dest` `` $dest (`arch` `` $arch^)? attr-dict `:` "
+      "type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // The BFP family (docs/Semantics.md section 5): pack and unpack, tile and
 // matrix forms, on tensors and on buffers; Birsim_BfpOpInterface.
 //===----------------------------------------------------------------------===//
@@ -536,6 +598,57 @@ def Birsim_TtFp8DecodeIntoOp : Birsim_BufferOp<"tt_fp8_decode_into",
       Birsim_TtFp8PolicyAttr:$policy);
   let assemblyFormat = "$policy $src `,` $dst attr-dict `:` type($src) `->` "
                        "type($dst)";
+}
+
+def Birsim_TensixEltwiseIntoOp : Birsim_BufferOp<"tensix_eltwise_into",
+    "tensix_eltwise", [AllShapesMatch<["lhs", "rhs", "dst"]>]> {
+  let summary = "the Tensix FPU's elementwise op into a Dest buffer";
+  let description = bufferDescription # [{
+    Lowers to `birsim_tensix_eltwise`; with `accumulate` the op adds into
+    `dst`'s values (mul starts from them, add and sub add into them).
+
+    ```mlir
+    birsim.tensix_eltwise_into mul %a, %b, %d dest fp32 src tf32 accumulate : memref<8xf32>, memref<8xf32> -> memref<8xf32>
+    ```
+  }];
+  let arguments = (ins Birsim_TensixOpAttr:$op,
+      Arg<Birsim_F32Buffer, "", [MemRead]>:$lhs,
+      Arg<Birsim_F32Buffer, "", [MemRead]>:$rhs,
+      Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead, MemWrite]>:$dst,
+      Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$src,
+      DefaultValuedAttr<Birsim_TensixFidelityAttr,
+                        "::birsim::TensixFidelity::hifi4">:$fidelity,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch,
+      UnitAttr:$accumulate);
+  let assemblyFormat = "`` $op $lhs `,` $rhs `,` $dst `dest` `` $dest `src` `` "
+      "$src (`fidelity` `` $fidelity^)? (`arch` `` $arch^)? "
+      "(`accumulate` $accumulate^)? "
+      "attr-dict `:` type($lhs) `,` type($rhs) `->` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Birsim_TensixPackIntoOp : Birsim_BufferOp<"tensix_pack_into",
+    "tensix_pack", [AllShapesMatch<["input", "dst"]>]> {
+  let summary = "the Tensix packer's output into an L1 buffer";
+  let description = bufferDescription # [{
+    Lowers to `birsim_tensix_pack`; with `l1_accumulate` the packer adds
+    into `dst`'s values (Pack_L1_Acc).
+
+    ```mlir
+    birsim.tensix_pack_into %d, %o dest fp32 l1_accumulate : memref<8xf32> -> memref<8xbf16>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead]>:$input,
+      Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead, MemWrite]>:$dst,
+      Birsim_TensixDestAttr:$dest,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch,
+      UnitAttr:$l1_accumulate);
+  let assemblyFormat = "$input `,` $dst `dest` `` $dest (`arch` `` $arch^)? "
+      "(`l1_accumulate` $l1_accumulate^)? attr-dict `:` type($input) `->` "
+      "type($dst)";
+  let hasVerifier = 1;
 }
 
 /// A buffer form: reads its first operand, writes its second; lowers to
