@@ -713,6 +713,86 @@ void mixedBfp() {
 
 } // namespace
 
+/// The Tensix FPU's elementwise ops and the packer (docs/Semantics.md
+/// section 7), 2^24 elements: each op against a memcpy of its float32 input
+/// bytes (a and b, 8 per element), each pack against a memcpy of its Dest
+/// bytes.
+void tensix() {
+  size_t n = size_t(1) << 24;
+  std::printf("\n-- Tensix FPU and packer, %zu elements, memcpy of the input "
+              "bytes --\n",
+              n);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "memcpy", "ratio",
+              "target");
+  std::vector<float> a = normalF32(n, 53), b = normalF32(n, 54);
+  std::vector<char> copyOut(n * 8), dest(n * 4), out(n * 4);
+  auto copyInputs = [&] {
+    std::memcpy(copyOut.data(), a.data(), n * 4);
+    std::memcpy(copyOut.data() + n * 4, b.data(), n * 4);
+  };
+  auto copyDest = [&](size_t bytes) {
+    return [&, bytes] { std::memcpy(copyOut.data(), dest.data(), n * bytes); };
+  };
+  const struct {
+    const char *what;
+    int op;
+    unsigned phases;
+    int destKind, src, accumulate;
+  } ops[] = {
+      {"tensix mul hifi4 bf16 dest", BIRSIM_TENSIX_MUL, BIRSIM_TENSIX_HIFI4,
+       BIRSIM_TENSIX_DEST_BF16, BIRSIM_TENSIX_SRC_BF16, 0},
+      {"tensix mul lofi bf16 dest", BIRSIM_TENSIX_MUL, BIRSIM_TENSIX_LOFI,
+       BIRSIM_TENSIX_DEST_BF16, BIRSIM_TENSIX_SRC_BF16, 0},
+      {"tensix mul hifi4 fp32 dest", BIRSIM_TENSIX_MUL, BIRSIM_TENSIX_HIFI4,
+       BIRSIM_TENSIX_DEST_FP32, BIRSIM_TENSIX_SRC_BF16, 0},
+      // The direct computation: TF32 and FP16 Src, accumulation, add, sub.
+      {"tensix mul hifi4 fp32 tf32 (direct)", BIRSIM_TENSIX_MUL,
+       BIRSIM_TENSIX_HIFI4, BIRSIM_TENSIX_DEST_FP32, BIRSIM_TENSIX_SRC_TF32, 0},
+      {"tensix mul hifi4 fp16 dest (direct)", BIRSIM_TENSIX_MUL,
+       BIRSIM_TENSIX_HIFI4, BIRSIM_TENSIX_DEST_FP16, BIRSIM_TENSIX_SRC_FP16, 0},
+      {"tensix mul lofi bf16 acc (direct)", BIRSIM_TENSIX_MUL,
+       BIRSIM_TENSIX_LOFI, BIRSIM_TENSIX_DEST_BF16, BIRSIM_TENSIX_SRC_BF16, 1},
+      {"tensix add bf16 dest (direct)", BIRSIM_TENSIX_ADD, BIRSIM_TENSIX_LOFI,
+       BIRSIM_TENSIX_DEST_BF16, BIRSIM_TENSIX_SRC_BF16, 0},
+  };
+  Rounds rounds;
+  for (const auto &op : ops)
+    rounds.add(
+        op.what,
+        [&, op] {
+          birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, op.op, op.phases,
+                                op.destKind, op.src, a.data(), b.data(), n,
+                                dest.data(), op.accumulate);
+        },
+        copyInputs, 2.0);
+  rounds.run();
+  // The packer from Dest values the FPU wrote.
+  birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_MUL,
+                        BIRSIM_TENSIX_HIFI4, BIRSIM_TENSIX_DEST_FP32,
+                        BIRSIM_TENSIX_SRC_TF32, a.data(), b.data(), n,
+                        dest.data(), 0);
+  const struct {
+    const char *what;
+    int destKind, outDtype, l1;
+    size_t bytes;
+  } packs[] = {
+      {"tensix pack fp32 -> bf16", BIRSIM_TENSIX_DEST_FP32, 12, 0, 4},
+      {"tensix pack fp32 -> fp32 l1acc", BIRSIM_TENSIX_DEST_FP32, 16, 1, 4},
+      {"tensix pack bf16 -> bf16", BIRSIM_TENSIX_DEST_BF16, 12, 0, 2},
+      {"tensix pack bf16 -> bf16 l1acc", BIRSIM_TENSIX_DEST_BF16, 12, 1, 2},
+      {"tensix pack fp16 -> fp16 l1acc", BIRSIM_TENSIX_DEST_FP16, 13, 1, 2},
+  };
+  for (const auto &p : packs)
+    rounds.add(
+        p.what,
+        [&, p] {
+          birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE, p.destKind, dest.data(), n,
+                             p.outDtype, out.data(), p.l1);
+        },
+        copyDest(p.bytes), 2.0);
+  rounds.run();
+}
+
 int main() {
   birsim_set_num_threads(1);
   const char *isa = std::getenv("BIRSIM_ISA");
@@ -721,6 +801,7 @@ int main() {
   ratios(size_t(1) << 16);
   bfpConversion();
   bfpDevicePaths();
+  tensix();
   bfpExponentSearch();
   mxTiles();
   mixedBfp();

@@ -7,10 +7,15 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Core/Tensix.h"
 #include "birsim/Core/Dtype.h"
+#include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace birsim::core {
@@ -434,6 +439,102 @@ static void eltwiseRange(const TensixEltwiseConfig &config, const float *a,
   }
 }
 
+//===-- The product table (§7 "Scale") ------------------------------------===//
+
+/// Calls below this many elements compute directly unless the table is
+/// built: a table costs 32,768 elements of the direct path.
+constexpr size_t kMinTableElements = size_t(1) << 16;
+
+/// The lowest ea + eb - 254 at which no phase's product nor any Dest value
+/// between phases leaves the exponent range (§7 "Scale"): a non-zero
+/// product has at least 2^13 units at exponent ea + eb - 127 - w (w the
+/// phase's slice weights, 5 and/or 7), so every Dest value has an exponent
+/// of at least ea + eb - 137 - w, which must stay above 0.
+static int lowestTableScale(unsigned phases) {
+  int largest = 0;
+  for (unsigned phase = 0; phase < 4; ++phase)
+    if (phases >> phase & 1)
+      largest = std::max(largest, int(5 * (phase & 1) + 7 * (phase >> 1)));
+  return largest - 116;
+}
+
+/// The table of mul from a zeroed Dest with BF16 Src (Kernels.h,
+/// TensixMulTable), built by tensixEltwiseWord on first use: null for
+/// other configurations and for small first calls.
+static const uint32_t *productTable(const TensixEltwiseConfig &config,
+                                    size_t count) {
+  if (config.op != TensixOp::mul || config.accumulate ||
+      config.src != TensixSrc::bf16)
+    return nullptr;
+  static std::atomic<const uint32_t *> tables[2][2][16];
+  static std::unique_ptr<uint32_t[]> storage[2][2][16];
+  static std::mutex building;
+  auto &slot = tables[int(config.arch)][int(config.dest)][config.phases];
+  if (const uint32_t *built = slot.load(std::memory_order_acquire))
+    return built;
+  if (count < kMinTableElements)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(building);
+  if (const uint32_t *built = slot.load(std::memory_order_acquire))
+    return built;
+  // A 16-bit Dest's words are its storage bits, with 2 bytes of padding.
+  auto words = std::make_unique<uint32_t[]>(1u << 15);
+  auto *halves = reinterpret_cast<uint16_t *>(words.get());
+  bool wide = config.dest == TensixDest::fp32;
+  for (uint32_t index = 0; index < (1u << 15); ++index) {
+    uint32_t a = (index >> 14) << 18 | 127u << 10 | (index >> 7 & 127) << 3;
+    uint32_t b = 127u << 10 | (index & 127) << 3;
+    uint32_t word = tensixEltwiseWord(config, a, b, 0);
+    if (wide)
+      words[index] = word;
+    else
+      halves[index] = uint16_t(tensixDestWrite(config.dest, word));
+  }
+  auto &kept = storage[int(config.arch)][int(config.dest)][config.phases];
+  kept = std::move(words);
+  slot.store(kept.get(), std::memory_order_release);
+  return kept.get();
+}
+
+void tensixMulTableElement(const TensixMulTable &table, const char *a,
+                           const char *b, char *dest, size_t index) {
+  uint32_t word = tensixEltwiseWord(
+      table.config, tensixSrcWord(TensixSrc::bf16, loadBits(a, index, 4)),
+      tensixSrcWord(TensixSrc::bf16, loadBits(b, index, 4)), 0);
+  storeBits(dest, index, table.destBytes,
+            tensixDestWrite(table.config.dest, word));
+}
+
+void portable::tensixMulTable(const TensixMulTable &table, const char *a,
+                              const char *b, char *dest, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t wa = loadBits(a, i, 4), wb = loadBits(b, i, 4);
+    int ea = int(wa >> 23 & 0xFF), eb = int(wb >> 23 & 0xFF);
+    if (ea == 0 || eb == 0) { // a zero operand: Dest stays +0
+      storeBits(dest, i, table.destBytes, 0);
+      continue;
+    }
+    uint32_t index = ((wa ^ wb) >> 31) << 14 | (wa >> 16 & 127) << 7 |
+                     (wb >> 16 & 127);
+    uint32_t word = table.destBytes == 4
+                        ? table.words[index]
+                        : tensixDestRead(table.config.dest,
+                                         reinterpret_cast<const uint16_t *>(
+                                             table.words)[index]);
+    if (word == 0) { // the phases' slices are zero: +0 at every scale
+      storeBits(dest, i, table.destBytes, 0);
+      continue;
+    }
+    int scale = ea + eb - 254;
+    if (scale < table.lowestScale || int(word >> 23 & 0xFF) + scale > 254) {
+      tensixMulTableElement(table, a, b, dest, i);
+      continue;
+    }
+    storeBits(dest, i, table.destBytes,
+              tensixDestWrite(table.config.dest, word + (uint32_t(scale) << 23)));
+  }
+}
+
 Status tensixEltwise(int arch, int op, unsigned phases, int dest, int src,
                      const float *a, const float *b, size_t count,
                      void *destValues, bool accumulate,
@@ -455,6 +556,18 @@ Status tensixEltwise(int arch, int op, unsigned phases, int dest, int src,
     });
     tally.elements[int(FidelityFamily::tensix)] += count;
     counts->add(tally);
+  }
+  if (const uint32_t *words = productTable(config, count)) {
+    TensixMulTable table{words, config, bytes, lowestTableScale(phases)};
+    const PathKernels &kernels = activeKernels();
+    auto *ca = reinterpret_cast<const char *>(a);
+    auto *cb = reinterpret_cast<const char *>(b);
+    auto *out = static_cast<char *>(destValues);
+    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+      kernels.tensixMulTable(table, ca + 4 * begin, cb + 4 * begin,
+                             out + bytes * begin, end - begin);
+    });
+    return Status::success();
   }
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     eltwiseRange<false>(config, a, b, destValues, begin, end, nullptr);
@@ -671,16 +784,35 @@ Status tensixPack(int arch, int dest, const void *destValues, size_t count,
                                 count * inBytes, true);
       !s.ok())
     return s;
+  const PathKernels &kernels = activeKernels();
+  auto *in = static_cast<const char *>(destValues);
+  auto *o = static_cast<char *>(out);
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      uint32_t v =
-          tensixPackValue(path->conversion, loadBits(destValues, i, inBytes));
-      if (l1Accumulate)
-        v = tensixL1Accumulate(outDtype, loadBits(out, i, outBytes), v);
-      storeBits(out, i, outBytes, v);
-    }
+    kernels.tensixPack(path->conversion, l1Accumulate, in + inBytes * begin,
+                       o + outBytes * begin, end - begin);
   });
   return Status::success();
+}
+
+/// The output dtype of a conversion: its Tensix.def rows'.
+static int outDtypeOf(TensixPackConversion conversion) {
+  for (const TensixPackPath &path : kPackPaths)
+    if (path.conversion == conversion)
+      return path.outDtype;
+  return -1;
+}
+
+void portable::tensixPack(TensixPackConversion conversion, bool l1Accumulate,
+                          const char *in, char *out, size_t count) {
+  unsigned inBytes = tensixPackInBytes(conversion);
+  unsigned outBytes = tensixPackOutBytes(conversion);
+  int outDtype = outDtypeOf(conversion);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t v = tensixPackValue(conversion, loadBits(in, i, inBytes));
+    if (l1Accumulate)
+      v = tensixL1Accumulate(outDtype, loadBits(out, i, outBytes), v);
+    storeBits(out, i, outBytes, v);
+  }
 }
 
 } // namespace birsim::core

@@ -16,7 +16,8 @@ set(BIRSIM_SIMD_TEST_SOURCES
   Core/BfpLayoutTest.cpp
   Core/Kernels/BfpPackHalvesTest.cpp
   Core/Kernels/VocabularyAvx2Test.cpp
-  Core/Kernels/VocabularyAvx512Test.cpp)
+  Core/Kernels/VocabularyAvx512Test.cpp
+  Core/TensixPathsTest.cpp)
 set(BIRSIM_RUNTIME_TEST_SOURCES
   Runtime/RuntimeTest.cpp
   Runtime/AbiTableTest.cpp)

@@ -24,6 +24,7 @@
 #include "MixedAssigner.h"
 #include "MixedBfp.h"
 #include "MxTiles.h"
+#include "TensixEltwise.h"
 #include "Vocabulary.h"
 
 namespace birsim::core::kernel {
@@ -88,6 +89,25 @@ template <class X> struct EntryPoints {
 
   /// The vector fp8 add's proof covers fp8AddFitsHalf formats; the others
   /// count on the portable path.
+  static void tensixMulTable(const TensixMulTable &table, const char *a,
+                             const char *b, char *dest, size_t count) {
+    Guard guard(a, 4 * count, dest, table.destBytes * count);
+    X::reportRead(b, 4 * count);
+    tensixMulTableLoop<X>(table, a, b, dest, count);
+  }
+  static void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
+                         const char *in, char *out, size_t count) {
+    Guard guard(in, tensixPackInBytes(conversion) * count, out,
+                tensixPackOutBytes(conversion) * count);
+    if (l1Accumulate)
+      X::reportRead(out, tensixPackOutBytes(conversion) * count);
+    using T = TensixPackConversion;
+    withConstant<T::keepFp32, T::fp32RoundBf16, T::fp32TruncFp16,
+                 T::fp32RoundFp16, T::keepBf16, T::widenBf16, T::keepFp16,
+                 T::widenFp16, T::fp16TruncBf16>(conversion, [&](auto c) {
+      tensixPackLoop<X, c>(l1Accumulate, in, out, count);
+    });
+  }
   static uint64_t fp8AddCounted(const FloatFormat &f, void *acc,
                                 const void *x, size_t count) {
     if (!fp8AddFitsHalf(f))

@@ -19,6 +19,7 @@
 #include "birsim/Core/Dtype.h"
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Fidelity.h"
+#include "birsim/Core/Tensix.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -152,6 +153,34 @@ struct MixedScreenSums {
   double dxq[kMaxMixedTrips]; ///< sum (x - a) (q[c] - a)
 };
 
+/// mul_tiles from a zeroed Dest with BF16 Src as a table (Tensix.cpp,
+/// docs/Semantics.md section 7 "Scale"): `words` the Dest word for
+/// a = (sign, exponent 127, fraction fa), b = (+, 127, fb) at index
+/// sign << 14 | fa << 7 | fb; a lane is read from it when its exponent sum
+/// minus 254 is at least `lowestScale` and the moved exponent below 255.
+struct TensixMulTable {
+  const uint32_t *words;
+  TensixEltwiseConfig config;
+  unsigned destBytes;
+  int lowestScale;
+};
+/// Bytes per value the packer's conversion reads (Dest's storage) and
+/// writes (the output's).
+constexpr unsigned tensixPackInBytes(TensixPackConversion c) {
+  using T = TensixPackConversion;
+  return c == T::keepFp32 || c == T::fp32RoundBf16 || c == T::fp32TruncFp16 ||
+                 c == T::fp32RoundFp16
+             ? 4
+             : 2;
+}
+constexpr unsigned tensixPackOutBytes(TensixPackConversion c) {
+  using T = TensixPackConversion;
+  return c == T::keepFp32 || c == T::widenBf16 || c == T::widenFp16 ? 4 : 2;
+}
+/// One element of a table-path call by the core's arithmetic.
+void tensixMulTableElement(const TensixMulTable &table, const char *a,
+                           const char *b, char *dest, size_t index);
+
 /// One path's kernels (raw little-endian bits, any alignment): the
 /// portable path's (Portable.cpp, wrapping the specification's loops) or a
 /// vector path's (KernelTable.h). Every path has every entry but where a
@@ -248,6 +277,14 @@ struct PathKernels {
   /// elements (birsim/Core/Fidelity.h).
   uint64_t (*fp8AddCounted)(const FloatFormat &format, void *acc,
                             const void *x, size_t count);
+  /// `count` elements of mul from a zeroed Dest through `table` (a, b
+  /// float32 values; dest table.destBytes each).
+  void (*tensixMulTable)(const TensixMulTable &table, const char *a,
+                         const char *b, char *dest, size_t count);
+  /// The packer's `conversion` of `count` Dest values to out (L1
+  /// accumulation by the output's rule when `l1Accumulate`).
+  void (*tensixPack)(TensixPackConversion conversion, bool l1Accumulate,
+                     const char *in, char *out, size_t count);
 };
 
 /// The portable path's table (Portable.cpp).

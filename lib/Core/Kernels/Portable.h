@@ -25,6 +25,11 @@ void reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
 uint64_t fp8AddCounted(const FloatFormat &format, void *acc, const void *x,
                        size_t count);
 
+// Tensix.cpp (§7).
+void tensixMulTable(const TensixMulTable &table, const char *a, const char *b,
+                    char *dest, size_t count);
+void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
+                const char *in, char *out, size_t count);
 // Cast.cpp (§4).
 void narrowFromF32(const FloatFormat &format, unsigned bytes, const void *src,
                    void *dst, size_t count, unsigned config,

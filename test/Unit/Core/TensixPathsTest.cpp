@@ -1,0 +1,169 @@
+//===- TensixPathsTest.cpp - the Tensix kernels on every path -------------===//
+//
+// The product table of mul_tiles (docs/Semantics.md section 7, "Scale")
+// against the direct computation, for every (sign, fa, fb) at exponent
+// sums on both sides of both bounds, every phase set, both 8-bit Dest kinds
+// and both architectures; and every path's table loop and packer loops
+// against the portable path's, masked tails and fallbacks included.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Core/Dtype.h"
+#include "birsim/Core/Tensix.h"
+
+#include "Paths.h"
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+using namespace birsim;
+using namespace birsim::core;
+
+namespace {
+
+float floatOf(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+/// Every (sign, fa, fb) at each exponent pair: 2^15 elements per pair.
+void everyFractionPair(const std::vector<std::pair<int, int>> &exponents,
+                       std::vector<float> &a, std::vector<float> &b) {
+  a.clear();
+  b.clear();
+  for (auto [ea, eb] : exponents)
+    for (uint32_t index = 0; index < (1u << 15); ++index) {
+      uint32_t low = index & 0x1FFF; // below bf16: TF32/BF16 truncation
+      a.push_back(floatOf((index >> 14) << 31 | uint32_t(ea) << 23 |
+                          (index >> 7 & 127) << 16 | low));
+      b.push_back(floatOf(uint32_t(eb) << 23 | (index & 127) << 16));
+    }
+}
+
+TEST(TensixPaths, TableEqualsTheDirectComputation) {
+  // Sums around 254 - 116 + w (the lower bound) and around the top.
+  std::vector<std::pair<int, int>> exponents = {
+      {1, 135},  {1, 137},  {1, 138},  {60, 80},  {70, 78},   {70, 79},
+      {70, 80},  {75, 76},  {127, 127},
+      {200, 180}, {254, 126}, {254, 127}, {254, 128}, {254, 254}, {0, 127}};
+  std::vector<float> a, b;
+  everyFractionPair(exponents, a, b);
+  size_t n = a.size();
+  for (int arch : {0, 1})
+    for (int dest : {0, 1})
+      for (unsigned phases = 1; phases <= 0xF; ++phases) {
+        unsigned bytes = dest == 0 ? 4 : 2;
+        // The accumulate form from a zeroed Dest is the direct computation.
+        std::vector<char> direct(n * bytes, 0);
+        ASSERT_TRUE(tensixEltwise(arch, 0, phases, dest, 1, a.data(), b.data(),
+                                  n, direct.data(), true)
+                        .ok());
+        test::expectSameOnEveryPath(
+            [&] {
+              std::vector<char> table(n * bytes, 0x5A);
+              EXPECT_TRUE(tensixEltwise(arch, 0, phases, dest, 1, a.data(),
+                                        b.data(), n, table.data(), false)
+                              .ok());
+              return table;
+            },
+            std::string("table ") + tensixArchName(arch) + " dest " +
+                kTensixDestTable[dest].name + " phases " +
+                std::to_string(phases));
+        std::vector<char> table(n * bytes);
+        ASSERT_TRUE(tensixEltwise(arch, 0, phases, dest, 1, a.data(), b.data(),
+                                  n, table.data(), false)
+                        .ok());
+        size_t bad = 0;
+        for (size_t i = 0; i < n; ++i)
+          if (std::memcmp(&table[i * bytes], &direct[i * bytes], bytes) &&
+              bad++ < 3) {
+            uint32_t t = 0, d = 0;
+            std::memcpy(&t, &table[i * bytes], bytes);
+            std::memcpy(&d, &direct[i * bytes], bytes);
+            uint32_t ua, ub;
+            std::memcpy(&ua, &a[i], 4);
+            std::memcpy(&ub, &b[i], 4);
+            ADD_FAILURE() << tensixArchName(arch) << " dest "
+                          << kTensixDestTable[dest].name << " phases "
+                          << phases << std::hex << ": a=0x" << ua << " b=0x"
+                          << ub << ": table 0x" << t << ", direct 0x" << d;
+          }
+        EXPECT_EQ(bad, 0u);
+      }
+}
+
+// The packer's loops on every path, lengths with every tail, with and
+// without L1 accumulation, on every 16-bit pattern and random fp32 words.
+TEST(TensixPaths, PackOnEveryPath) {
+  std::mt19937 rng(2283);
+  size_t count = 0;
+  const TensixPackPath *paths = tensixPackPaths(count);
+  for (size_t p = 0; p < count; ++p) {
+    const TensixPackPath &path = paths[p];
+    unsigned inBytes = kTensixDestTable[int(path.dest)].storageBytes;
+    unsigned outBytes = lookupDtype(path.outDtype)->bytes;
+    for (size_t n : {size_t(65536 + 13), size_t(7), size_t(1) << 18}) {
+      std::vector<char> in(n * inBytes), l1(n * outBytes);
+      for (size_t i = 0; i < n; ++i) {
+        uint32_t v = inBytes == 4 ? rng() : uint32_t(i & 0xFFFF);
+        std::memcpy(&in[i * inBytes], &v, inBytes);
+        uint32_t w = rng();
+        std::memcpy(&l1[i * outBytes], &w, outBytes);
+      }
+      int arch = path.arches & 1 ? 0 : 1;
+      for (bool accumulate : {false, true})
+        test::expectSameOnEveryPath(
+            [&] {
+              std::vector<char> out = l1;
+              EXPECT_TRUE(tensixPack(arch, int(path.dest), in.data(), n,
+                                     path.outDtype, out.data(), accumulate)
+                              .ok());
+              return out;
+            },
+            std::string("pack ") + kTensixDestTable[int(path.dest)].name +
+                " to " + std::to_string(path.outDtype) +
+                (accumulate ? " l1" : "") + " n=" + std::to_string(n));
+    }
+  }
+}
+
+// L1 accumulation into bfloat16 and float16 on every path: every 16-bit
+// Dest value against 64 L1 values (edges, exponents near the value's for
+// the float32 sum's rounding, random), through each 16-bit path.
+TEST(TensixPaths, L1AccumulationEveryValueOnEveryPath) {
+  std::mt19937 rng(1924);
+  struct Case {
+    int dest, outDtype;
+  } cases[] = {{1, int(Dtype::bfloat16)}, {2, int(Dtype::float16)},
+               {2, int(Dtype::bfloat16)}};
+  for (Case c : cases) {
+    std::vector<uint16_t> l1s = {0x0000, 0x8000, 0x0001, 0x7F80, 0xFF80,
+                                 0x7FC0, 0xFFC1, 0x7FFF, 0xFFFF, 0x7BFF,
+                                 0x0400, 0x8400, 0x3C00, 0xBC00, 0x3F80,
+                                 0xBF80, 0x7F7F, 0xFF7F, 0x0080, 0x8080};
+    while (l1s.size() < 64)
+      l1s.push_back(uint16_t(rng()));
+    size_t n = l1s.size() << 16;
+    std::vector<uint16_t> in(n), l1(n);
+    for (size_t i = 0; i < n; ++i) {
+      in[i] = uint16_t(i);
+      // Half the L1 values near the Dest value: exponents 0-20 apart.
+      l1[i] = i >> 16 < 20 || (i >> 16) % 2 ? l1s[i >> 16]
+                                           : uint16_t(in[i] ^ (rng() & 0x8FFF));
+    }
+    test::expectSameOnEveryPath(
+        [&] {
+          std::vector<uint16_t> out = l1;
+          EXPECT_TRUE(tensixPack(0, c.dest, in.data(), n, c.outDtype,
+                                 out.data(), true)
+                          .ok());
+          return out;
+        },
+        std::string("l1 ") + kTensixDestTable[c.dest].name + " to " +
+            std::to_string(c.outDtype));
+  }
+}
+
+} // namespace
