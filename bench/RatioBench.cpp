@@ -714,9 +714,9 @@ void mixedBfp() {
 } // namespace
 
 /// The Tensix FPU's elementwise ops and the packer (docs/Semantics.md
-/// section 7), 2^24 elements: each op against a memcpy of its float32 input
-/// bytes (a and b, 8 per element), each pack against a memcpy of its Dest
-/// bytes.
+/// section 7), 2^24 elements: each call against a memcpy of the bytes it
+/// reads (an op: a and b, 8 per element; a pack: Dest's values, and with
+/// L1 accumulation L1's too).
 void tensix() {
   size_t n = size_t(1) << 24;
   std::printf("\n-- Tensix FPU and packer, %zu elements, memcpy of the input "
@@ -730,8 +730,11 @@ void tensix() {
     std::memcpy(copyOut.data(), a.data(), n * 4);
     std::memcpy(copyOut.data() + n * 4, b.data(), n * 4);
   };
-  auto copyDest = [&](size_t bytes) {
-    return [&, bytes] { std::memcpy(copyOut.data(), dest.data(), n * bytes); };
+  std::vector<char> readSource(n * 8);
+  auto copyRead = [&](size_t bytes) { // bytes <= 8
+    return [&, bytes] {
+      std::memcpy(copyOut.data(), readSource.data(), n * bytes);
+    };
   };
   const struct {
     const char *what;
@@ -774,13 +777,14 @@ void tensix() {
   const struct {
     const char *what;
     int destKind, outDtype, l1;
-    size_t bytes;
+    size_t bytes, outBytes;
   } packs[] = {
-      {"tensix pack fp32 -> bf16", BIRSIM_TENSIX_DEST_FP32, 12, 0, 4},
-      {"tensix pack fp32 -> fp32 l1acc", BIRSIM_TENSIX_DEST_FP32, 16, 1, 4},
-      {"tensix pack bf16 -> bf16", BIRSIM_TENSIX_DEST_BF16, 12, 0, 2},
-      {"tensix pack bf16 -> bf16 l1acc", BIRSIM_TENSIX_DEST_BF16, 12, 1, 2},
-      {"tensix pack fp16 -> fp16 l1acc", BIRSIM_TENSIX_DEST_FP16, 13, 1, 2},
+      {"tensix pack fp32 -> bf16", BIRSIM_TENSIX_DEST_FP32, 12, 0, 4, 2},
+      {"tensix pack fp32 -> f16", BIRSIM_TENSIX_DEST_FP32, 13, 0, 4, 2},
+      {"tensix pack fp32 -> fp32 l1acc", BIRSIM_TENSIX_DEST_FP32, 16, 1, 4, 4},
+      {"tensix pack bf16 -> bf16", BIRSIM_TENSIX_DEST_BF16, 12, 0, 2, 2},
+      {"tensix pack bf16 -> bf16 l1acc", BIRSIM_TENSIX_DEST_BF16, 12, 1, 2, 2},
+      {"tensix pack fp16 -> fp16 l1acc", BIRSIM_TENSIX_DEST_FP16, 13, 1, 2, 2},
   };
   for (const auto &p : packs)
     rounds.add(
@@ -789,7 +793,7 @@ void tensix() {
           birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE, p.destKind, dest.data(), n,
                              p.outDtype, out.data(), p.l1);
         },
-        copyDest(p.bytes), 2.0);
+        copyRead(p.l1 ? p.bytes + p.outBytes : p.bytes), 2.0);
   rounds.run();
 }
 

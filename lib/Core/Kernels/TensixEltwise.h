@@ -15,6 +15,14 @@
 
 namespace birsim::core::kernel {
 
+/// The lanes `exact` of the step at element `i`, by the direct computation.
+template <class X>
+__attribute__((noinline, cold)) void tensixMulExactLanes(const TensixMulTable &table, const char *a, const char *b,
+                    char *dest, size_t i, uint32_t exact) {
+  for (; exact; exact &= exact - 1)
+    tensixMulTableElement(table, a, b, dest, i + __builtin_ctz(exact));
+}
+
 /// §7 "Scale": a lane whose exponents keep every phase's product above 0
 /// and the result below 255 takes the table's word for its signs and
 /// fractions with the exponent moved by ea + eb - 254; a zero operand or
@@ -52,10 +60,8 @@ __attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
       X::template storeNarrowed<2>(dest + 2 * i, part, V::shr(out, 16));
     uint32_t exact = V::bits(V::both(V::notLanes(V::either(fast, zero)),
                                      X::valid(part)));
-    while (exact) {
-      tensixMulTableElement(table, a, b, dest, i + __builtin_ctz(exact));
-      exact &= exact - 1;
-    }
+    if (__builtin_expect(exact != 0, 0))
+      tensixMulExactLanes<X>(table, a, b, dest, i, exact);
   });
   if (covered < count)
     portableKernels().tensixMulTable(table, a + 4 * covered, b + 4 * covered,
@@ -126,32 +132,29 @@ template <class V> typename V::I tensixL1AccumulateF32(typename V::I l1,
                    sum);
 }
 
-/// bfloat16 Pack_L1_Acc on lanes of finite or infinite values (a NaN
-/// operand is the caller's: `exact`): denormals as zeros, +Inf + -Inf the
-/// canonical NaN, and the float32 sum rounded to nearest even at 7 fraction
-/// bits. ttsim sums in double (§7); §7 "L1 accumulation in float32" shows
-/// the float32 sum rounds to the same bfloat16.
+/// bfloat16 Pack_L1_Acc on lanes: `v` a packer output (no NaN, no
+/// denormal: every bfloat16 path makes them Inf and +0), `l1` anything but
+/// a NaN (those lanes are the caller's: `exact`). Denormals as zeros,
+/// +Inf + -Inf the canonical NaN, and the float32 sum rounded to nearest
+/// even at 7 fraction bits: ttsim sums in double, and §7 "L1 accumulation"
+/// shows the float32 sum rounds to the same bfloat16.
 template <class V>
 typename V::I tensixL1AccumulateBf16(typename V::I l1, typename V::I v,
                                      typename V::M &exact) {
   auto c = [](uint32_t k) { return V::splat(k); };
-  auto nan = [&](typename V::I h) { return V::gt(h & c(0x7FFF), c(0x7F80)); };
-  exact = V::either(nan(l1), nan(v));
-  auto widen = [&](typename V::I h) {
-    auto bits = V::shl(h, 16);
-    return V::select(V::gt(c(0x80), h & c(0x7FFF)), bits & c(0x80000000u),
-                     bits);
-  };
-  auto sum = V::addF(widen(l1), widen(v));
+  auto magnitude = l1 & c(0x7FFF);
+  exact = V::gt(magnitude, c(0x7F80));
+  auto wide = V::shl(l1, 16);
+  wide = V::select(V::gt(c(0x80), magnitude), wide & c(0x80000000u), wide);
+  auto sum = V::addF(wide, V::shl(v, 16));
   auto exponent = V::shr(sum, 23) & c(0xFF);
   auto sign = V::shr(sum, 16) & c(0x8000);
   auto rounded =
       V::shr(V::add(sum, V::add(c(0x7FFF), V::shr(sum, 16) & c(1))), 16);
   auto out = V::select(V::eq(exponent, V::zero()), sign, rounded);
   out = V::select(V::eq(exponent, c(0xFF)), sign | c(0x7F80), out);
-  auto infinities = V::both(V::eq(l1 & c(0x7FFF), c(0x7F80)),
-                            V::eq(v ^ l1, c(0x8000)));
-  return V::select(infinities, c(0x7FC0), out);
+  // Without NaN operands a NaN sum is +Inf + -Inf.
+  return V::select(V::isNaN(sum), c(0x7FC0), out);
 }
 
 /// float16 Pack_L1_Acc on lanes (§7): no Inf or NaN codes, the float32
@@ -182,6 +185,23 @@ typename V::I tensixL1AccumulateFp16(typename V::I l1, typename V::I v) {
   return V::select(V::eq(sum & c(0x7FFFFFFF), V::zero()), cancelled, out);
 }
 
+/// The lanes `exact` of a bfloat16 L1 accumulation of packer outputs `v`
+/// into `l1`, by the scalar rule (a NaN in L1 reads as a huge normal).
+template <class V, TensixPackConversion C>
+__attribute__((noinline, cold)) typename V::I
+tensixL1Bf16Exact(typename V::I l1, typename V::I v, uint32_t exact) {
+  constexpr unsigned kLanes = sizeof(typename V::I) / 4;
+  uint32_t l1Lanes[kLanes], vLanes[kLanes];
+  std::memcpy(l1Lanes, &l1, sizeof l1Lanes);
+  std::memcpy(vLanes, &v, sizeof vLanes);
+  for (; exact; exact &= exact - 1) {
+    unsigned j = unsigned(__builtin_ctz(exact));
+    vLanes[j] = tensixL1Accumulate(int(Dtype::bfloat16), l1Lanes[j], vLanes[j]);
+  }
+  std::memcpy(&v, vLanes, sizeof vLanes);
+  return v;
+}
+
 template <class X, TensixPackConversion C>
 __attribute__((noinline)) void tensixPackLoop(bool l1Accumulate,
                                               const char *in, char *out,
@@ -196,31 +216,23 @@ __attribute__((noinline)) void tensixPackLoop(bool l1Accumulate,
                                                                   auto part) {
     auto v = tensixPackLanes<V, C>(
         X::template loadWidened<inBytes>(part, in + inBytes * i));
-    uint32_t exact = 0, kept[X::kVectorBytes / 4];
+    uint32_t exact = 0;
     if (l1Accumulate) {
       auto l1 = X::template loadWidened<outBytes>(part, out + outBytes * i);
       if constexpr (outBytes == 4) {
         v = tensixL1AccumulateF32<V>(l1, v);
       } else if constexpr (toBf16) {
         typename V::M nan;
-        v = tensixL1AccumulateBf16<V>(l1, v, nan);
+        auto sum = tensixL1AccumulateBf16<V>(l1, v, nan);
         exact = V::bits(V::both(nan, X::valid(part)));
-        for (uint32_t lanes = exact; lanes; lanes &= lanes - 1) {
-          unsigned j = unsigned(__builtin_ctz(lanes));
-          kept[j] = uint32_t(loadBits(out + outBytes * (i + j), outBytes));
-        }
+        if (__builtin_expect(exact != 0, 0)) // a NaN in L1: the scalar rule
+          v = tensixL1Bf16Exact<V, C>(l1, v, exact);
+        v = V::select(nan, v, sum);
       } else {
         v = tensixL1AccumulateFp16<V>(l1, v);
       }
     }
     X::template storeNarrowed<outBytes>(out + outBytes * i, part, v);
-    for (; exact; exact &= exact - 1) { // a NaN operand: the scalar rule
-      unsigned j = unsigned(__builtin_ctz(exact));
-      uint32_t value = tensixPackValue(
-          C, uint32_t(loadBits(in + inBytes * (i + j), inBytes)));
-      storeBits(out + outBytes * (i + j), outBytes,
-                tensixL1Accumulate(int(Dtype::bfloat16), kept[j], value));
-    }
   });
   if (covered < count)
     portableKernels().tensixPack(C, l1Accumulate, in + inBytes * covered,
