@@ -93,7 +93,9 @@ template <class X> struct EntryPoints {
                              const char *b, char *dest, size_t count) {
     Guard guard(a, 4 * count, dest, table.destBytes * count);
     X::reportRead(b, 4 * count);
-    tensixMulTableLoop<X>(table, a, b, dest, count);
+    withBool(table.destBytes == 4, [&](auto wide) {
+      tensixMulTableLoop<X, wide>(table, a, b, dest, count);
+    });
   }
   static void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
                          const char *in, char *out, size_t count) {

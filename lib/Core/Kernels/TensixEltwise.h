@@ -15,6 +15,22 @@
 
 namespace birsim::core::kernel {
 
+/// The table's words at `index`, by scalar loads: on AMD's cores a scalar
+/// load per lane is faster than VPGATHERDD (measured, docs/Benchmarks.md).
+template <class V, bool Wide>
+typename V::I lookUp(const uint32_t *words, typename V::I index) {
+  constexpr unsigned kLanes = sizeof(typename V::I) / 4;
+  alignas(64) uint32_t at[kLanes], got[kLanes];
+  std::memcpy(at, &index, sizeof at);
+  auto *halves = reinterpret_cast<const uint16_t *>(words);
+#pragma clang loop vectorize(disable) unroll(full)
+  for (unsigned j = 0; j < kLanes; ++j)
+    got[j] = Wide ? words[at[j]] : uint32_t(halves[at[j]]) << 16;
+  typename V::I v;
+  std::memcpy(&v, got, sizeof got);
+  return v;
+}
+
 /// The lanes `exact` of the step at element `i`, by the direct computation.
 template <class X>
 __attribute__((noinline, cold)) void tensixMulExactLanes(const TensixMulTable &table, const char *a, const char *b,
@@ -28,12 +44,12 @@ __attribute__((noinline, cold)) void tensixMulExactLanes(const TensixMulTable &t
 /// fractions with the exponent moved by ea + eb - 254; a zero operand or
 /// a +0 word (the phases' slices are zero) gives +0; the rest are
 /// recomputed exactly (tensixMulTableElement).
-template <class X>
+template <class X, bool Wide>
 __attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
                                                   const char *a, const char *b,
                                                   char *dest, size_t count) {
   using V = typename X::template Lanes<32>;
-  const unsigned bytes = table.destBytes;
+  constexpr unsigned bytes = Wide ? 4 : 2;
   const auto exponentMask = V::splat(0xFF), fractionMask = V::splat(0x7F);
   size_t covered = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
                                                                   auto part) {
@@ -44,8 +60,7 @@ __attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
     auto index = V::shl(V::shr(wa ^ wb, 31), 14) |
                  V::shl(V::shr(wa, 16) & fractionMask, 7) |
                  (V::shr(wb, 16) & fractionMask);
-    auto word = bytes == 4 ? V::gather(table.words, index)
-                           : V::shl(V::gather2(table.words, index), 16);
+    auto word = lookUp<V, Wide>(table.words, index);
     auto scale = V::sub(V::add(ea, eb), V::splat(254));
     auto exponent = V::add(V::shr(word, 23) & exponentMask, scale);
     auto zero = V::either(V::either(V::eq(ea, V::zero()), V::eq(eb, V::zero())),
@@ -54,7 +69,7 @@ __attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
                            V::gt(V::splat(255), exponent));
     auto fast = V::butNot(inRange, zero);
     auto out = V::keep(fast, V::add(word, V::shl(scale, 23)));
-    if (bytes == 4)
+    if constexpr (Wide)
       X::template store<4>(dest + 4 * i, part, out);
     else
       X::template storeNarrowed<2>(dest + 2 * i, part, V::shr(out, 16));

@@ -66,20 +66,6 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
     static_assert(Bits == 32);
     return uint32_t(_mm256_movemask_ps(asFloat(m)));
   }
-  /// The 16-bit base[index] per lane, zero-extended (base has 2 bytes
-  /// past its last entry).
-  static I gather2(const void *base, I index) {
-    static_assert(Bits == 32);
-    return _mm256_and_si256(
-        _mm256_i32gather_epi32(static_cast<const int *>(base), index, 2),
-        _mm256_set1_epi32(0xFFFF));
-  }
-  /// base[index] per lane (VPGATHERDD; indices non-negative).
-  static I gather(const uint32_t *base, I index) {
-    static_assert(Bits == 32);
-    return _mm256_i32gather_epi32(reinterpret_cast<const int *>(base), index,
-                                  4);
-  }
   /// The same where `m` is set and the lane of `bit` (0 or 1) is 1.
   static void countIfOne(__m256i &lanes, M m, I bit) {
     static_assert(Bits == 32);

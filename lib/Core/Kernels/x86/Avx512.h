@@ -67,18 +67,6 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
     static_assert(Bits == 32);
     return uint32_t(m);
   }
-  /// The 16-bit base[index] per lane, zero-extended (base has 2 bytes
-  /// past its last entry).
-  static I gather2(const void *base, I index) {
-    static_assert(Bits == 32);
-    return _mm512_and_si512(_mm512_i32gather_epi32(index, base, 2),
-                            _mm512_set1_epi32(0xFFFF));
-  }
-  /// base[index] per lane (VPGATHERDD; indices non-negative).
-  static I gather(const uint32_t *base, I index) {
-    static_assert(Bits == 32);
-    return _mm512_i32gather_epi32(index, base, 4);
-  }
   /// Lanes where `a` and `b` share no set bit (VPTESTNM).
   static M noneSet(I a, I b) {
     static_assert(Bits == 32);

@@ -212,13 +212,10 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
           });
   }
   if constexpr (Bits == 32) {
-    // bits: lane j's mask bit at bit j; gather: base[index] per lane.
+    // bits: lane j's mask bit at bit j.
     std::vector<uint32_t> edges = lanes::edgeLanes(Bits);
-    uint32_t table[256];
-    for (uint32_t i = 0; i < 256; ++i)
-      table[i] = i * 0x9E3779B9u;
     for (size_t start = 0; start < edges.size(); ++start) {
-      uint32_t x[Io::kLanes], y[Io::kLanes], got[Io::kLanes];
+      uint32_t x[Io::kLanes], y[Io::kLanes];
       uint32_t want = 0;
       for (unsigned j = 0; j < Io::kLanes; ++j) {
         x[j] = edges[(start + j) % edges.size()];
@@ -229,27 +226,6 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
       if (bits != want)
         failures.add(path, "bits", Bits, " " + lanes::hexList({x[0], y[0]}),
                      bits, want);
-      for (uint32_t &lane : x)
-        lane &= 255;
-      Io::store(V::gather(table, Io::load(x)), got);
-      for (unsigned j = 0; j < Io::kLanes; ++j)
-        if (got[j] != table[x[j]]) {
-          failures.add(path, "gather", Bits, " " + lanes::hexList({x[j]}),
-                       got[j], table[x[j]]);
-          break;
-        }
-      // 16-bit entries: the table's halves, index < 511 (2 bytes after).
-      uint16_t halves[512];
-      std::memcpy(halves, table, sizeof halves);
-      for (unsigned j = 0; j < Io::kLanes; ++j)
-        x[j] = (x[j] * 2 + j) % 511;
-      Io::store(V::gather2(halves, Io::load(x)), got);
-      for (unsigned j = 0; j < Io::kLanes; ++j)
-        if (got[j] != halves[x[j]]) {
-          failures.add(path, "gather2", Bits, " " + lanes::hexList({x[j]}),
-                       got[j], halves[x[j]]);
-          break;
-        }
     }
     // fp32 lanes.
     auto f = lanes::asF32;
