@@ -185,19 +185,21 @@ typename V::I tensixL1AccumulateFp16(typename V::I l1, typename V::I v) {
   };
   auto sum = V::addF(widen(l1), widen(v));
   auto sign = V::shr(sum, 16) & c(0x8000);
-  auto exponent = V::sub(V::shr(sum, 23) & c(0xFF), c(112));
-  auto fraction = sum & c(0x7FFFFF);
-  auto packed = V::add(V::shl(exponent, 10),
-                       V::shr(V::add(fraction, V::add(c(0xFFF),
-                                                      V::shr(fraction, 13) &
-                                                          c(1))),
-                              13));
-  auto out = sign | V::select(V::gt(packed, c(0x7FFF)), c(0x7FFF), packed);
-  out = V::select(V::gt(exponent, V::zero()), out,
-                  sign | V::keep(V::gt(V::zero(), exponent), c(0x7FFF)));
+  // Nearest even at 10 fraction bits on the magnitude, rebiased: a carry
+  // reaches the exponent, and above 0x7FFF saturates.
+  auto magnitude = sum & c(0x7FFFFFFF);
+  auto rounded = V::sub(
+      V::shr(V::add(magnitude, V::add(c(0xFFF), V::shr(magnitude, 13) & c(1))),
+             13),
+      c(112u << 10));
+  auto out = V::minUnsigned(rounded, c(0x7FFF));
+  // An exponent below float16's saturates, exactly at its bottom is zero.
+  out = V::select(V::gt(c(113u << 23), magnitude),
+                  V::keep(V::gt(c(112u << 23), magnitude), c(0x7FFF)), out);
+  // Exact cancellation near the top saturates.
   auto top = V::gt(V::shr(l1, 10) & c(31), c(29));
-  auto cancelled = sign | V::keep(top, c(0x7FFF));
-  return V::select(V::eq(sum & c(0x7FFFFFFF), V::zero()), cancelled, out);
+  out = V::select(V::eq(magnitude, V::zero()), V::keep(top, c(0x7FFF)), out);
+  return sign | out;
 }
 
 /// The lanes `exact` of a bfloat16 L1 accumulation of packer outputs `v`
