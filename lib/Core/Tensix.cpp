@@ -98,23 +98,33 @@ static Status invalid(const char *rule, int64_t got) {
   return Status::error(ErrorCode::invalidArgument, got, 0, rule);
 }
 
+static Status checkArch(int arch) {
+  if (tensixArchName(arch))
+    return Status::success();
+  return invalid("tensix: unknown architecture: expected "
+                 "BIRSIM_TENSIX_WORMHOLE (0) or BIRSIM_TENSIX_BLACKHOLE (1)",
+                 arch);
+}
+
+static Status unknownDest(int dest) {
+  return invalid("tensix: unknown Dest kind: expected "
+                 "BIRSIM_TENSIX_DEST_FP32 (0), BIRSIM_TENSIX_DEST_BF16 (1) "
+                 "or BIRSIM_TENSIX_DEST_FP16 (2)",
+                 dest);
+}
+
 Status checkTensixEltwise(int arch, int op, unsigned phases, int dest,
                           int src, bool accumulate,
                           TensixEltwiseConfig &config) {
-  if (!tensixArchName(arch))
-    return invalid("tensix: unknown architecture: expected "
-                   "BIRSIM_TENSIX_WORMHOLE (0) or BIRSIM_TENSIX_BLACKHOLE (1)",
-                   arch);
+  if (Status st = checkArch(arch); !st.ok())
+    return st;
   if (!tensixOpName(op))
     return invalid("tensix: unknown op: expected BIRSIM_TENSIX_MUL (0), "
                    "BIRSIM_TENSIX_ADD (1) or BIRSIM_TENSIX_SUB (2)",
                    op);
   const TensixDestInfo *destInfo = lookupTensixDest(dest);
   if (!destInfo)
-    return invalid("tensix: unknown Dest kind: expected "
-                   "BIRSIM_TENSIX_DEST_FP32 (0), BIRSIM_TENSIX_DEST_BF16 (1) "
-                   "or BIRSIM_TENSIX_DEST_FP16 (2)",
-                   dest);
+    return unknownDest(dest);
   const TensixSrcInfo *srcInfo = lookupTensixSrc(src);
   if (!srcInfo)
     return invalid("tensix: unknown Src format: expected "
@@ -756,16 +766,11 @@ uint32_t tensixL1Accumulate(int outDtype, uint32_t l1, uint32_t value) {
 
 Status tensixPack(int arch, int dest, const void *destValues, size_t count,
                   int outDtype, void *out, bool l1Accumulate) {
-  if (!tensixArchName(arch))
-    return invalid("tensix: unknown architecture: expected "
-                   "BIRSIM_TENSIX_WORMHOLE (0) or BIRSIM_TENSIX_BLACKHOLE (1)",
-                   arch);
+  if (Status st = checkArch(arch); !st.ok())
+    return st;
   const TensixDestInfo *destInfo = lookupTensixDest(dest);
   if (!destInfo)
-    return invalid("tensix: unknown Dest kind: expected "
-                   "BIRSIM_TENSIX_DEST_FP32 (0), BIRSIM_TENSIX_DEST_BF16 (1) "
-                   "or BIRSIM_TENSIX_DEST_FP16 (2)",
-                   dest);
+    return unknownDest(dest);
   const TensixPackPath *path = lookupTensixPackPath(arch, dest, outDtype);
   if (!path)
     return invalid("tensix_pack: the packer has no path from this Dest kind "
