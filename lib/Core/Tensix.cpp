@@ -579,10 +579,26 @@ Status tensixEltwise(int arch, int op, unsigned phases, int dest, int src,
     });
     return Status::success();
   }
+  auto *ca = reinterpret_cast<const char *>(a);
+  auto *cb = reinterpret_cast<const char *>(b);
+  auto *out = static_cast<char *>(destValues);
+  const PathKernels &kernels = activeKernels();
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    eltwiseRange<false>(config, a, b, destValues, begin, end, nullptr);
+    if (config.op == TensixOp::mul)
+      kernels.tensixMulDirect(config, ca + 4 * begin, cb + 4 * begin,
+                              out + bytes * begin, end - begin);
+    else
+      eltwiseRange<false>(config, a, b, destValues, begin, end, nullptr);
   });
   return Status::success();
+}
+
+void portable::tensixMulDirect(const TensixEltwiseConfig &config,
+                               const char *a, const char *b, char *dest,
+                               size_t count) {
+  eltwiseRange<false>(config, reinterpret_cast<const float *>(a),
+                      reinterpret_cast<const float *>(b), dest, 0, count,
+                      nullptr);
 }
 
 Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,

@@ -97,6 +97,18 @@ template <class X> struct EntryPoints {
       tensixMulTableLoop<X, wide>(table, a, b, dest, count);
     });
   }
+  static void tensixMulDirect(const TensixEltwiseConfig &config,
+                              const char *a, const char *b, char *dest,
+                              size_t count) {
+    unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+    Guard guard(a, 4 * count, dest, bytes * count);
+    X::reportRead(b, 4 * count);
+    if (config.accumulate)
+      X::reportRead(dest, bytes * count);
+    withBool(bytes == 4, [&](auto wide) {
+      tensixMulDirectLoop<X, wide>(config, a, b, dest, count);
+    });
+  }
   static void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
                          const char *in, char *out, size_t count) {
     Guard guard(in, tensixPackInBytes(conversion) * count, out,

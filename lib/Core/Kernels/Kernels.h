@@ -281,6 +281,10 @@ struct PathKernels {
   /// float32 values; dest table.destBytes each).
   void (*tensixMulTable)(const TensixMulTable &table, const char *a,
                          const char *b, char *dest, size_t count);
+  /// `count` elements of mul (config.op) by the specification's steps:
+  /// dest[i] from a[i], b[i] and, with config.accumulate, dest[i].
+  void (*tensixMulDirect)(const TensixEltwiseConfig &config, const char *a,
+                          const char *b, char *dest, size_t count);
   /// The packer's `conversion` of `count` Dest values to out (L1
   /// accumulation by the output's rule when `l1Accumulate`).
   void (*tensixPack)(TensixPackConversion conversion, bool l1Accumulate,

@@ -28,6 +28,8 @@ uint64_t fp8AddCounted(const FloatFormat &format, void *acc, const void *x,
 // Tensix.cpp (§7).
 void tensixMulTable(const TensixMulTable &table, const char *a, const char *b,
                     char *dest, size_t count);
+void tensixMulDirect(const TensixEltwiseConfig &config, const char *a,
+                     const char *b, char *dest, size_t count);
 void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
                 const char *in, char *out, size_t count);
 // Cast.cpp (§4).

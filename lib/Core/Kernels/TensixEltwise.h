@@ -83,6 +83,161 @@ __attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
                              dest + bytes * covered, count - covered);
 }
 
+//===-- The direct computation of mul (§7 "Products", "Adding into Dest") -===//
+
+/// A float32 lane's Src word in `src`'s class (§7 "Operands").
+template <class V> typename V::I tensixSrcLanes(TensixSrc src, typename V::I f) {
+  auto c = [](uint32_t k) { return V::splat(k); };
+  auto sign = f & c(0x80000000u);
+  if (src == TensixSrc::tf32)
+    return V::shr(f, 13);
+  if (src == TensixSrc::bf16)
+    return V::shr(V::select(V::eq(f & c(0x7F800000), V::zero()), sign,
+                            f & c(0xFFFF0000u)),
+                  13);
+  auto exponent = V::sub(V::shr(f, 23) & c(0xFF), c(112));
+  auto word = V::select(V::gt(exponent, c(31)), sign | c(31u << 23 | 0x7FE000),
+                        sign | V::shl(exponent, 23) | (f & c(0x7FE000)));
+  return V::shr(V::select(V::gt(V::zero(), exponent), sign, word), 13);
+}
+
+/// Dest's storage lanes as the FPU's 32-bit words, and back.
+template <class V>
+typename V::I tensixDestReadLanes(TensixDest dest, typename V::I bits) {
+  auto c = [](uint32_t k) { return V::splat(k); };
+  if (dest == TensixDest::fp32)
+    return bits;
+  if (dest == TensixDest::bf16)
+    return V::shl(bits, 16);
+  return V::shl(bits & c(0x8000), 16) | V::shl(bits & c(0x7FFF), 13);
+}
+template <class V>
+typename V::I tensixDestWriteLanes(TensixDest dest, typename V::I word) {
+  auto c = [](uint32_t k) { return V::splat(k); };
+  if (dest == TensixDest::fp32)
+    return word;
+  if (dest == TensixDest::bf16)
+    return V::shr(word, 16);
+  return (V::shr(word, 16) & c(0x8000)) | V::shr(word & c(0x0FFFE000), 13);
+}
+
+/// One term added into Dest's word (§7 "Adding into Dest", the scalar
+/// addIntoDest of Tensix.cpp with one term).
+template <class V>
+typename V::I tensixAddLanes(const TensixEltwiseConfig &config,
+                             const TensixDestInfo &dest, typename V::I tNeg,
+                             typename V::I tExp, typename V::I tMag,
+                             typename V::I word) {
+  using I = typename V::I;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  I one = c(1);
+  I dNeg = V::shr(word, 31), dExp = V::shr(word, 23) & c(0xFF);
+  I dMag = V::keep(V::notLanes(V::eq(dExp, V::zero())),
+                   (word & c(0x7FFFFF)) | c(0x800000));
+  I top = V::max(V::max(tExp, dExp), V::zero());
+  // Align: half a unit added in two's complement (Dest's sign not).
+  auto align = [&](I mag, I neg, I exp) {
+    I places = V::sub(top, exp);
+    I shifted =
+        V::shrv(V::sub(V::add(mag, V::shlv(one, V::sub(places, one))), neg),
+                places);
+    return V::select(V::gt(places, V::zero()), shifted, mag);
+  };
+  tMag = align(tMag, tNeg, tExp);
+  dMag = align(dMag, V::zero(), dExp);
+  bool wide = dest.storageBytes == 4;
+  if (!wide) {
+    tMag = V::sub(V::add(tMag, c(1u << 12)), tNeg) & c(~0x1FFFu);
+    dMag = V::add(dMag, c(1u << 12)) & c(~0x1FFFu);
+  }
+  I sum = V::add(V::select(V::eq(dNeg, one), V::sub(V::zero(), dMag), dMag),
+                 V::select(V::eq(tNeg, one), V::sub(V::zero(), tMag), tMag));
+  auto negative = V::gt(V::zero(), sum);
+  I mag = V::select(negative, V::sub(V::zero(), sum), sum);
+  // The top bit: float32 is exact below 2^24, and mag >> 3 is below it.
+  auto exponentOf = [&](I v) {
+    return V::sub(V::shr(V::toFloat(v), 23), c(127));
+  };
+  auto large = V::gt(mag, c(0xFFFFFF));
+  I topBit = V::select(large, V::add(exponentOf(V::shr(mag, 3)), c(3)),
+                       exponentOf(mag));
+  I shift = V::sub(c(23), topBit);
+  if (config.arch == TensixArch::wormhole) // -1 unit: as if shifted by -4
+    shift = V::select(V::both(negative, V::eq(mag, one)), c(uint32_t(-4)),
+                      shift);
+  I exponent = V::sub(top, shift);
+  I dropped = c(24 - dest.keptBits);
+  I s2 = V::sub(shift, dropped);
+  I right = V::sub(V::zero(), s2);
+  I m = V::select(V::gt(V::zero(), s2),
+                  V::shrv(V::add(mag, V::shlv(one, V::sub(right, one))), right),
+                  V::shlv(mag, s2));
+  m = V::shlv(m, dropped);
+  exponent = V::add(exponent, V::shr(m, 24) & one);
+  m = m & c(0x7FFFFF);
+  I sign = V::keep(negative, c(0x80000000u));
+  I out = sign | V::shl(exponent, 23) | m;
+  if (wide || dest.exponentBits == 8)
+    out = V::select(V::gt(exponent, c(254)), sign | c(0x7F800000), out);
+  else
+    out = V::select(V::gt(exponent, c(31)), sign | c(31u << 23 | 0x3FFu << 13),
+                    out);
+  auto zero = V::either(V::either(V::gt(c(1), top), V::eq(sum, V::zero())),
+                        V::gt(c(1), exponent));
+  return V::keep(V::notLanes(zero), out);
+}
+
+/// mul_tiles by the specification's steps on lanes: one ELWMUL per phase
+/// into Dest (zero, or its values with `accumulate`).
+template <class X, bool Wide>
+__attribute__((noinline)) void tensixMulDirectLoop(
+    const TensixEltwiseConfig &config, const char *a, const char *b,
+    char *dest, size_t count) {
+  using V = typename X::template Lanes<32>;
+  using I = typename V::I;
+  constexpr unsigned bytes = Wide ? 4 : 2;
+  const TensixDestInfo &destInfo = kTensixDestTable[int(config.dest)];
+  bool exponent8 = config.src != TensixSrc::fp16;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  size_t covered = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
+                                                                  auto part) {
+    X::prefetch(a + 4 * i, b + 4 * i);
+    I wa = tensixSrcLanes<V>(config.src, X::template load<4>(part, a + 4 * i));
+    I wb = tensixSrcLanes<V>(config.src, X::template load<4>(part, b + 4 * i));
+    I word = config.accumulate
+                 ? tensixDestReadLanes<V>(
+                       config.dest, X::template loadWidened<bytes>(
+                                        part, dest + bytes * i))
+                 : V::zero();
+    I neg = V::shr(wa ^ wb, 18) & c(1);
+    I exps = V::add(V::shr(wa, 10) & c(0xFF), V::shr(wb, 10) & c(0xFF));
+    I sigA = (wa & c(0x3FF)) | c(0x400), sigB = (wb & c(0x3FF)) | c(0x400);
+    auto zeroOperand = V::either(V::gt(c(0x400), wa & c(0x3FFFF)),
+                                 V::gt(c(0x400), wb & c(0x3FFFF)));
+    for (unsigned phase = 0; phase < 4; ++phase) {
+      if (!(config.phases >> phase & 1))
+        continue;
+      int rebias = exponent8 ? -127 : destInfo.storageBytes == 4 ? 97 : -15;
+      rebias -= (phase & 1 ? 5 : 0) + (phase & 2 ? 7 : 0);
+      I sliceA = phase & 1 ? V::shr(sigA, 1) & c(31) : V::shr(sigA, 6);
+      I sliceB = phase & 2 ? V::shl(sigB & c(15), 3) : V::shr(sigB, 4);
+      I product = V::shl(
+          V::truncateToInt(V::mulF(V::toFloat(sliceA), V::toFloat(sliceB))), 13);
+      I tExp = V::add(exps, c(uint32_t(rebias)));
+      auto zero = V::either(zeroOperand, V::gt(c(1), tExp));
+      word = tensixAddLanes<V>(config, destInfo, V::keep(V::notLanes(zero), neg),
+                               V::select(zero, c(uint32_t(std::max(rebias, 0))),
+                                         tExp),
+                               V::keep(V::notLanes(zero), product), word);
+    }
+    X::template storeNarrowed<bytes>(dest + bytes * i, part,
+                                     tensixDestWriteLanes<V>(config.dest, word));
+  });
+  if (covered < count)
+    portableKernels().tensixMulDirect(config, a + 4 * covered, b + 4 * covered,
+                                      dest + bytes * covered, count - covered);
+}
+
 /// The packer's value steps (§7 "The packer") on lanes of Dest's storage
 /// bits, and float32 L1 accumulation (§7 "L1 accumulation").
 template <class V, TensixPackConversion C>

@@ -94,6 +94,59 @@ TEST(TensixPaths, TableEqualsTheDirectComputation) {
       }
 }
 
+// mul by the specification's steps on lanes (every Src class, Dest kind,
+// phase set, architecture, with and without accumulation) on every path,
+// on operands with zeros, denormals, the largest exponents, Inf/NaN
+// patterns, near cancellations and Dest values near -a*b (Wormhole's -1
+// unit), lengths with every tail.
+TEST(TensixPaths, DirectMulOnEveryPath) {
+  std::mt19937 rng(1217);
+  const int pairings[][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {2, 2}};
+  for (size_t n : {size_t(4099), size_t(37)}) {
+    std::vector<float> a(n), b(n);
+    std::vector<uint32_t> dest(n);
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t x = rng(), y = rng();
+      switch (i % 6) {
+      case 0: x &= 0x807FFFFF; break;                   // zero or denormal
+      case 1: x = (x & 0x80FFFFFF) | 0x7E000000; break; // the top binades
+      case 2: x |= 0x7F800000; break;                   // Inf/NaN patterns
+      case 3: y = x ^ 0x80000000u; break;               // cancellations
+      default: break;
+      }
+      a[i] = floatOf(x);
+      b[i] = floatOf(y);
+      float p = -a[i] * b[i];
+      std::memcpy(&dest[i], &p, 4);
+      if (i % 3)
+        dest[i] = rng();
+    }
+    for (auto [destKind, src] : pairings)
+      for (int arch : {0, 1})
+        for (unsigned phases : {0x1u, 0x3u, 0x5u, 0x8u, 0xFu})
+          for (bool accumulate : {false, true}) {
+            unsigned bytes = destKind == 0 ? 4 : 2;
+            std::vector<char> initial(n * bytes);
+            for (size_t i = 0; i < n; ++i)
+              std::memcpy(&initial[i * bytes], &dest[i], bytes);
+            test::expectSameOnEveryPath(
+                [&] {
+                  std::vector<char> out = initial;
+                  EXPECT_TRUE(tensixEltwise(arch, 0, phases, destKind, src,
+                                            a.data(), b.data(), n, out.data(),
+                                            accumulate)
+                                  .ok());
+                  return out;
+                },
+                std::string("mul ") + tensixArchName(arch) + " dest " +
+                    kTensixDestTable[destKind].name + " src " +
+                    kTensixSrcTable[src].name + " phases " +
+                    std::to_string(phases) + (accumulate ? " acc" : "") +
+                    " n=" + std::to_string(n));
+          }
+  }
+}
+
 // The packer's loops on every path, lengths with every tail, with and
 // without L1 accumulation, on every 16-bit pattern and random fp32 words.
 TEST(TensixPaths, PackOnEveryPath) {
