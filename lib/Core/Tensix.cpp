@@ -378,39 +378,35 @@ uint32_t tensixEltwiseWord(const TensixEltwiseConfig &config, uint32_t a,
 
 //===-- Bulk --------------------------------------------------------------===//
 
+/// Element `index` of a buffer of `bytes`-wide elements (Dtype.h's access).
 static uint32_t loadBits(const void *base, size_t index, unsigned bytes) {
-  if (bytes == 4) {
-    uint32_t v;
-    std::memcpy(&v, static_cast<const char *>(base) + 4 * index, 4);
-    return v;
-  }
-  uint16_t v;
-  std::memcpy(&v, static_cast<const char *>(base) + 2 * index, 2);
-  return v;
+  return uint32_t(
+      loadBits(static_cast<const char *>(base) + bytes * index, bytes));
 }
-
 static void storeBits(void *base, size_t index, unsigned bytes, uint32_t v) {
-  if (bytes == 4) {
-    std::memcpy(static_cast<char *>(base) + 4 * index, &v, 4);
-    return;
-  }
-  uint16_t h = uint16_t(v);
-  std::memcpy(static_cast<char *>(base) + 2 * index, &h, 2);
+  storeBits(static_cast<char *>(base) + bytes * index, bytes, v);
 }
 
-static Status checkEltwiseBuffers(const float *a, const float *b,
-                                  size_t count, const void *destValues,
-                                  unsigned destBytes) {
-  if (count != 0 && (!a || !b || !destValues))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero element count");
-  if (Status s = checkCount(count, 4); !s.ok())
-    return s;
-  if (Status s = checkNoOverlap(destValues, count * destBytes, a, count * 4,
-                                true);
+/// birsim_tensix_eltwise's checks (§7 "Settings", and the buffer rules of
+/// Status.h: `dest` may be `a` or `b` exactly, never partly over them).
+static Status checkEltwiseCall(int arch, int op, unsigned phases, int dest,
+                               int src, const float *a, const float *b,
+                               size_t count, const void *destValues,
+                               bool accumulate, TensixEltwiseConfig &config) {
+  if (Status s = checkTensixEltwise(arch, op, phases, dest, src, accumulate,
+                                    config);
       !s.ok())
     return s;
-  return checkNoOverlap(destValues, count * destBytes, b, count * 4, true);
+  unsigned destBytes = kTensixDestTable[dest].storageBytes;
+  for (const float *operand : {a, b}) {
+    if (Status s = checkBuffers(destValues, operand, count, 4); !s.ok())
+      return s;
+    if (Status s = checkNoOverlap(destValues, count * destBytes, operand,
+                                  count * 4, true);
+        !s.ok())
+      return s;
+  }
+  return Status::success();
 }
 
 /// The per-element fidelity events of `config` (docs/Fidelity.md, tensix).
@@ -545,46 +541,47 @@ void portable::tensixMulTable(const TensixMulTable &table, const char *a,
   }
 }
 
+/// The tensix events of `count` elements (threaded; Dest only read).
+static void tallyEltwise(const TensixEltwiseConfig &config, const float *a,
+                         const float *b, size_t count, const void *destValues,
+                         FidelityTally &tally) {
+  parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+    FidelityTally chunk;
+    eltwiseRange<true>(config, a, b, const_cast<void *>(destValues), begin,
+                       end, &chunk);
+    tally.mergeLocked(chunk);
+  });
+  tally.elements[int(FidelityFamily::tensix)] += count;
+}
+
 Status tensixEltwise(int arch, int op, unsigned phases, int dest, int src,
                      const float *a, const float *b, size_t count,
                      void *destValues, bool accumulate,
                      FidelityCounts *counts) {
   TensixEltwiseConfig config;
-  if (Status s = checkTensixEltwise(arch, op, phases, dest, src, accumulate,
-                                    config);
+  if (Status s = checkEltwiseCall(arch, op, phases, dest, src, a, b, count,
+                                  destValues, accumulate, config);
       !s.ok())
-    return s;
-  unsigned bytes = kTensixDestTable[dest].storageBytes;
-  if (Status s = checkEltwiseBuffers(a, b, count, destValues, bytes); !s.ok())
     return s;
   if (counts) { // before the write: accumulate reads Dest's old values
     FidelityTally tally;
-    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-      FidelityTally chunk;
-      eltwiseRange<true>(config, a, b, destValues, begin, end, &chunk);
-      tally.mergeLocked(chunk);
-    });
-    tally.elements[int(FidelityFamily::tensix)] += count;
+    tallyEltwise(config, a, b, count, destValues, tally);
     counts->add(tally);
   }
-  if (const uint32_t *words = productTable(config, count)) {
-    TensixMulTable table{words, config, bytes, lowestTableScale(phases)};
-    const PathKernels &kernels = activeKernels();
-    auto *ca = reinterpret_cast<const char *>(a);
-    auto *cb = reinterpret_cast<const char *>(b);
-    auto *out = static_cast<char *>(destValues);
-    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-      kernels.tensixMulTable(table, ca + 4 * begin, cb + 4 * begin,
-                             out + bytes * begin, end - begin);
-    });
-    return Status::success();
-  }
+  // mul from a zeroed Dest with BF16 Src reads the table (§7 "Scale"), any
+  // other mul runs on lanes, add and sub element by element.
+  unsigned bytes = kTensixDestTable[dest].storageBytes;
+  const uint32_t *words = productTable(config, count);
+  TensixMulTable table{words, config, bytes, lowestTableScale(phases)};
+  const PathKernels &kernels = activeKernels();
   auto *ca = reinterpret_cast<const char *>(a);
   auto *cb = reinterpret_cast<const char *>(b);
   auto *out = static_cast<char *>(destValues);
-  const PathKernels &kernels = activeKernels();
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    if (config.op == TensixOp::mul)
+    if (words)
+      kernels.tensixMulTable(table, ca + 4 * begin, cb + 4 * begin,
+                             out + bytes * begin, end - begin);
+    else if (config.op == TensixOp::mul)
       kernels.tensixMulDirect(config, ca + 4 * begin, cb + 4 * begin,
                               out + bytes * begin, end - begin);
     else
@@ -606,16 +603,11 @@ Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,
                           const void *destValues, bool accumulate,
                           FidelityTally &tally) {
   TensixEltwiseConfig config;
-  if (Status s = checkTensixEltwise(arch, op, phases, dest, src, accumulate,
-                                    config);
+  if (Status s = checkEltwiseCall(arch, op, phases, dest, src, a, b, count,
+                                  destValues, accumulate, config);
       !s.ok())
     return s;
-  unsigned bytes = kTensixDestTable[dest].storageBytes;
-  if (Status s = checkEltwiseBuffers(a, b, count, destValues, bytes); !s.ok())
-    return s;
-  eltwiseRange<true>(config, a, b, const_cast<void *>(destValues), 0, count,
-                     &tally);
-  tally.elements[int(FidelityFamily::tensix)] += count;
+  tallyEltwise(config, a, b, count, destValues, tally);
   return Status::success();
 }
 
@@ -796,10 +788,9 @@ Status tensixPack(int arch, int dest, const void *destValues, size_t count,
                    outDtype);
   unsigned inBytes = destInfo->storageBytes;
   unsigned outBytes = unsigned(lookupDtype(outDtype)->bytes);
-  if (count != 0 && (!destValues || !out))
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null buffer with a non-zero element count");
-  if (Status s = checkCount(count, std::max(inBytes, outBytes)); !s.ok())
+  if (Status s = checkBuffers(out, destValues, count,
+                              std::max(inBytes, outBytes));
+      !s.ok())
     return s;
   if (Status s = checkNoOverlap(out, count * outBytes, destValues,
                                 count * inBytes, true);
