@@ -75,8 +75,8 @@ def _values32(x: ArrayLike, what: str) -> np.ndarray:
     converted exactly; Python numbers and float64 rounded as NumPy does."""
     if isinstance(x, (list, tuple, float, int)) or (
             isinstance(x, np.ndarray) and x.dtype == np.float64):
-        return np.ascontiguousarray(x, np.float32)
-    return np.ascontiguousarray(_float32(x, None, what))
+        return np.require(x, np.float32, "C")
+    return np.require(_float32(x, None, what), requirements="C")
 
 
 def _dest(dest: Union[str, int], what: str) -> str:
@@ -91,7 +91,19 @@ def _dest_values(values: ArrayLike, dest: str, what: str):
     """(storage array, caller's kind) of Dest values of kind `dest`."""
     row = _ROW[_DEST_DTYPE[dest]]
     array, _, kind, _ = _input(values, row.number, what)
-    return np.ascontiguousarray(array), kind
+    return np.require(array, requirements="C"), kind
+
+
+def _write_into(target: np.ndarray, call) -> np.ndarray:
+    """call(address) on target's bytes: in place where target is
+    C-contiguous, else on a contiguous copy written back after success (a
+    strided target's other bytes, and target on an error, stay as they
+    were). Returns the array the call wrote."""
+    work = target if target.flags.c_contiguous else np.ascontiguousarray(target)
+    _check(call(work.ctypes.data))
+    if work is not target:
+        target[...] = work
+    return work
 
 
 def _src_of(src_format: Optional[Union[str, int]], operand: Any, dest: str,
@@ -157,17 +169,12 @@ def tensix_eltwise(a: ArrayLike, b: ArrayLike, op: Union[str, int] = "mul",
     target = _arrays.take_out(_TABLE, out, row, fa.shape, what)
     if target is None:
         target = np.zeros(fa.shape, _TABLE.storage(row))
-    direct = target.flags.c_contiguous
-    work = target if direct else np.ascontiguousarray(target)
-    _check(_lib.birsim_tensix_eltwise(
-        _arch(arch, what), number, phases, tensix_dests.index(dest_name), src,
-        fa.ctypes.data, fb.ctypes.data, fa.size, work.ctypes.data,
+    arch_number = _arch(arch, what)
+    work = _write_into(target, lambda address: _lib.birsim_tensix_eltwise(
+        arch_number, number, phases, tensix_dests.index(dest_name), src,
+        fa.ctypes.data, fb.ctypes.data, fa.size, address,
         int(bool(accumulate))))
-    if out is not None:
-        if not direct:
-            target[...] = work
-        return out
-    return kind.give(work, row)
+    return out if out is not None else kind.give(work, row)
 
 
 def tensix_pack(dest_values: ArrayLike, to: Union[str, int], *,
@@ -192,17 +199,12 @@ def tensix_pack(dest_values: ArrayLike, to: Union[str, int], *,
                               what + ": accumulate_into")
     if target is None:
         target = np.empty(values.shape, _TABLE.storage(row))
-    direct = target.flags.c_contiguous
-    work = target if direct else np.ascontiguousarray(target)
-    _check(_lib.birsim_tensix_pack(
-        _arch(arch, what), tensix_dests.index(dest_name), values.ctypes.data,
-        values.size, row.number, work.ctypes.data,
-        int(accumulate_into is not None)))
-    if accumulate_into is not None:
-        if not direct:
-            target[...] = work
-        return accumulate_into
-    return kind.give(work, row)
+    arch_number = _arch(arch, what)
+    work = _write_into(target, lambda address: _lib.birsim_tensix_pack(
+        arch_number, tensix_dests.index(dest_name), values.ctypes.data,
+        values.size, row.number, address, int(accumulate_into is not None)))
+    return accumulate_into if accumulate_into is not None else kind.give(
+        work, row)
 
 
 # ttnn's names of the BFP formats.

@@ -161,3 +161,34 @@ def test_nothing_written_on_error():
         birsim.tensix_eltwise(np.float32([1, 2]), np.float32([1, 2]), "add",
                               fidelity=3, out=out)
     assert out.tolist() == [7.0, 7.0]
+
+
+def test_shapes_and_layouts_as_numpy_keeps_them():
+    # 0-d in, 0-d out; strided, reversed, read-only, big-endian and list
+    # operands give the contiguous float32 result.
+    d = birsim.tensix_eltwise(np.float32(1.3125), np.float32(7.96875),
+                              fidelity="hifi2", dest="bf16")
+    assert np.shape(d) == () and bf16(d).tolist() == 10.4375
+    a = np.arange(1, 21, dtype=np.float32) * 0.37
+    b = a[::-1].copy()
+    ref = birsim.tensix_eltwise(a[::2].copy(), b[::2].copy())
+    read_only = a.copy()
+    read_only.flags.writeable = False
+    for x, y in ((a[::2], b[::2]), (a[::-1][::-1][::2], b[::2]),
+                 (read_only[::2], b[::2]), (a.astype(">f4")[::2], b[::2]),
+                 (a[::2].tolist(), b[::2].tolist())):
+        assert np.array_equal(birsim.tensix_eltwise(x, y), ref)
+
+
+def test_strided_out_keeps_the_bytes_between():
+    a = np.arange(1, 21, dtype=np.float32)
+    big = np.full(40, 7.0, np.float32)
+    birsim.tensix_eltwise(a, a, out=big[::2])
+    assert (big[1::2] == 7.0).all()
+    assert big[::2].tolist() == birsim.tensix_eltwise(a, a).tolist()
+    l1 = np.full(40, 0xAAAA, np.uint16)
+    birsim.tensix_pack(big[::2], "bfloat16", accumulate_into=l1[::2])
+    assert (l1[1::2] == 0xAAAA).all()
+    with pytest.raises(birsim.BirsimError):
+        birsim.tensix_eltwise(a, a, "add", fidelity=3, out=big[::2])
+    assert (big[1::2] == 7.0).all()
