@@ -18,6 +18,7 @@
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
 #include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
@@ -92,7 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 10;
+  unsigned call = unsigned(in.take(1)) % 11;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -160,6 +161,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               ttFp8EncodeBulk(policy, src.data(), count, want.data(),
                               refCounts),
               got, want, before);
+    break;
+  }
+  case 10: { // the Tensix FPU and packer, any settings, accumulating or not
+    int arch = int(in.take(1) % 4) - 1; // -1..2: invalid ones included
+    int destKind = int(in.take(1) % 5) - 1;
+    bool accumulate = in.take(1) & 1;
+    if (in.take(1) & 1) {
+      int tensixOp = int(in.take(1) % 5) - 1;
+      unsigned phases = unsigned(in.take(1) % 18);
+      int srcFormat = int(in.take(1) % 5) - 1;
+      auto *a = reinterpret_cast<const float *>(src.data());
+      auto *b = reinterpret_cast<const float *>(src.data() + 4 * count);
+      compare(birsim_tensix_eltwise(arch, tensixOp, phases, destKind,
+                                    srcFormat, a, b, count, got.data(),
+                                    accumulate),
+              tensixEltwise(arch, tensixOp, phases, destKind, srcFormat, a, b,
+                            count, want.data(), accumulate, refCounts),
+              got, want, before);
+    } else {
+      const int outDtypes[] = {-1, 1, 12, 13, 16, 40};
+      int outDtype = outDtypes[in.take(1) % 6];
+      compare(birsim_tensix_pack(arch, destKind, src.data(), count, outDtype,
+                                 got.data(), accumulate),
+              tensixPack(arch, destKind, src.data(), count, outDtype,
+                         want.data(), accumulate),
+              got, want, before);
+    }
     break;
   }
   case 9: { // per-tile mixed BFP: pack, unpack, the checked forms, assign

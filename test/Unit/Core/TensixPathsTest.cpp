@@ -28,6 +28,27 @@ float floatOf(uint32_t u) {
   return f;
 }
 
+/// `write(p)` on a copy of `initial` at p, between guard bytes: the bytes
+/// it leaves, with a failure naming `what` when a guard byte changed.
+template <typename T, typename Write>
+std::vector<T> guarded(const std::vector<T> &initial, Write write,
+                       const std::string &what) {
+  constexpr size_t kGuard = 64;
+  std::vector<char> buffer(initial.size() * sizeof(T) + 2 * kGuard,
+                           char(0xA5));
+  std::memcpy(buffer.data() + kGuard, initial.data(),
+              initial.size() * sizeof(T));
+  write(reinterpret_cast<T *>(buffer.data() + kGuard));
+  for (size_t i = 0; i < kGuard; ++i)
+    if (buffer[i] != char(0xA5) || buffer[buffer.size() - 1 - i] != char(0xA5)) {
+      ADD_FAILURE() << what << ": a byte outside the output changed";
+      break;
+    }
+  std::vector<T> out(initial.size());
+  std::memcpy(out.data(), buffer.data() + kGuard, initial.size() * sizeof(T));
+  return out;
+}
+
 /// Every (sign, fa, fb) at each exponent pair: 2^15 elements per pair.
 void everyFractionPair(const std::vector<std::pair<int, int>> &exponents,
                        std::vector<float> &a, std::vector<float> &b) {
@@ -62,11 +83,15 @@ TEST(TensixPaths, TableEqualsTheDirectComputation) {
                         .ok());
         test::expectSameOnEveryPath(
             [&] {
-              std::vector<char> table(n * bytes, 0x5A);
-              EXPECT_TRUE(tensixEltwise(arch, 0, phases, dest, 1, a.data(),
-                                        b.data(), n, table.data(), false)
-                              .ok());
-              return table;
+              return guarded(
+                  std::vector<char>(n * bytes, 0x5A),
+                  [&](char *table) {
+                    EXPECT_TRUE(tensixEltwise(arch, 0, phases, dest, 1,
+                                              a.data(), b.data(), n, table,
+                                              false)
+                                    .ok());
+                  },
+                  "table");
             },
             std::string("table ") + tensixArchName(arch) + " dest " +
                 kTensixDestTable[dest].name + " phases " +
@@ -131,12 +156,15 @@ TEST(TensixPaths, DirectMulOnEveryPath) {
               std::memcpy(&initial[i * bytes], &dest[i], bytes);
             test::expectSameOnEveryPath(
                 [&] {
-                  std::vector<char> out = initial;
-                  EXPECT_TRUE(tensixEltwise(arch, 0, phases, destKind, src,
-                                            a.data(), b.data(), n, out.data(),
-                                            accumulate)
-                                  .ok());
-                  return out;
+                  return guarded(
+                      initial,
+                      [&](char *out) {
+                        EXPECT_TRUE(tensixEltwise(arch, 0, phases, destKind,
+                                                  src, a.data(), b.data(), n,
+                                                  out, accumulate)
+                                        .ok());
+                      },
+                      "mul");
                 },
                 std::string("mul ") + tensixArchName(arch) + " dest " +
                     kTensixDestTable[destKind].name + " src " +
@@ -169,11 +197,14 @@ TEST(TensixPaths, PackOnEveryPath) {
       for (bool accumulate : {false, true})
         test::expectSameOnEveryPath(
             [&] {
-              std::vector<char> out = l1;
-              EXPECT_TRUE(tensixPack(arch, int(path.dest), in.data(), n,
-                                     path.outDtype, out.data(), accumulate)
-                              .ok());
-              return out;
+              return guarded(
+                  l1,
+                  [&](char *out) {
+                    EXPECT_TRUE(tensixPack(arch, int(path.dest), in.data(), n,
+                                           path.outDtype, out, accumulate)
+                                    .ok());
+                  },
+                  "pack");
             },
             std::string("pack ") + kTensixDestTable[int(path.dest)].name +
                 " to " + std::to_string(path.outDtype) +
@@ -208,11 +239,14 @@ TEST(TensixPaths, L1AccumulationEveryValueOnEveryPath) {
     }
     test::expectSameOnEveryPath(
         [&] {
-          std::vector<uint16_t> out = l1;
-          EXPECT_TRUE(tensixPack(0, c.dest, in.data(), n, c.outDtype,
-                                 out.data(), true)
-                          .ok());
-          return out;
+          return guarded(
+              l1,
+              [&](uint16_t *out) {
+                EXPECT_TRUE(
+                    tensixPack(0, c.dest, in.data(), n, c.outDtype, out, true)
+                        .ok());
+              },
+              "l1");
         },
         std::string("l1 ") + kTensixDestTable[c.dest].name + " to " +
             std::to_string(c.outDtype));
