@@ -38,6 +38,8 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   static I zero() { return I{}; }
   static I add(I a, I b) { return I(U(a) + U(b)); }
   static I sub(I a, I b) { return I(U(a) - U(b)); }
+  /// The low `Bits` bits of the product.
+  static I mul(I a, I b) { return I(U(a) * U(b)); }
   static I min(I a, I b) { return I(__builtin_elementwise_min(S(a), S(b))); }
   static I max(I a, I b) { return I(__builtin_elementwise_max(S(a), S(b))); }
   static I minUnsigned(I a, I b) {

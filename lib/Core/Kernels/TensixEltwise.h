@@ -3,8 +3,9 @@
 // Private to lib/Core. The loops of the Tensix kernels (docs/Semantics.md
 // section 7) over a path's vocabulary `X`, included inside its target
 // region: mul_tiles from a zeroed Dest with BF16 Src through the product
-// table (Tensix.cpp), and the packer's value steps. The portable path's
-// loops are Tensix.cpp's; these equal them lane for lane.
+// table (Tensix.cpp), from a zeroed 16-bit Dest by its closed form, and
+// otherwise by the steps; and the packer's value steps. The portable
+// path's loops are Tensix.cpp's; these equal them lane for lane.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BIRSIM_LIB_CORE_KERNELS_TENSIXELTWISE_H
@@ -187,12 +188,193 @@ typename V::I tensixAddLanes(const TensixEltwiseConfig &config,
   return V::keep(V::notLanes(zero), out);
 }
 
+/// The lanes `exact` of a mul step at element `i`, by the portable path.
+template <class X>
+[[gnu::noinline, gnu::cold]] void tensixMulDirectLanes(const TensixEltwiseConfig &config, const char *a,
+                     const char *b, char *dest, size_t i, uint32_t exact) {
+  unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+  for (; exact; exact &= exact - 1) {
+    size_t j = i + unsigned(__builtin_ctz(exact));
+    portableKernels().tensixMulDirect(config, a + 4 * j, b + 4 * j,
+                                      dest + bytes * j, 1);
+  }
+}
+
+//===-- mul from a zeroed 16-bit Dest (§7 "From a zeroed 16-bit Dest") ---===//
+//
+// Dest's value is an integer `v` of phase-0 units in [1024, 6144): its
+// exponent is top + off, off = v >> 11, and its unit at that exponent is
+// 2^off (the 13 bits a 16-bit Dest rounds terms to). Every step is a
+// constant shift, a compare or a 16-bit product, so the lanes are 16 bits
+// wide where the path has them.
+
+/// 2^off - 1 for Dest's value `v`: 0, 1 or 3.
+template <class V> typename V::I tensixUnitLess1(typename V::I v) {
+  return V::add(V::shr(v, 11), V::shr(v, 12));
+}
+
+/// `v` rounded half up to Dest's kept bits (`Kept` 11 for fp16, 8 for
+/// bf16): the last kept unit is 2^off << (11 - Kept).
+template <class V, unsigned Kept> typename V::I tensixRoundKept(typename V::I v) {
+  using I = typename V::I;
+  I less1 = tensixUnitLess1<V>(v);
+  if constexpr (Kept == 11) // half the unit is off itself
+    return V::add(v, V::shr(v, 11)) & ~less1;
+  I half = V::add(V::shl(less1, 10 - Kept), V::splat(1u << (10 - Kept)));
+  I low = V::shl(less1, 11 - Kept) | V::splat((1u << (11 - Kept)) - 1);
+  return V::add(v, half) & ~low;
+}
+
+/// mul_tiles' Dest bits from a zeroed 16-bit Dest for the phases (with
+/// phase 0), on lanes of V (16 or 32 bits): `top` phase 0's exponent, `neg`
+/// the product's sign, `sigA`, `sigB` the 11-bit significands. Past Dest's
+/// top exponent the result is the caller's.
+template <class V, unsigned Kept>
+typename V::I tensixFromZeroLanes(unsigned phases, typename V::I top,
+                                  typename V::I neg, typename V::I sigA,
+                                  typename V::I sigB) {
+  using I = typename V::I;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  I highA = V::shr(sigA, 6), highB = V::shr(sigB, 4);
+  I v = tensixRoundKept<V, Kept>(V::mul(highA, highB));
+  for (unsigned phase = 1; phase < 4; ++phase) {
+    if (!(phases >> phase & 1))
+      continue;
+    unsigned weight = 5 * (phase & 1) + 7 * (phase >> 1);
+    I sliceA = phase & 1 ? V::shr(sigA, 1) & c(31) : highA;
+    I sliceB = phase & 2 ? V::shl(sigB & c(15), 3) : highB;
+    // The term aligned to Dest and rounded to its unit u = 2^off, in two's
+    // complement: ((P + u 2^(w-1) - neg) >> w) rounded down to u.
+    I less1 = tensixUnitLess1<V>(v);
+    I term = V::sub(V::add(V::mul(sliceA, sliceB), c(1u << (weight - 1))), neg);
+    term = V::shr(V::add(term, V::shl(less1, int(weight) - 1)), int(weight)) &
+           ~less1;
+    // A term whose exponent top - weight is at or below 0 is zero.
+    term = V::keep(V::gt(top, c(weight)), term);
+    v = tensixRoundKept<V, Kept>(V::add(v, term));
+  }
+  // The significand v >> off: v is a multiple of 2^off, so each halving
+  // is a subtraction.
+  I exponent = V::add(top, V::shr(v, 11));
+  I significand = V::shr(v, 11 - Kept);
+  significand = V::sub(significand, V::keep(V::gt(v, c(2047)),
+                                             V::shr(significand, 1)));
+  significand = V::sub(significand, V::keep(V::gt(v, c(4095)),
+                                             V::shr(significand, 1)));
+  return V::shl(neg, 15) | V::shl(exponent, Kept - 1) |
+         (significand & c((1u << (Kept - 1)) - 1));
+}
+
+/// Both operands' Src fields for mul (§7 "Operands") on lanes of V (16 or
+/// 32 bits), from each float32's top 16 bits `high` and its fraction bits
+/// 22-13 `fraction`: FP16 rebiased by -112 (below 0 zero, above 31 the
+/// largest word), a zero exponent field zero.
+template <class V> struct TensixMulOperands {
+  using I = typename V::I;
+  I top, neg, sigA, sigB; // phase 0's exponent, the sign, the significands
+  typename V::M zero;     // the product is +0
+
+  TensixMulOperands(TensixSrc src, I highA, I fractionA, I highB,
+                    I fractionB) {
+    auto c = [](uint32_t k) { return V::splat(k); };
+    neg = V::shr(highA ^ highB, 15) & c(1);
+    I exponent[2];
+    typename V::M zeros[2];
+    for (int k = 0; k < 2; ++k) {
+      I e = V::shr(k ? highB : highA, 7) & c(0xFF);
+      I sig = (k ? fractionB : fractionA) | c(0x400);
+      if (src == TensixSrc::fp16) {
+        sig = sig | V::keep(V::gt(e, c(143)), c(0x3FF));
+        e = V::sub(V::min(e, c(143)), c(112));
+        zeros[k] = V::gt(c(1), e);
+      } else {
+        zeros[k] = V::eq(e, V::zero());
+      }
+      exponent[k] = e;
+      (k ? sigB : sigA) = sig;
+    }
+    top = V::add(V::add(exponent[0], exponent[1]),
+                 c(src == TensixSrc::fp16 ? -15 : -127));
+    zero = V::either(V::either(zeros[0], zeros[1]), V::gt(c(1), top));
+  }
+};
+
+/// mul_tiles from a zeroed 16-bit Dest with phase 0 among the phases (§7
+/// "From a zeroed 16-bit Dest"): each pair of 32-bit vectors of operands
+/// packed into one of 16-bit lanes, the last elements on 32-bit lanes.
+template <class X, unsigned Kept>
+__attribute__((noinline)) void tensixMulFromZeroLoop(
+    const TensixEltwiseConfig &config, const char *a, const char *b,
+    char *dest, size_t count) {
+  using V = typename X::template Lanes<32>;
+  using V16 = typename X::template Lanes<16>;
+  using I = typename V::I;
+  constexpr unsigned L = X::kVectorBytes / 4;
+  const TensixSrc src = config.src;
+  const unsigned phases = config.phases;
+  const uint32_t fractionMask = src == TensixSrc::bf16 ? 0x3F8 : 0x3FF;
+  // Past Dest's top exponent it saturates, and a later term can sit above
+  // it and round it away: elements within 2 of it take the steps.
+  const uint32_t nearTop = (Kept == 11 ? 31 : 254) - 2;
+  auto fraction = [&](I f) {
+    return V::shr(f, 13) & V::splat(fractionMask);
+  };
+  size_t i = 0;
+  for (; i + 2 * L <= count; i += 2 * L) {
+    X::prefetch(a + 4 * i, b + 4 * i);
+    X::prefetch(a + 4 * (i + L), b + 4 * (i + L));
+    auto part = X::template whole<L>();
+    I f[4] = {X::template load<4>(part, a + 4 * i),
+              X::template load<4>(part, a + 4 * (i + L)),
+              X::template load<4>(part, b + 4 * i),
+              X::template load<4>(part, b + 4 * (i + L))};
+    auto pack = [](I low, I high) { return X::packUnsigned32(low, high); };
+    TensixMulOperands<V16> o(
+        src, pack(V::shr(f[0], 16), V::shr(f[1], 16)),
+        pack(fraction(f[0]), fraction(f[1])),
+        pack(V::shr(f[2], 16), V::shr(f[3], 16)),
+        pack(fraction(f[2]), fraction(f[3])));
+    I bits =
+        tensixFromZeroLanes<V16, Kept>(phases, o.top, o.neg, o.sigA, o.sigB);
+    X::storePackOrder16(dest + 2 * i, V16::keep(V16::notLanes(o.zero), bits));
+    if (__builtin_expect(
+            V16::any(V16::butNot(V16::gt(o.top, V16::splat(nearTop)), o.zero)),
+            0))
+      tensixMulDirectLanes<X>(config, a, b, dest, i, ~0u >> (32 - 2 * L));
+  }
+  size_t covered = i + vectorSteps<X, L>(count - i, [&](size_t j, auto part) {
+    size_t at = i + j;
+    X::prefetch(a + 4 * at, b + 4 * at);
+    I fa = X::template load<4>(part, a + 4 * at);
+    I fb = X::template load<4>(part, b + 4 * at);
+    TensixMulOperands<V> o(src, V::shr(fa, 16), fraction(fa), V::shr(fb, 16),
+                           fraction(fb));
+    I bits = tensixFromZeroLanes<V, Kept>(phases, o.top, o.neg, o.sigA, o.sigB);
+    X::template storeNarrowed<2>(dest + 2 * at, part,
+                                 V::keep(V::notLanes(o.zero), bits));
+    uint32_t exact = V::bits(V::both(
+        V::butNot(V::gt(o.top, V::splat(nearTop)), o.zero), X::valid(part)));
+    if (__builtin_expect(exact != 0, 0))
+      tensixMulDirectLanes<X>(config, a, b, dest, at, exact);
+  });
+  if (covered < count)
+    portableKernels().tensixMulDirect(config, a + 4 * covered, b + 4 * covered,
+                                      dest + 2 * covered, count - covered);
+}
+
 /// mul_tiles by the specification's steps on lanes: one ELWMUL per phase
 /// into Dest (zero, or its values with `accumulate`).
 template <class X, bool Wide>
 __attribute__((noinline)) void tensixMulDirectLoop(
     const TensixEltwiseConfig &config, const char *a, const char *b,
     char *dest, size_t count) {
+  if constexpr (!Wide) {
+    if (!config.accumulate && (config.phases & 1)) {
+      if (config.dest == TensixDest::fp16)
+        return tensixMulFromZeroLoop<X, 11>(config, a, b, dest, count);
+      return tensixMulFromZeroLoop<X, 8>(config, a, b, dest, count);
+    }
+  }
   using V = typename X::template Lanes<32>;
   using I = typename V::I;
   constexpr unsigned bytes = Wide ? 4 : 2;
@@ -384,25 +566,51 @@ __attribute__((noinline)) void tensixPackLoop(bool l1Accumulate,
   using T = TensixPackConversion;
   constexpr bool toBf16 =
       C == T::fp32RoundBf16 || C == T::keepBf16 || C == T::fp16TruncBf16;
-  size_t covered = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
-                                                                  auto part) {
+  // One step's values `v` (32-bit lanes) accumulated into L1's `l1`.
+  auto accumulate = [&](auto v, auto l1, auto part) {
+    if constexpr (outBytes == 4) {
+      return tensixL1AccumulateF32<V>(l1, v);
+    } else if constexpr (toBf16) {
+      typename V::M nan;
+      auto sum = tensixL1AccumulateBf16<V>(l1, v, nan);
+      uint32_t exact = V::bits(V::both(nan, X::valid(part)));
+      if (__builtin_expect(exact != 0, 0)) // a NaN in L1: the scalar rule
+        v = tensixL1Bf16Exact<V, C>(l1, v, exact);
+      return V::select(nan, v, sum);
+    } else {
+      return tensixL1AccumulateFp16<V>(l1, v);
+    }
+  };
+  size_t paired = 0;
+  if constexpr (inBytes == 2 && outBytes == 2) {
+    // 16-bit to 16-bit: one vector of each, widened by interleaving with
+    // zeros and narrowed back by the pack that undoes it.
+    constexpr size_t kStep = X::kVectorBytes / 2;
+    const auto zero = V::zero();
+    for (; paired + kStep <= count; paired += kStep) {
+      auto part = X::template whole<kStep / 2>();
+      auto values = X::template load<2>(X::template whole<kStep>(),
+                                        in + 2 * paired);
+      auto low = tensixPackLanes<V, C>(X::unpackLow16(values, zero));
+      auto high = tensixPackLanes<V, C>(X::unpackHigh16(values, zero));
+      if (l1Accumulate) {
+        auto l1 = X::template load<2>(X::template whole<kStep>(),
+                                      out + 2 * paired);
+        low = accumulate(low, X::unpackLow16(l1, zero), part);
+        high = accumulate(high, X::unpackHigh16(l1, zero), part);
+      }
+      X::template store<2>(out + 2 * paired, X::template whole<kStep>(),
+                           X::packUnsigned32(low, high));
+    }
+  }
+  size_t covered = paired + vectorSteps<X, X::kVectorBytes / 4>(
+                                count - paired, [&](size_t j, auto part) {
+    size_t i = paired + j;
     auto v = tensixPackLanes<V, C>(
         X::template loadWidened<inBytes>(part, in + inBytes * i));
-    uint32_t exact = 0;
     if (l1Accumulate) {
       auto l1 = X::template loadWidened<outBytes>(part, out + outBytes * i);
-      if constexpr (outBytes == 4) {
-        v = tensixL1AccumulateF32<V>(l1, v);
-      } else if constexpr (toBf16) {
-        typename V::M nan;
-        auto sum = tensixL1AccumulateBf16<V>(l1, v, nan);
-        exact = V::bits(V::both(nan, X::valid(part)));
-        if (__builtin_expect(exact != 0, 0)) // a NaN in L1: the scalar rule
-          v = tensixL1Bf16Exact<V, C>(l1, v, exact);
-        v = V::select(nan, v, sum);
-      } else {
-        v = tensixL1AccumulateFp16<V>(l1, v);
-      }
+      v = accumulate(v, l1, part);
     }
     X::template storeNarrowed<outBytes>(out + outBytes * i, part, v);
   });

@@ -28,6 +28,8 @@
 //   X::unpackLow16/High16(a, b), X::packUnsigned32(a, b)
 //                           16-bit lanes interleaved into 32-bit ones per
 //                           128-bit quarter, and back (bf16Sums);
+//   X::storePackOrder16(p, v)   the 16-bit lanes of packUnsigned32(a, b)
+//                           stored as a's lanes, then b's.
 //   X::f16Sums(a, b)        one vector of fp16 lanes each: their fp32 sums,
 //                           rounded to nearest even (VCVTPS2PH).
 //   X::Fp8Add<Count, TopByte>       the fp8 add step of fp8AddLoop.

@@ -13,8 +13,10 @@
 #include "Paths.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace birsim;
@@ -172,6 +174,84 @@ TEST(TensixPaths, DirectMulOnEveryPath) {
                     std::to_string(phases) + (accumulate ? " acc" : "") +
                     " n=" + std::to_string(n));
           }
+  }
+}
+
+/// `a` and `b` float32 inputs whose FP16 Src words are (sign, ea, fa) and
+/// (eb, fb), below them bits the unpacker truncates.
+float fp16SrcInput(uint32_t sign, uint32_t exponent, uint32_t fraction,
+                   uint32_t low) {
+  return floatOf(sign << 31 | (exponent + 112) << 23 | fraction << 13 |
+                 (low & 0x1FFF));
+}
+
+/// mul from a zeroed Dest on every path against the portable path's steps,
+/// into both 16-bit Dest kinds: `a`, `b` for every phase set with phase 0.
+void expectFromZeroMulOnEveryPath(int src, int destKind,
+                                  const std::vector<float> &a,
+                                  const std::vector<float> &b,
+                                  const std::vector<unsigned> &phaseSets) {
+  for (unsigned phases : phaseSets)
+    test::expectSameOnEveryPath(
+        [&] {
+          return guarded(
+              std::vector<uint16_t>(a.size(), 0x5A5A),
+              [&](uint16_t *out) {
+                EXPECT_TRUE(tensixEltwise(0, 0, phases, destKind, src,
+                                          a.data(), b.data(), a.size(), out,
+                                          false)
+                                .ok());
+              },
+              "mul from zero");
+        },
+        std::string("mul from zero dest ") + kTensixDestTable[destKind].name +
+            " src " + kTensixSrcTable[src].name + " phases " +
+            std::to_string(phases));
+}
+
+// mul from a zeroed 16-bit Dest (§7 "From a zeroed Dest"): every FP16
+// (sign, fa, fb) at exponents 15 and 15 (the sign alternating with the
+// fractions), and exponent sums around every phase's bottom (top - w at 0
+// and 1) and Dest's top, for FP16 Src into an fp16 Dest and TF32 Src into
+// a bf16 Dest.
+TEST(TensixPaths, FromZeroMulOnEveryPath) {
+  std::vector<float> a, b;
+  for (uint32_t index = 0; index < (1u << 21); ++index) {
+    uint32_t sign = (index * 0x9E3779B9u) >> 31;
+    a.push_back(fp16SrcInput(sign, 15, index >> 11 & 0x3FF, index));
+    b.push_back(fp16SrcInput(index >> 10 & 1, 15, index & 0x3FF, ~index));
+  }
+  expectFromZeroMulOnEveryPath(2, 2, a, b, {0x1, 0x5, 0xF});
+
+  std::mt19937 rng(3312);
+  // fp16 Dest: top = ea + eb - 15; phase weights 0, 5, 7, 12; top 31.
+  std::vector<int> fp16Sums = {15, 16, 17, 20, 21, 22, 23, 27, 28, 29,
+                               30, 45, 46, 47, 48, 62, 1};
+  // bf16 Dest: top = ea + eb - 127; top 254.
+  std::vector<int> bf16Sums = {127, 128, 132, 133, 134, 135, 139, 140,
+                               254, 380, 381, 382, 383, 510, 2};
+  for (auto [src, destKind, sums] :
+       {std::tuple(2, 2, fp16Sums), std::tuple(0, 1, bf16Sums)}) {
+    size_t n = 1u << 16 | 11;
+    a.resize(n);
+    b.resize(n);
+    int maxExponent = src == 2 ? 31 : 255;
+    for (size_t i = 0; i < n; ++i) {
+      int sum = sums[i % sums.size()] + int(rng() % 3) - 1;
+      int ea = int(rng() % uint32_t(maxExponent + 1));
+      int eb = std::clamp(sum - ea, 0, maxExponent);
+      ea = std::clamp(sum - eb, 0, maxExponent);
+      uint32_t x = rng(), y = rng();
+      if (src == 2) {
+        a[i] = fp16SrcInput(x >> 31, uint32_t(ea), x & 0x3FF, x >> 10);
+        b[i] = fp16SrcInput(y >> 31, uint32_t(eb), y & 0x3FF, y >> 10);
+      } else {
+        a[i] = floatOf((x & 0x807FFFFF) | uint32_t(ea) << 23);
+        b[i] = floatOf((y & 0x807FFFFF) | uint32_t(eb) << 23);
+      }
+    }
+    expectFromZeroMulOnEveryPath(src, destKind, a, b,
+                                 {0x1, 0x3, 0x5, 0x7, 0x9, 0xB, 0xD, 0xF});
   }
 }
 

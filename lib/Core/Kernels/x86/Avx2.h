@@ -66,6 +66,8 @@ template <unsigned Bits> struct Avx2Lanes : GenericLaneOps<__m256i, Bits> {
     static_assert(Bits == 32);
     return uint32_t(_mm256_movemask_ps(asFloat(m)));
   }
+  /// Whether any lane of `m` is set.
+  static bool any(M m) { return !_mm256_testz_si256(m, m); }
   /// The same where `m` is set and the lane of `bit` (0 or 1) is 1.
   static void countIfOne(__m256i &lanes, M m, I bit) {
     static_assert(Bits == 32);
@@ -166,6 +168,9 @@ struct Avx2Vocabulary : X86Vocabulary {
   static __m256i unpackLow16(__m256i a, __m256i b) { return _mm256_unpacklo_epi16(a, b); }
   static __m256i unpackHigh16(__m256i a, __m256i b) { return _mm256_unpackhi_epi16(a, b); }
   static __m256i packUnsigned32(__m256i a, __m256i b) { return _mm256_packus_epi32(a, b); }
+  static void storePackOrder16(char *p, __m256i v) {
+    _mm256_storeu_si256((__m256i *)p, _mm256_permute4x64_epi64(v, 0xD8));
+  }
 
   /// 32-bit lane counters: 2^24 steps add at most 2^24 to a lane.
   template <class Class> using Tally = ClassCounts<Class, __m256i>;

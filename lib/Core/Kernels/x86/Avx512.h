@@ -67,6 +67,8 @@ template <unsigned Bits> struct Avx512Lanes : GenericLaneOps<__m512i, Bits> {
     static_assert(Bits == 32);
     return uint32_t(m);
   }
+  /// Whether any lane of `m` is set.
+  static bool any(M m) { return m != 0; }
   /// Lanes where `a` and `b` share no set bit (VPTESTNM).
   static M noneSet(I a, I b) {
     static_assert(Bits == 32);
@@ -200,6 +202,10 @@ struct Avx512Vocabulary : X86Vocabulary {
   static __m512i unpackLow16(__m512i a, __m512i b) { return _mm512_unpacklo_epi16(a, b); }
   static __m512i unpackHigh16(__m512i a, __m512i b) { return _mm512_unpackhi_epi16(a, b); }
   static __m512i packUnsigned32(__m512i a, __m512i b) { return _mm512_packus_epi32(a, b); }
+  static void storePackOrder16(char *p, __m512i v) {
+    _mm512_storeu_si512(
+        p, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), v));
+  }
 
   /// 32-bit lane counters: 2^24 steps add at most 2^24 to a lane, so
   /// their sum does not wrap either.

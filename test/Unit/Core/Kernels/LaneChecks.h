@@ -154,6 +154,7 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
   PAIRS(NAME, Io::storeMask, EXPR, (WANT) ? 1u : 0u, exact)
   BINARY("add", V::add(v[0], v[1]), a + b);
   BINARY("sub", V::sub(v[0], v[1]), a - b);
+  BINARY("mul", V::mul(v[0], v[1]), a * b);
   BINARY("min", V::min(v[0], v[1]), sgn(a) < sgn(b) ? a : b);
   BINARY("max", V::max(v[0], v[1]), sgn(a) > sgn(b) ? a : b);
   BINARY("minUnsigned", V::minUnsigned(v[0], v[1]), a < b ? a : b);
@@ -210,6 +211,15 @@ void checkLaneOps(const char *path, lanes::Failures &failures) {
               return 0;
             return (left ? x[0] << x[1] : x[0] >> x[1]) & mask;
           });
+  }
+  // any: whether some lane is set, one lane at a time and none.
+  for (unsigned set = 0; set <= Io::kLanes; ++set) {
+    uint32_t x[Io::kLanes] = {}, y[Io::kLanes] = {};
+    if (set < Io::kLanes)
+      x[set] = 1;
+    if (V::any(V::gt(Io::load(x), Io::load(y))) != (set < Io::kLanes))
+      failures.add(path, "any", Bits, " lane " + std::to_string(set),
+                   !(set < Io::kLanes), set < Io::kLanes);
   }
   if constexpr (Bits == 32) {
     // bits: lane j's mask bit at bit j.
@@ -419,6 +429,22 @@ template <class X> void checkVocabularyOps(const char *path,
       check(which == 0 ? "unpackLow16" : which == 1 ? "unpackHigh16"
                                                    : "packUnsigned32",
             start);
+    }
+    // storePackOrder16 of packUnsigned32(a, b): a's lanes, then b's.
+    {
+      std::vector<uint32_t> small[2] = {a, b};
+      for (auto &lanes : small)
+        for (uint32_t &lane : lanes)
+          lane &= 0xFFFF;
+      std::vector<uint16_t> out(kLanes * 2);
+      X::storePackOrder16((char *)out.data(),
+                          X::packUnsigned32(loadLanes(small[0]),
+                                            loadLanes(small[1])));
+      for (size_t i = 0; i < kLanes; ++i) {
+        got[i] = out[i] | uint32_t(out[kLanes + i]) << 16;
+        want[i] = small[0][i] | small[1][i] << 16;
+      }
+      check("storePackOrder16", start);
     }
     // fp16 sums, rounded to nearest even; any NaN for a NaN.
     storeLanes(X::f16Sums(loadLanes(a), loadLanes(b)));
