@@ -199,15 +199,7 @@ uint32_t tensixDestWrite(TensixDest dest, uint32_t word) {
 
 //===-- Adding into Dest (§7 "Adding into Dest") --------------------------===//
 
-namespace {
-/// One addend: a sign, a biased exponent and a magnitude whose unit is
-/// 2^(exponent - bias - 23).
-struct Term {
-  uint32_t negative;
-  int32_t exponent;
-  uint32_t magnitude;
-};
-} // namespace
+using Term = TensixTerm;
 
 /// Shifts a term's magnitude right by `places`, adding half a unit first in
 /// two's complement: a negative term's sign is subtracted, so its ties go
@@ -284,6 +276,13 @@ static uint32_t addIntoDest(TensixArch arch, const TensixDestInfo &dest,
     return sign | 31u << 23 | 0x3FFu << 13;
   }
   return sign | uint32_t(exponent) << 23 | magnitude;
+}
+
+uint32_t tensixAddIntoDest(TensixArch arch, TensixDest dest, TensixTerm t0,
+                           TensixTerm t1, uint32_t destWord,
+                           bool *minusOneQuirk) {
+  return addIntoDest(arch, kTensixDestTable[int(dest)], t0, t1, destWord,
+                     minusOneQuirk);
 }
 
 //===-- ELWMUL, ELWADD, ELWSUB (§7 "Products", "Sums") --------------------===//
@@ -609,6 +608,200 @@ Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,
     return s;
   tallyEltwise(config, a, b, count, destValues, tally);
   return Status::success();
+}
+
+//===-- MVMUL and matmul_tiles (§7 "MVMUL", "matmul_tiles") --------------===//
+
+Status checkTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                         int in1Src, bool accumulate,
+                         TensixMatmulConfig &config) {
+  if (Status st = checkArch(arch); !st.ok())
+    return st;
+  const TensixDestInfo *destInfo = lookupTensixDest(dest);
+  if (!destInfo)
+    return unknownDest(dest);
+  for (int src : {in0Src, in1Src})
+    if (!lookupTensixSrc(src))
+      return invalid("tensix_matmul: unknown Src format: expected "
+                     "BIRSIM_TENSIX_SRC_TF32 (0), BIRSIM_TENSIX_SRC_BF16 (1) "
+                     "or BIRSIM_TENSIX_SRC_FP16 (2)",
+                     src);
+  if (phases == 0 || phases > 0xF)
+    return invalid("tensix_matmul: the fidelity phases must be a non-empty "
+                   "subset of phases 0-3 (bits 0x1-0x8)",
+                   int64_t(phases));
+  bool fp16A = TensixSrc(in1Src) == TensixSrc::fp16;
+  if (fp16A != (TensixSrc(in0Src) == TensixSrc::fp16))
+    return invalid("tensix_matmul: FP16 Src must be both operands' format "
+                   "(SrcA's 5-bit exponent sets the product's)",
+                   in0Src);
+  if (destInfo->storageBytes == 2 && destInfo->exponentBits != (fp16A ? 5u : 8u))
+    return invalid("tensix_matmul: a 16-bit Dest has the Src's exponent "
+                   "width: DEST_BF16 for SRC_TF32 and SRC_BF16, DEST_FP16 "
+                   "for SRC_FP16",
+                   dest);
+  config = {TensixArch(arch), phases,          TensixDest(dest),
+            TensixSrc(in0Src), TensixSrc(in1Src), accumulate};
+  return Status::success();
+}
+
+uint32_t tensixMvmulWord(const TensixMatmulConfig &config, const uint32_t *a,
+                         const uint32_t *b, uint32_t destWord, unsigned phase,
+                         bool *minusOneQuirk) {
+  const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
+  int32_t rebias =
+      productRebias(dest, config.in1Src != TensixSrc::fp16, phase);
+  Term groups[2] = {};
+  for (unsigned group = 0; group < 2; ++group) {
+    // Each product: the slices' product and its exponent; a zero operand
+    // gives 0 at max(rebias, 0), which still takes part in the maximum.
+    int32_t exponents[8];
+    uint32_t magnitudes[8], negatives[8];
+    int32_t top = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+      uint32_t wa = a[8 * group + i], wb = b[8 * group + i];
+      if (srcIsZero(wa) || srcIsZero(wb)) {
+        exponents[i] = std::max(rebias, 0);
+        magnitudes[i] = negatives[i] = 0;
+      } else {
+        exponents[i] = srcExponent(wa) + srcExponent(wb) + rebias;
+        magnitudes[i] = sliceA(srcSignificand(wa), phase) *
+                        sliceB(srcSignificand(wb), phase);
+        negatives[i] = srcNegative(wa) ^ srcNegative(wb);
+      }
+      top = i ? std::max(top, exponents[i]) : exponents[i];
+    }
+    if (top <= 0) // the whole group is zero
+      continue;
+    // Aligned to the group's top, the magnitude rounded half up, summed
+    // signed.
+    int32_t sum = 0;
+    for (unsigned i = 0; i < 8; ++i) {
+      uint32_t places = std::min(uint32_t(top - exponents[i]), 30u);
+      int32_t aligned =
+          int32_t(((magnitudes[i] << 1) + (1u << places)) >> (places + 1));
+      sum += negatives[i] ? -aligned : aligned;
+    }
+    groups[group] = {uint32_t(sum < 0), top,
+                     uint32_t(sum < 0 ? -sum : sum) << 13};
+  }
+  return addIntoDest(config.arch, dest, groups[0], groups[1], destWord,
+                     minusOneQuirk);
+}
+
+/// Rows [rowBegin, rowEnd) of the matmul: `srcA` is in1's Src words by
+/// column (n x k), Dest's storage read and written in place.
+static void matmulRows(const TensixMatmulConfig &config, const float *in0,
+                       const uint32_t *srcA, size_t k, size_t n, void *dest,
+                       size_t rowBegin, size_t rowEnd, FidelityTally *tally) {
+  unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+  TensixMatmulConfig full = config;
+  full.phases = 0xF;
+  std::vector<uint32_t> srcB(k);
+  for (size_t row = rowBegin; row < rowEnd; ++row) {
+    for (size_t kk = 0; kk < k; ++kk)
+      srcB[kk] = tensixSrcWord(config.in0Src, loadBits(in0, row * k + kk, 4));
+    for (size_t col = 0; col < n; ++col) {
+      uint32_t start =
+          config.accumulate
+              ? tensixDestRead(config.dest, loadBits(dest, row * n + col, bytes))
+              : 0;
+      // §7 "matmul_tiles": K tiles in order; per tile, the phases
+      // ascending; per phase, K 0-15 then K 16-31 of the tile.
+      auto run = [&](const TensixMatmulConfig &c, bool *quirk) {
+        uint32_t word = start;
+        for (size_t kt = 0; kt < k; kt += 32)
+          for (unsigned phase = 0; phase < 4; ++phase)
+            if (c.phases >> phase & 1)
+              for (size_t half = kt; half < kt + 32; half += 16)
+                word = tensixMvmulWord(c, srcA + col * k + half,
+                                       srcB.data() + half, word, phase, quirk);
+        return word;
+      };
+      bool quirk = false;
+      uint32_t word = run(config, &quirk);
+      if (tally) {
+        size_t index = row * n + col;
+        if (quirk)
+          tally->record(FidelityEvent::tensix_minus_one_quirk, index);
+        if (config.phases != 0xF && run(full, nullptr) != word)
+          tally->record(FidelityEvent::tensix_below_hifi4, index);
+      } else {
+        storeBits(dest, row * n + col, bytes,
+                  tensixDestWrite(config.dest, word));
+      }
+    }
+  }
+}
+
+Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                    int in1Src, const float *in0, const float *in1, size_t m,
+                    size_t k, size_t n, void *destValues, bool accumulate,
+                    FidelityCounts *counts) {
+  TensixMatmulConfig config;
+  if (Status s = checkTensixMatmul(arch, phases, dest, in0Src, in1Src,
+                                   accumulate, config);
+      !s.ok())
+    return s;
+  for (size_t extent : {m, k, n})
+    if (extent % 32)
+      return invalid("tensix_matmul: m, k and n must be multiples of 32 "
+                     "(matmul_tiles runs on 32x32 tiles)",
+                     int64_t(extent));
+  unsigned bytes = kTensixDestTable[dest].storageBytes;
+  size_t in0Count = 0, in1Count = 0, outCount = 0;
+  if (__builtin_mul_overflow(m, k, &in0Count) ||
+      __builtin_mul_overflow(k, n, &in1Count) ||
+      __builtin_mul_overflow(m, n, &outCount))
+    return invalid("tensix_matmul: m x k, k x n or m x n overflows size_t", 0);
+  if (Status s = checkBuffers(in0, in1, std::max(in0Count, in1Count), 4);
+      !s.ok())
+    return s;
+  if (Status s = checkBuffers(destValues, in0, outCount, bytes); !s.ok())
+    return s;
+  for (auto [operand, operandCount] : {std::pair(in0, in0Count),
+                                       std::pair(in1, in1Count)})
+    if (Status s = checkNoOverlap(destValues, outCount * bytes, operand,
+                                  operandCount * 4, false);
+        !s.ok())
+      return s;
+  if (outCount == 0)
+    return Status::success();
+  // in1's Src words by column: each MVMUL reads 16 down K.
+  std::vector<uint32_t> srcA;
+  try {
+    srcA.resize(in1Count);
+  } catch (const std::bad_alloc &) {
+    return invalid("tensix_matmul: out of memory for in1's Src words",
+                   int64_t(in1Count));
+  }
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t col = 0; col < n; ++col)
+      srcA[col * k + kk] =
+          tensixSrcWord(config.in1Src, loadBits(in1, kk * n + col, 4));
+  // Rows per thread: at least 2^20 products' worth.
+  size_t minRows = std::max<size_t>(1, (size_t(1) << 20) / (n * std::max<size_t>(k, 1)));
+  if (counts) { // before the write: accumulate reads Dest's old values
+    FidelityTally tally;
+    parallelFor(m, minRows, [&](size_t begin, size_t end) {
+      FidelityTally chunk;
+      matmulRows(config, in0, srcA.data(), k, n, destValues, begin, end,
+                 &chunk);
+      tally.mergeLocked(chunk);
+    });
+    tally.elements[int(FidelityFamily::tensix)] += outCount;
+    counts->add(tally);
+  }
+  parallelFor(m, minRows, [&](size_t begin, size_t end) {
+    matmulRows(config, in0, srcA.data(), k, n, destValues, begin, end,
+               nullptr);
+  });
+  return Status::success();
+}
+
+unsigned tensixUsefulPhases(unsigned phases, unsigned in0Bits,
+                            unsigned in1Bits) {
+  return phases & ~tensixIdlePhases(phases, in1Bits, in0Bits);
 }
 
 //===-- Fidelity phases (§7 "Fidelity phases") ----------------------------===//

@@ -9,6 +9,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/FloatTest.cpp
   Core/MxTest.cpp
   Core/ReduceTest.cpp
+  Core/TensixMatmulTest.cpp
   Core/TensixTest.cpp
   Core/TtFp8Test.cpp)
 set(BIRSIM_SIMD_TEST_SOURCES

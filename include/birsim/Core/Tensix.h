@@ -172,6 +172,61 @@ unsigned tensixIdlePhases(unsigned phases, unsigned aBits, unsigned bBits);
 unsigned tensixSignificantBits(TensixSrc src, const void *values,
                                size_t count);
 
+//===-- The matmul (§7 "MVMUL", "matmul_tiles") ---------------------------===//
+
+/// One addend of a sum into Dest: a sign, a biased exponent and a magnitude
+/// whose unit is 2^(exponent - bias - 23).
+struct TensixTerm {
+  uint32_t negative;
+  int32_t exponent;
+  uint32_t magnitude;
+};
+
+/// Dest's word after adding two terms into `destWord` (§7 "Adding into
+/// Dest"; ttsim's fpu_accum_normalize_encode). `minusOneQuirk` as above.
+uint32_t tensixAddIntoDest(TensixArch arch, TensixDest dest, TensixTerm t0,
+                           TensixTerm t1, uint32_t destWord,
+                           bool *minusOneQuirk = nullptr);
+
+/// One resolved matmul configuration: in0 (M x K) is SrcB, in1 (K x N) is
+/// SrcA.
+struct TensixMatmulConfig {
+  TensixArch arch;
+  unsigned phases; ///< bit p runs phase p, ascending
+  TensixDest dest;
+  TensixSrc in0Src; ///< SrcB's class
+  TensixSrc in1Src; ///< SrcA's class
+  bool accumulate;
+};
+
+/// Checks the settings as birsim_tensix_matmul does (§7 "matmul_tiles"),
+/// filling `config`.
+Status checkTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                         int in1Src, bool accumulate,
+                         TensixMatmulConfig &config);
+
+/// One Dest element's MVMUL at `phase`: `a` the 16 SrcA words down K (a
+/// column of in1), `b` the 16 SrcB words along K (a row of in0); the new
+/// Dest word.
+uint32_t tensixMvmulWord(const TensixMatmulConfig &config, const uint32_t *a,
+                         const uint32_t *b, uint32_t destWord, unsigned phase,
+                         bool *minusOneQuirk = nullptr);
+
+/// dest (m x n, row-major, dest's type) = in0 (m x k) x in1 (k x n) as
+/// matmul_tiles runs it on 32x32 tiles; m, k, n multiples of 32. Nothing
+/// written on error. A non-null `counts` receives the tensix family's
+/// counts per output.
+Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                    int in1Src, const float *in0, const float *in1, size_t m,
+                    size_t k, size_t n, void *destValues, bool accumulate,
+                    FidelityCounts *counts = nullptr);
+
+/// The phases of `phases` whose products can be non-zero for a matmul whose
+/// in0 (SrcB) and in1 (SrcA) Src values have at most `in0Bits` and
+/// `in1Bits` significant bits (§7 "Fidelity phases").
+unsigned tensixUsefulPhases(unsigned phases, unsigned in0Bits,
+                            unsigned in1Bits);
+
 /// The tensix fidelity counts of `count` elements of an elementwise op with
 /// the first index of each event (docs/Fidelity.md).
 Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,

@@ -118,23 +118,30 @@ inline uint32_t writeDest(int dest, DestWord w) {
          uint32_t(w.fraction >> 13);
 }
 
-/// "Adding into Dest": one term into Dest.
-inline DestWord addInto(int arch, int dest, Addend term, DestWord d,
-                        bool *quirk = nullptr) {
+/// "Adding into Dest": two terms into Dest (an absent term is {0, 0, 0}).
+inline DestWord addInto2(int arch, int dest, Addend term0, Addend term1,
+                         DestWord d, bool *quirk = nullptr) {
   int64_t destMagnitude = d.exponent == 0 ? 0 : pow2(23) + d.fraction;
-  int64_t top = term.exponent > d.exponent ? term.exponent : d.exponent;
+  int64_t top = d.exponent;
+  for (const Addend &term : {term0, term1})
+    if (term.exponent > top)
+      top = term.exponent;
   if (top <= 0)
     return {0, 0, 0};
-  int64_t t = term.magnitude, m = destMagnitude;
-  if (term.exponent < top)
-    t = alignDown(t, term.sign, top - term.exponent);
+  int64_t m = destMagnitude;
   if (d.exponent < top)
     m = alignDown(m, 0, top - d.exponent);
-  if (dest != 0) { // 16-bit Dest: the low 13 bits rounded away
-    t = floorDiv(t + 4096 - term.sign, 8192) * 8192;
+  if (dest != 0) // 16-bit Dest: the low 13 bits rounded away
     m = floorDiv(m + 4096, 8192) * 8192;
+  int64_t signedSum = d.sign ? -m : m;
+  for (const Addend &term : {term0, term1}) {
+    int64_t t = term.magnitude;
+    if (term.exponent < top)
+      t = alignDown(t, term.sign, top - term.exponent);
+    if (dest != 0)
+      t = floorDiv(t + 4096 - term.sign, 8192) * 8192;
+    signedSum += term.sign ? -t : t;
   }
-  int64_t signedSum = (d.sign ? -m : m) + (term.sign ? -t : t);
   if (signedSum == 0)
     return {0, 0, 0};
   int sign = signedSum < 0;
@@ -167,6 +174,11 @@ inline DestWord addInto(int arch, int dest, Addend term, DestWord d,
     return {sign, 255, 0};
   }
   return {sign, exponent, fraction};
+}
+
+inline DestWord addInto(int arch, int dest, Addend term, DestWord d,
+                        bool *quirk = nullptr) {
+  return addInto2(arch, dest, term, {0, 0, 0}, d, quirk);
 }
 
 /// The rebias of a product at `phase` ("Products").
@@ -229,6 +241,77 @@ inline uint32_t eltwise(int arch, int op, unsigned phases, int dest, int src,
     d = addInto(arch, dest, sum(dest, src, op == 2, oa, ob), d, quirk);
   }
   return writeDest(dest, d);
+}
+
+//===-- MVMUL and matmul_tiles ---------------------------------------------===//
+
+/// "MVMUL": one Dest element at `phase`, `a` 16 SrcA operands down K, `b`
+/// 16 SrcB operands along K; two groups of 8, each aligned to its largest
+/// exponent with the magnitude rounded half up, then both into Dest.
+inline DestWord mvmul(int arch, int dest, int srcA, int phase,
+                      const Operand *a, const Operand *b, DestWord d,
+                      bool *quirk = nullptr) {
+  int64_t r = rebias(dest, srcA, phase);
+  Addend groups[2] = {{0, 0, 0}, {0, 0, 0}};
+  for (int g = 0; g < 2; ++g) {
+    Addend products[8];
+    int64_t top = 0;
+    for (int i = 0; i < 8; ++i) {
+      const Operand &x = a[8 * g + i], &y = b[8 * g + i];
+      if (x.zero() || y.zero()) {
+        products[i] = {0, r > 0 ? r : 0, 0};
+      } else {
+        int64_t sa = phase % 2 == 0 ? x.significand / 64
+                                    : (x.significand / 2) % 32;
+        int64_t sb = phase < 2 ? y.significand / 16 : (y.significand % 16) * 8;
+        products[i] = {x.sign != y.sign, x.exponent + y.exponent + r, sa * sb};
+      }
+      if (i == 0 || products[i].exponent > top)
+        top = products[i].exponent;
+    }
+    if (top <= 0)
+      continue;
+    int64_t sum = 0;
+    for (const Addend &product : products) {
+      int64_t places = top - product.exponent;
+      if (places > 30)
+        places = 30;
+      int64_t aligned = floorDiv(2 * product.magnitude + pow2(places),
+                                 pow2(places + 1));
+      sum += product.sign ? -aligned : aligned;
+    }
+    groups[g] = {sum < 0, top, (sum < 0 ? -sum : sum) * 8192};
+  }
+  return addInto2(arch, dest, groups[0], groups[1], d, quirk);
+}
+
+/// birsim_tensix_matmul: in0 (m x k) as SrcB, in1 (k x n) as SrcA, float32
+/// bits; `stored` Dest's storage bits (m x n), read when accumulating and
+/// overwritten. Per output: K tiles in order, the phases ascending, K 0-15
+/// then 16-31 of the tile.
+inline void matmul(int arch, unsigned phases, int dest, int in0Src,
+                   int in1Src, const uint32_t *in0, const uint32_t *in1,
+                   int64_t m, int64_t k, int64_t n, uint32_t *stored,
+                   bool accumulate) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      DestWord d = accumulate ? readDest(dest, stored[i * n + j])
+                              : DestWord{0, 0, 0};
+      for (int64_t kt = 0; kt < k; kt += 32)
+        for (int phase = 0; phase < 4; ++phase) {
+          if (!(phases & (1u << phase)))
+            continue;
+          for (int64_t half = kt; half < kt + 32; half += 16) {
+            Operand a[16], b[16];
+            for (int64_t t = 0; t < 16; ++t) {
+              a[t] = operandOf(in1Src, in1[(half + t) * n + j]);
+              b[t] = operandOf(in0Src, in0[i * k + half + t]);
+            }
+            d = mvmul(arch, dest, in1Src, phase, a, b, d);
+          }
+        }
+      stored[i * n + j] = writeDest(dest, d);
+    }
 }
 
 //===-- The packer ---------------------------------------------------------===//
