@@ -507,6 +507,22 @@ unsigned birsim_tensix_idle_phases(unsigned phases, unsigned a_bits,
   return tensixIdlePhases(phases & 0xF, a_bits, b_bits);
 }
 
+int birsim_tensix_matmul(int arch, unsigned phases, int dest_kind,
+                         int in0_src_format, int in1_src_format,
+                         const float *in0, const float *in1, size_t m,
+                         size_t k, size_t n, void *dest, int accumulate) {
+  return counted([&](FidelityCounts *counts) {
+    return tensixMatmul(arch, phases, dest_kind, in0_src_format,
+                        in1_src_format, in0, in1, m, k, n, dest,
+                        accumulate != 0, counts);
+  });
+}
+
+unsigned birsim_tensix_useful_phases(unsigned phases, unsigned in0_bits,
+                                     unsigned in1_bits) {
+  return tensixUsefulPhases(phases & 0xF, in0_bits, in1_bits);
+}
+
 const char *birsim_tensix_name(int table, int number) {
   switch (table) {
   case 0:

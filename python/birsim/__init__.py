@@ -24,8 +24,9 @@ from ._bfp import (bfp_assign_mixed, bfp_device_diff, bfp_mixed_codes,
 from ._golden import round_trip, ulp_distance
 from ._fidelity import FidelityCounts, fidelity
 from ._tensix import (tensix_archs, tensix_dests, tensix_eltwise,
-                      tensix_fidelities, tensix_mul_tiles, tensix_ops,
-                      tensix_pack, tensix_src_formats)
+                      tensix_fidelities, tensix_matmul, tensix_mul_tiles,
+                      tensix_ops, tensix_pack, tensix_src_formats,
+                      tensix_useful_phases)
 
 __all__ = [
     "BirsimError", "Dtype", "BfpFormat", "FidelityCounts", "__version__",
@@ -36,7 +37,8 @@ __all__ = [
     "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
     "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
     "tensix_archs", "tensix_dests", "tensix_eltwise", "tensix_fidelities",
-    "tensix_mul_tiles", "tensix_ops", "tensix_pack", "tensix_src_formats",
+    "tensix_matmul", "tensix_mul_tiles", "tensix_ops", "tensix_pack",
+    "tensix_src_formats", "tensix_useful_phases",
     "to_float32", "tt_fp8_decode", "tt_fp8_encode", "tt_fp8_policies",
     "ulp_distance",
 ]

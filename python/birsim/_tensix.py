@@ -266,3 +266,103 @@ def tensix_mul_tiles(in0: ArrayLike, in1: ArrayLike,
     packed = tensix_pack(values, out_format, dest=dest_name, arch=arch)
     return kind.give(np.asarray(packed), _TABLE.resolve(out_format,
                                                          what + ": out"))
+
+
+def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
+                  fidelity: Union[str, int, Iterable[int]] = "hifi4",
+                  dest: Union[str, int] = "fp32",
+                  in0_format: str = "bfloat16", in1_format: str = "bfloat16",
+                  out_format: str = "bfloat16",
+                  arch: Union[str, int] = "wormhole") -> Any:
+    """matmul_tiles' output as the packer writes it (docs/Semantics.md
+    section 7, "MVMUL" and "matmul_tiles"): in0 (M x K, the activations) in
+    SrcB, in1 (K x N, the weights) in SrcA, each stored as tiles of its
+    format (float32, bfloat16, float16, or a "b" BFP format by birsim's name
+    or ttnn's, through the host packer and the device unpacker as a ttnn
+    weight reaches Src); per K tile the phases of `fidelity` ascending into
+    a zeroed `dest`, then packed to `out_format`. M, K and N are multiples
+    of 32. Returns an M x N array in in0's kind.
+
+    The golden a ttnn matmul test can assert with 0 ULP. Section 7's
+    realignment example, bf16 activations and bfp4-valued weights:
+
+    >>> in0 = np.zeros((32, 32), np.float32); in1 = np.zeros_like(in0)
+    >>> in0[0, [0, 1, 16]] = [14.5, -14.5625, -0.00341796875]
+    >>> in1[[0, 1, 16], 0] = [1, 1, 1.75]
+    >>> for f in ("hifi4", (0, 2)):
+    ...     out = birsim.tensix_matmul(in0, in1, fidelity=f, dest="bf16",
+    ...                                out_format="bfloat16")
+    ...     print(hex(int(out.view(np.uint16)[0, 0])))
+    0xbd8d
+    0xbd8c
+    """
+    what = "tensix_matmul"
+    dest_name = _dest(dest, what)
+    a, src_a = _tile_src(in0, in0_format, dest_name, what + ": in0")
+    b, src_b = _tile_src(in1, in1_format, dest_name, what + ": in1")
+    a = np.require(a, np.float32, "C")
+    b = np.require(b, np.float32, "C")
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise ValueError("%s: in0 must be M x K and in1 K x N, got shapes "
+                         "%s and %s" % (what, a.shape, b.shape))
+    m, k = a.shape
+    n = b.shape[1]
+    if m % 32 or k % 32 or n % 32:
+        raise ValueError("%s: M, K and N must be multiples of 32 "
+                         "(matmul_tiles runs on 32x32 tiles), got %d x %d x "
+                         "%d" % (what, m, k, n))
+    if (src_a == "fp16") != (src_b == "fp16"):
+        raise ValueError("%s: float16 tiles need float16 on both operands "
+                         "(got %s and %s)" % (what, in0_format, in1_format))
+    phases = _phases(fidelity, what)
+    kind = _arrays.take(_TABLE, in0, what + ": in0")[2]
+    row = _ROW[_DEST_DTYPE[dest_name]]
+    values = np.zeros((m, n), _TABLE.storage(row))
+    arch_number = _arch(arch, what)
+    _check(_lib.birsim_tensix_matmul(
+        arch_number, phases, tensix_dests.index(dest_name),
+        tensix_src_formats.index(src_a), tensix_src_formats.index(src_b),
+        a.ctypes.data, b.ctypes.data, m, k, n, values.ctypes.data, 0))
+    packed = tensix_pack(values, out_format, dest=dest_name, arch=arch)
+    return kind.give(np.asarray(packed), _TABLE.resolve(out_format,
+                                                         what + ": out"))
+
+
+# Significant bits (hidden bit included) a format's values keep in Src, as
+# the device unpacker decodes them (docs/Semantics.md section 5).
+_SIGNIFICANT_BITS = {"float32": 11, "tf32": 11, "float16": 11, "bfloat16": 8,
+                     "bfp8_b": 7, "bfp4_b": 3, "bfp2_b": 1}
+
+
+def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
+                         in0_format: str, in1_format: str, *,
+                         op: str = "matmul") -> Tuple[int, ...]:
+    """The phases of `fidelity` whose products can be non-zero for in0 and
+    in1 stored in these formats (the slice rule of docs/Semantics.md
+    section 7, "Fidelity phases"), as phase numbers for the `fidelity`
+    argument of tensix_matmul and tensix_mul_tiles. `op` "matmul" (in0 in
+    SrcB) or "mul" (mul_tiles: in0 in SrcA). Dropping the other phases is
+    exact for mul_tiles; a matmul's dropped MVMULs still realign Dest, so a
+    cancelling sum can change.
+
+    >>> birsim.tensix_useful_phases("hifi4", "bfloat16", "bfloat4_b")
+    (0, 2)
+    """
+    what = "tensix_useful_phases"
+    phases = _phases(fidelity, what)
+    bits = []
+    for fmt, name in ((in0_format, "in0_format"), (in1_format, "in1_format")):
+        key = _TTNN_BFP.get(fmt, fmt)
+        if key not in _SIGNIFICANT_BITS:
+            raise ValueError("%s: %s: unknown tile format %r: expected one "
+                             "of %s" % (what, name, fmt,
+                                        ", ".join(_SIGNIFICANT_BITS)))
+        bits.append(_SIGNIFICANT_BITS[key])
+    if op == "matmul":
+        useful = _lib.birsim_tensix_useful_phases(phases, bits[0], bits[1])
+    elif op == "mul":
+        useful = _lib.birsim_tensix_useful_phases(phases, bits[1], bits[0])
+    else:
+        raise ValueError("%s: op must be \"matmul\" or \"mul\", not %r"
+                         % (what, op))
+    return tuple(p for p in range(4) if useful >> p & 1)

@@ -192,3 +192,107 @@ def test_strided_out_keeps_the_bytes_between():
     with pytest.raises(birsim.BirsimError):
         birsim.tensix_eltwise(a, a, "add", fidelity=3, out=big[::2])
     assert (big[1::2] == 7.0).all()
+
+
+# birsim.tensix_matmul and tensix_useful_phases.
+
+def _example():
+    in0 = np.zeros((32, 32), np.float32)
+    in1 = np.zeros_like(in0)
+    in0[0, [0, 1, 16]] = [14.5, -14.5625, -0.00341796875]
+    in1[[0, 1, 16], 0] = [1.0, 1.0, 1.75]
+    return in0, in1
+
+
+@pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
+def test_matmul_realigns_a_cancelling_sum(arch):
+    in0, in1 = _example()
+    useful = birsim.tensix_useful_phases("hifi4", "bfloat16", "bfloat4_b")
+    assert useful == (0, 2)
+    bits = [birsim.tensix_matmul(in0, in1, fidelity=f, dest="bf16",
+                                 in1_format="bfloat4_b", arch=arch)
+            .view(np.uint16)[0, 0] for f in ("hifi4", useful)]
+    assert [hex(b) for b in bits] == ["0xbd8d", "0xbd8c"]
+
+
+def test_matmul_with_one_product_per_output_is_mul_tiles():
+    # One non-zero K per output: each MVMUL sees one product, as ELWMUL does
+    # (in1 in SrcA, in0 in SrcB).
+    rng = np.random.default_rng(4)
+    diagonal = rng.standard_normal(64).astype(np.float32)
+    in0 = np.diag(diagonal).astype(np.float32)
+    in1 = rng.standard_normal((64, 32)).astype(np.float32)
+    for fidelity in ("lofi", "hifi2", "hifi4", (0, 2)):
+        got = birsim.tensix_matmul(in0, in1, fidelity=fidelity, dest="fp32",
+                                   in0_format="float32", in1_format="float32",
+                                   out_format="float32")
+        want = birsim.tensix_eltwise(in1, np.repeat(diagonal[:, None], 32, 1),
+                                     fidelity=fidelity, dest="fp32",
+                                     src_format="tf32")
+        assert np.array_equal(got, want), fidelity
+
+
+def test_matmul_agrees_with_the_c_entry_point():
+    rng = np.random.default_rng(5)
+    in0 = rng.standard_normal((32, 64)).astype(np.float32)
+    in1 = rng.standard_normal((64, 32)).astype(np.float32)
+    got = birsim.tensix_matmul(in0, in1, fidelity="hifi3", dest="fp32",
+                               in0_format="float32", in1_format="bfloat16",
+                               out_format="float32")
+    b16 = birsim.round_trip(in1, "bfloat16")
+    dest = np.zeros((32, 32), np.float32)
+    assert rt.birsim_tensix_matmul(0, 7, 0, 0, 1, in0.ctypes.data,
+                                   b16.ctypes.data, 32, 64, 32,
+                                   dest.ctypes.data, 0) == 0
+    assert np.array_equal(got, dest)
+    # A matmul of the bf16 weights, not of their transpose: within 2^-10 of
+    # the sum of |products| (HiFi3 drops SrcA's bits 5-3 times SrcB's 3-0).
+    bound = np.abs(in0) @ np.abs(b16) * 2.0 ** -10
+    assert (np.abs(got - in0 @ b16) <= bound).all()
+
+
+def test_matmul_torch_in_torch_out():
+    torch = pytest.importorskip("torch")
+    in0, in1 = _example()
+    r = birsim.tensix_matmul(torch.from_numpy(in0), torch.from_numpy(in1),
+                             dest="bf16")
+    assert isinstance(r, torch.Tensor) and r.dtype == torch.bfloat16
+    assert r.shape == (32, 32)
+
+
+@pytest.mark.parametrize("in0_format, in1_format, op, want", [
+    ("bfloat16", "bfloat4_b", "matmul", (0, 2)),
+    ("bfloat8_b", "bfloat16", "matmul", (0, 1)),
+    ("bfloat16", "bfloat16", "matmul", (0, 1, 2, 3)),
+    ("bfp2_b", "bfp2_b", "matmul", (0,)),
+    ("bfloat4_b", "bfloat16", "mul", (0, 2)),
+    ("float32", "bfloat8_b", "mul", (0, 1)),
+])
+def test_useful_phases(in0_format, in1_format, op, want):
+    assert birsim.tensix_useful_phases("hifi4", in0_format, in1_format,
+                                       op=op) == want
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: birsim.tensix_matmul(np.zeros((32, 48), np.float32),
+                                  np.zeros((48, 32), np.float32)),
+     ValueError, "multiples of 32"),
+    (lambda: birsim.tensix_matmul(np.zeros((32, 32), np.float32),
+                                  np.zeros((64, 32), np.float32)),
+     ValueError, "M x K"),
+    (lambda: birsim.tensix_matmul(np.zeros((32, 32), np.float32),
+                                  np.zeros((32, 32), np.float32),
+                                  in0_format="float16"),
+     ValueError, "both operands"),
+    (lambda: birsim.tensix_matmul(np.zeros((32, 32), np.float32),
+                                  np.zeros((32, 32), np.float32),
+                                  dest="fp16"),
+     birsim.BirsimError, "exponent width"),
+    (lambda: birsim.tensix_useful_phases("hifi4", "int8", "bfloat16"),
+     ValueError, "in0_format"),
+    (lambda: birsim.tensix_useful_phases("hifi4", "bfloat16", "bfloat16",
+                                         op="add"), ValueError, "op"),
+])
+def test_matmul_misuse(call, error, text):
+    with pytest.raises(error, match=text):
+        call()

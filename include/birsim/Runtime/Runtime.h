@@ -427,6 +427,28 @@ BIRSIM_RT_API int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
 BIRSIM_RT_API unsigned birsim_tensix_idle_phases(unsigned phases,
                                                  unsigned a_bits,
                                                  unsigned b_bits);
+/* dest (m x n, dest_kind's type, row-major) = in0 (m x k, row-major) x in1
+ * (k x n, row-major) as matmul_tiles runs it on 32x32 tiles: in0 is SrcB,
+ * in1 is SrcA, each read into Src as the unpacker writes a Float32 tile in
+ * its Src format; for each K tile, the phases of `phases` ascending, the
+ * MVMULs in the LLK's order. m, n, k multiples of 32. accumulate = 0: Dest
+ * starts at zero; 1: the product adds into dest's values. 0, or a status
+ * with the message (nothing written); dest overlaps neither input. */
+BIRSIM_RT_API int birsim_tensix_matmul(int arch, unsigned phases,
+                                       int dest_kind, int in0_src_format,
+                                       int in1_src_format, const float *in0,
+                                       const float *in1, size_t m, size_t k,
+                                       size_t n, void *dest, int accumulate);
+/* The phases of `phases` whose products can be non-zero for a matmul's
+ * operands whose Src values have at most in0_bits (SrcB) and in1_bits
+ * (SrcA) significant bits (hidden bit included: 11 for TF32, 8 for bf16, 7
+ * for bfp8, 3 for bfp4, 1 for bfp2 as the device unpacker decodes them).
+ * For mul_tiles, where in0 is SrcA, pass them swapped. Dropping the others
+ * is exact for mul_tiles into a zeroed Dest, not always for a matmul
+ * (docs/Semantics.md section 7, "Fidelity phases"). */
+BIRSIM_RT_API unsigned birsim_tensix_useful_phases(unsigned phases,
+                                                   unsigned in0_bits,
+                                                   unsigned in1_bits);
 /* Tensix.def's names by table and number: table 0 architectures, 1 ops,
  * 2 Dest kinds, 3 Src formats, 4 fidelities (number = phase set); NULL for
  * other numbers. */
@@ -447,13 +469,13 @@ BIRSIM_RT_API const char *birsim_version(void);
  * birsim_accumulate_into, birsim_scatter_accumulate,
  * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
  * birsim_bfp_pack, birsim_bfp_pack_matrix, birsim_tt_fp8_encode,
- * birsim_tensix_eltwise, and birsim_bfp_pack_at and
+ * birsim_tensix_eltwise, birsim_tensix_matmul, and birsim_bfp_pack_at and
  * birsim_bfp_pack_matrix_at at BIRSIM_BFP_HOST; a pack at a device site
  * counts nothing) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt
  * --birsim-fidelity`'s JSON report (include/birsim/Core/Fidelity.def);
  * `elements` counts the values examined: fp8 add elements, cast inputs, BFP
- * input floats, Tensix elementwise elements. */
+ * input floats, Tensix elementwise elements and matmul outputs. */
 struct birsim_fidelity_counts {
   struct {
     uint64_t elements, sim_inf_device_saturates;
@@ -474,7 +496,7 @@ struct birsim_fidelity_counts {
   struct { /* since 0.4: the MX formats' packs */
     uint64_t elements, saturated, flushed_to_zero, nan;
   } mx_pack;
-  struct { /* since 0.5: birsim_tensix_eltwise */
+  struct { /* since 0.5: birsim_tensix_eltwise; 0.6: birsim_tensix_matmul */
     uint64_t elements, below_hifi4, minus_one_quirk;
   } tensix;
 };

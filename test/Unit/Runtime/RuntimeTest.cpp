@@ -279,6 +279,48 @@ TEST(RuntimeAbi, FidelityKeysVersionAndPath) {
 
 // The Tensix entry points: the silicon numbers, the counters, the names,
 // every error's status and message, and nothing written on error.
+// §7 "Fidelity phases"' example through the C API: bfp4-valued in1 with
+// bf16 in0 keeps phases {0, 2}, which realign a cancelling sum.
+TEST(RuntimeAbi, TensixMatmulAndUsefulPhases) {
+  std::vector<float> in0(32 * 32, 0.0f), in1(32 * 32, 0.0f);
+  in0[0] = 14.5f;
+  in0[1] = -14.5625f;
+  in0[16] = -0.00341796875f;
+  in1[0] = in1[32] = 1.0f;
+  in1[16 * 32] = 1.75f;
+  unsigned useful = birsim_tensix_useful_phases(BIRSIM_TENSIX_HIFI4, 8, 3);
+  EXPECT_EQ(useful, 0x5u);
+  EXPECT_EQ(birsim_tensix_useful_phases(BIRSIM_TENSIX_HIFI4, 7, 8), 0x3u);
+  EXPECT_EQ(birsim_tensix_useful_phases(BIRSIM_TENSIX_HIFI4, 8, 8), 0xFu);
+  std::vector<uint16_t> dest(32 * 32);
+  birsim_fidelity_reset();
+  birsim_fidelity_enable(1);
+  for (unsigned phases : {BIRSIM_TENSIX_HIFI4, useful}) {
+    ASSERT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, phases,
+                                   BIRSIM_TENSIX_DEST_BF16,
+                                   BIRSIM_TENSIX_SRC_BF16,
+                                   BIRSIM_TENSIX_SRC_BF16, in0.data(),
+                                   in1.data(), 32, 32, 32, dest.data(), 0),
+              BIRSIM_OK);
+    EXPECT_EQ(dest[0], phases == BIRSIM_TENSIX_HIFI4 ? 0xBD8D : 0xBD8C);
+  }
+  birsim_fidelity_enable(0);
+  struct birsim_fidelity_counts counts;
+  ASSERT_EQ(birsim_fidelity_counters(&counts), BIRSIM_OK);
+  EXPECT_EQ(counts.tensix.elements, 2u * 32 * 32);
+  EXPECT_EQ(counts.tensix.below_hifi4, 1u); // output 0 at {0, 2}
+  dest[0] = 0x1234;
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, 0xF,
+                                 BIRSIM_TENSIX_DEST_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, in0.data(),
+                                 in1.data(), 32, 48, 32, dest.data(), 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(std::string(birsim_last_error()).find("multiples of 32"),
+            std::string::npos);
+  EXPECT_EQ(dest[0], 0x1234);
+}
+
 TEST(RuntimeAbi, TensixEltwiseAndPack) {
   float a[3] = {1.3125f, 508.0f, -1.0f}, b[3] = {7.96875f, 748.0f, 1.015625f};
   uint16_t dest[3] = {};
