@@ -645,38 +645,23 @@ Status checkTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
   return Status::success();
 }
 
-uint32_t tensixMvmulWord(const TensixMatmulConfig &config, const uint32_t *a,
-                         const uint32_t *b, uint32_t destWord, unsigned phase,
-                         bool *minusOneQuirk) {
-  const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
-  int32_t rebias =
-      productRebias(dest, config.in1Src != TensixSrc::fp16, phase);
+/// MVMUL's 16 products (exponent, slice product, sign) into Dest's word
+/// (§7 "MVMUL", steps 3-4).
+static uint32_t mvmulProducts(TensixArch arch, const TensixDestInfo &dest,
+                              const int32_t *exponents,
+                              const uint32_t *magnitudes,
+                              const uint32_t *negatives, uint32_t destWord,
+                              bool *minusOneQuirk) {
   Term groups[2] = {};
   for (unsigned group = 0; group < 2; ++group) {
-    // Each product: the slices' product and its exponent; a zero operand
-    // gives 0 at max(rebias, 0), which still takes part in the maximum.
-    int32_t exponents[8];
-    uint32_t magnitudes[8], negatives[8];
-    int32_t top = 0;
-    for (unsigned i = 0; i < 8; ++i) {
-      uint32_t wa = a[8 * group + i], wb = b[8 * group + i];
-      if (srcIsZero(wa) || srcIsZero(wb)) {
-        exponents[i] = std::max(rebias, 0);
-        magnitudes[i] = negatives[i] = 0;
-      } else {
-        exponents[i] = srcExponent(wa) + srcExponent(wb) + rebias;
-        magnitudes[i] = sliceA(srcSignificand(wa), phase) *
-                        sliceB(srcSignificand(wb), phase);
-        negatives[i] = srcNegative(wa) ^ srcNegative(wb);
-      }
-      top = i ? std::max(top, exponents[i]) : exponents[i];
-    }
+    const unsigned first = 8 * group;
+    int32_t top = *std::max_element(exponents + first, exponents + first + 8);
     if (top <= 0) // the whole group is zero
       continue;
     // Aligned to the group's top, the magnitude rounded half up, summed
     // signed.
     int32_t sum = 0;
-    for (unsigned i = 0; i < 8; ++i) {
+    for (unsigned i = first; i < first + 8; ++i) {
       uint32_t places = std::min(uint32_t(top - exponents[i]), 30u);
       int32_t aligned =
           int32_t(((magnitudes[i] << 1) + (1u << places)) >> (places + 1));
@@ -685,53 +670,139 @@ uint32_t tensixMvmulWord(const TensixMatmulConfig &config, const uint32_t *a,
     groups[group] = {uint32_t(sum < 0), top,
                      uint32_t(sum < 0 ? -sum : sum) << 13};
   }
-  return addIntoDest(config.arch, dest, groups[0], groups[1], destWord,
+  return addIntoDest(arch, dest, groups[0], groups[1], destWord,
                      minusOneQuirk);
 }
 
-/// Rows [rowBegin, rowEnd) of the matmul: `srcA` is in1's Src words by
-/// column (n x k), Dest's storage read and written in place.
-static void matmulRows(const TensixMatmulConfig &config, const float *in0,
-                       const uint32_t *srcA, size_t k, size_t n, void *dest,
-                       size_t rowBegin, size_t rowEnd, FidelityTally *tally) {
+/// The product of lane operands (Src fields; TensixMatmulFields' form) at
+/// `phase`: a zero operand gives 0 at max(rebias, 0) (§7 "MVMUL", step 2).
+static void mvmulProduct(int32_t rebias, unsigned phase, int32_t aExponent,
+                         const int32_t *aSlice, int32_t aSign,
+                         int32_t bExponent, const int32_t *bSlice,
+                         int32_t bSign, int32_t &exponent, uint32_t &magnitude,
+                         uint32_t &negative) {
+  if (aExponent == TensixMatmulFields::kZero ||
+      bExponent == TensixMatmulFields::kZero) {
+    exponent = std::max(rebias, 0);
+    magnitude = negative = 0;
+    return;
+  }
+  exponent = aExponent + bExponent + rebias;
+  magnitude = uint32_t(aSlice[phase & 1] * bSlice[phase >> 1]);
+  negative = uint32_t(aSign ^ bSign) & 1;
+}
+
+/// A Src word's fields for TensixMatmulFields: SrcA's slices by phase bit
+/// 0, SrcB's by bit 1; a zero word's slices and sign are 0.
+static void matmulFields(uint32_t word, bool srcA, int32_t &exponent,
+                         int32_t *slice, int32_t &sign) {
+  if (srcIsZero(word)) {
+    exponent = TensixMatmulFields::kZero;
+    slice[0] = slice[1] = sign = 0;
+    return;
+  }
+  exponent = srcExponent(word);
+  uint32_t significand = srcSignificand(word);
+  slice[0] = int32_t(srcA ? sliceA(significand, 0) : sliceB(significand, 0));
+  slice[1] = int32_t(srcA ? sliceA(significand, 1) : sliceB(significand, 2));
+  sign = srcNegative(word) ? -1 : 0;
+}
+
+static int32_t matmulRebias(const TensixMatmulConfig &config,
+                            unsigned phase) {
+  return productRebias(kTensixDestTable[int(config.dest)],
+                       config.in1Src != TensixSrc::fp16, phase);
+}
+
+uint32_t tensixMvmulWord(const TensixMatmulConfig &config, const uint32_t *a,
+                         const uint32_t *b, uint32_t destWord, unsigned phase,
+                         bool *minusOneQuirk) {
+  int32_t rebias = matmulRebias(config, phase);
+  int32_t exponents[16];
+  uint32_t magnitudes[16], negatives[16];
+  for (unsigned i = 0; i < 16; ++i) {
+    int32_t aExponent, aSlice[2], aSign, bExponent, bSlice[2], bSign;
+    matmulFields(a[i], true, aExponent, aSlice, aSign);
+    matmulFields(b[i], false, bExponent, bSlice, bSign);
+    mvmulProduct(rebias, phase, aExponent, aSlice, aSign, bExponent, bSlice,
+                 bSign, exponents[i], magnitudes[i], negatives[i]);
+  }
+  return mvmulProducts(config.arch, kTensixDestTable[int(config.dest)],
+                       exponents, magnitudes, negatives, destWord,
+                       minusOneQuirk);
+}
+
+/// Output (row, col)'s Dest word from `start` (§7 "matmul_tiles": K tiles
+/// in order; per tile, the phases ascending; per phase, K 0-15 then 16-31).
+static uint32_t matmulOutput(const TensixMatmulConfig &config,
+                             const TensixMatmulFields &f, size_t row,
+                             size_t col, uint32_t start, bool *quirk) {
+  const TensixDestInfo &dest = kTensixDestTable[int(config.dest)];
+  uint32_t word = start;
+  for (size_t kt = 0; kt < f.k; kt += 32)
+    for (unsigned phase = 0; phase < 4; ++phase) {
+      if (!(config.phases >> phase & 1))
+        continue;
+      int32_t rebias = matmulRebias(config, phase);
+      for (size_t half = kt; half < kt + 32; half += 16) {
+        int32_t exponents[16];
+        uint32_t magnitudes[16], negatives[16];
+        for (size_t t = 0; t < 16; ++t) {
+          size_t a = (half + t) * f.n + col, b = row * f.k + half + t;
+          int32_t aSlice[2] = {f.aSlice[0][a], f.aSlice[1][a]};
+          int32_t bSlice[2] = {f.bSlice[0][b], f.bSlice[1][b]};
+          mvmulProduct(rebias, phase, f.aExponent[a], aSlice, f.aSign[a],
+                       f.bExponent[b], bSlice, f.bSign[b], exponents[t],
+                       magnitudes[t], negatives[t]);
+        }
+        word = mvmulProducts(config.arch, dest, exponents, magnitudes,
+                             negatives, word, quirk);
+      }
+    }
+  return word;
+}
+
+void portable::tensixMatmulRows(const TensixMatmulConfig &config,
+                                const TensixMatmulFields &fields, char *dest,
+                                size_t rowBegin, size_t rowEnd) {
+  unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+  for (size_t row = rowBegin; row < rowEnd; ++row)
+    for (size_t col = 0; col < fields.n; ++col) {
+      size_t index = row * fields.n + col;
+      uint32_t start = config.accumulate
+                           ? tensixDestRead(config.dest,
+                                            loadBits(dest, index, bytes))
+                           : 0;
+      storeBits(dest, index, bytes,
+                tensixDestWrite(config.dest, matmulOutput(config, fields, row,
+                                                          col, start,
+                                                          nullptr)));
+    }
+}
+
+/// The tensix events of rows [rowBegin, rowEnd) (Dest only read).
+static void tallyMatmulRows(const TensixMatmulConfig &config,
+                            const TensixMatmulFields &fields, const void *dest,
+                            size_t rowBegin, size_t rowEnd,
+                            FidelityTally &tally) {
   unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
   TensixMatmulConfig full = config;
   full.phases = 0xF;
-  std::vector<uint32_t> srcB(k);
-  for (size_t row = rowBegin; row < rowEnd; ++row) {
-    for (size_t kk = 0; kk < k; ++kk)
-      srcB[kk] = tensixSrcWord(config.in0Src, loadBits(in0, row * k + kk, 4));
-    for (size_t col = 0; col < n; ++col) {
-      uint32_t start =
-          config.accumulate
-              ? tensixDestRead(config.dest, loadBits(dest, row * n + col, bytes))
-              : 0;
-      // §7 "matmul_tiles": K tiles in order; per tile, the phases
-      // ascending; per phase, K 0-15 then K 16-31 of the tile.
-      auto run = [&](const TensixMatmulConfig &c, bool *quirk) {
-        uint32_t word = start;
-        for (size_t kt = 0; kt < k; kt += 32)
-          for (unsigned phase = 0; phase < 4; ++phase)
-            if (c.phases >> phase & 1)
-              for (size_t half = kt; half < kt + 32; half += 16)
-                word = tensixMvmulWord(c, srcA + col * k + half,
-                                       srcB.data() + half, word, phase, quirk);
-        return word;
-      };
+  for (size_t row = rowBegin; row < rowEnd; ++row)
+    for (size_t col = 0; col < fields.n; ++col) {
+      size_t index = row * fields.n + col;
+      uint32_t start = config.accumulate
+                           ? tensixDestRead(config.dest,
+                                            loadBits(dest, index, bytes))
+                           : 0;
       bool quirk = false;
-      uint32_t word = run(config, &quirk);
-      if (tally) {
-        size_t index = row * n + col;
-        if (quirk)
-          tally->record(FidelityEvent::tensix_minus_one_quirk, index);
-        if (config.phases != 0xF && run(full, nullptr) != word)
-          tally->record(FidelityEvent::tensix_below_hifi4, index);
-      } else {
-        storeBits(dest, row * n + col, bytes,
-                  tensixDestWrite(config.dest, word));
-      }
+      uint32_t word = matmulOutput(config, fields, row, col, start, &quirk);
+      if (quirk)
+        tally.record(FidelityEvent::tensix_minus_one_quirk, index);
+      if (config.phases != 0xF &&
+          matmulOutput(full, fields, row, col, start, nullptr) != word)
+        tally.record(FidelityEvent::tensix_below_hifi4, index);
     }
-  }
 }
 
 Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
@@ -767,34 +838,55 @@ Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
       return s;
   if (outCount == 0)
     return Status::success();
-  // in1's Src words by column: each MVMUL reads 16 down K.
-  std::vector<uint32_t> srcA;
+  // The operands' fields, 16 bytes an element of each.
+  std::vector<int32_t> storage;
   try {
-    srcA.resize(in1Count);
+    storage.resize(4 * (in0Count + in1Count));
   } catch (const std::bad_alloc &) {
-    return invalid("tensix_matmul: out of memory for in1's Src words",
-                   int64_t(in1Count));
+    return invalid("tensix_matmul: out of memory for the operands' Src "
+                   "fields (16 bytes an element)",
+                   int64_t(in0Count + in1Count));
   }
-  for (size_t kk = 0; kk < k; ++kk)
-    for (size_t col = 0; col < n; ++col)
-      srcA[col * k + kk] =
-          tensixSrcWord(config.in1Src, loadBits(in1, kk * n + col, 4));
+  int32_t *a = storage.data(), *b = a + 4 * in1Count;
+  TensixMatmulFields fields{a,
+                            {a + in1Count, a + 2 * in1Count},
+                            a + 3 * in1Count,
+                            b,
+                            {b + in0Count, b + 2 * in0Count},
+                            b + 3 * in0Count,
+                            m,
+                            k,
+                            n};
+  auto fill = [](const float *values, size_t count, TensixSrc src, bool srcA,
+                 int32_t *at) {
+    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        int32_t slice[2];
+        matmulFields(tensixSrcWord(src, loadBits(values, i, 4)), srcA, at[i],
+                     slice, at[3 * count + i]);
+        at[count + i] = slice[0];
+        at[2 * count + i] = slice[1];
+      }
+    });
+  };
+  fill(in1, in1Count, config.in1Src, true, a);
+  fill(in0, in0Count, config.in0Src, false, b);
   // Rows per thread: at least 2^20 products' worth.
   size_t minRows = std::max<size_t>(1, (size_t(1) << 20) / (n * std::max<size_t>(k, 1)));
   if (counts) { // before the write: accumulate reads Dest's old values
     FidelityTally tally;
     parallelFor(m, minRows, [&](size_t begin, size_t end) {
       FidelityTally chunk;
-      matmulRows(config, in0, srcA.data(), k, n, destValues, begin, end,
-                 &chunk);
+      tallyMatmulRows(config, fields, destValues, begin, end, chunk);
       tally.mergeLocked(chunk);
     });
     tally.elements[int(FidelityFamily::tensix)] += outCount;
     counts->add(tally);
   }
+  const PathKernels &kernels = activeKernels();
   parallelFor(m, minRows, [&](size_t begin, size_t end) {
-    matmulRows(config, in0, srcA.data(), k, n, destValues, begin, end,
-               nullptr);
+    kernels.tensixMatmulRows(config, fields, static_cast<char *>(destValues),
+                             begin, end);
   });
   return Status::success();
 }

@@ -23,6 +23,7 @@
 #include "Kernels.h"
 #include "MixedAssigner.h"
 #include "MixedBfp.h"
+#include "TensixMatmul.h"
 #include "MxTiles.h"
 #include "TensixEltwise.h"
 #include "Vocabulary.h"
@@ -107,6 +108,18 @@ template <class X> struct EntryPoints {
       X::reportRead(dest, bytes * count);
     withBool(bytes == 4, [&](auto wide) {
       tensixMulDirectLoop<X, wide>(config, a, b, dest, count);
+    });
+  }
+  static void tensixMatmulRows(const TensixMatmulConfig &config,
+                               const TensixMatmulFields &fields, char *dest,
+                               size_t rowBegin, size_t rowEnd) {
+    unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+    size_t first = rowBegin * fields.n, count = (rowEnd - rowBegin) * fields.n;
+    Guard guard(fields.aExponent, 0, dest + bytes * first, bytes * count);
+    if (config.accumulate)
+      X::reportRead(dest + bytes * first, bytes * count);
+    withBool(bytes == 4, [&](auto wide) {
+      tensixMatmulRowsLoop<X, wide>(config, fields, dest, rowBegin, rowEnd);
     });
   }
   static void tensixPack(TensixPackConversion conversion, bool l1Accumulate,

@@ -177,6 +177,18 @@ constexpr unsigned tensixPackOutBytes(TensixPackConversion c) {
   using T = TensixPackConversion;
   return c == T::keepFp32 || c == T::widenBf16 || c == T::widenFp16 ? 4 : 2;
 }
+/// A matmul's operands as MVMUL reads them (§7 "MVMUL"), element by element
+/// in each input's row-major order: the Src exponent field (kZero for a
+/// zero word), the slices the phases read and the sign as 0 or -1. in1 is
+/// SrcA: slices at even and odd phases (bit 0); in0 is SrcB: slices at
+/// phases 0-1 and 2-3 (bit 1).
+struct TensixMatmulFields {
+  static constexpr int32_t kZero = -65536;
+  const int32_t *aExponent, *aSlice[2], *aSign; // k x n
+  const int32_t *bExponent, *bSlice[2], *bSign; // m x k
+  size_t m, k, n;
+};
+
 /// One element of a table-path call by the core's arithmetic.
 void tensixMulTableElement(const TensixMulTable &table, const char *a,
                            const char *b, char *dest, size_t index);
@@ -285,6 +297,11 @@ struct PathKernels {
   /// dest[i] from a[i], b[i] and, with config.accumulate, dest[i].
   void (*tensixMulDirect)(const TensixEltwiseConfig &config, const char *a,
                           const char *b, char *dest, size_t count);
+  /// Rows [rowBegin, rowEnd) of a matmul from `fields` into dest (m x n
+  /// values of config.dest's storage; read first with config.accumulate).
+  void (*tensixMatmulRows)(const TensixMatmulConfig &config,
+                           const TensixMatmulFields &fields, char *dest,
+                           size_t rowBegin, size_t rowEnd);
   /// The packer's `conversion` of `count` Dest values to out (L1
   /// accumulation by the output's rule when `l1Accumulate`).
   void (*tensixPack)(TensixPackConversion conversion, bool l1Accumulate,

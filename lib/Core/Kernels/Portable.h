@@ -30,6 +30,9 @@ void tensixMulTable(const TensixMulTable &table, const char *a, const char *b,
                     char *dest, size_t count);
 void tensixMulDirect(const TensixEltwiseConfig &config, const char *a,
                      const char *b, char *dest, size_t count);
+void tensixMatmulRows(const TensixMatmulConfig &config,
+                      const TensixMatmulFields &fields, char *dest,
+                      size_t rowBegin, size_t rowEnd);
 void tensixPack(TensixPackConversion conversion, bool l1Accumulate,
                 const char *in, char *out, size_t count);
 // Cast.cpp (§4).

@@ -122,20 +122,23 @@ typename V::I tensixDestWriteLanes(TensixDest dest, typename V::I word) {
   return (V::shr(word, 16) & c(0x8000)) | V::shr(word & c(0x0FFFE000), 13);
 }
 
-/// One term added into Dest's word (§7 "Adding into Dest", the scalar
-/// addIntoDest of Tensix.cpp with one term).
-template <class V>
-typename V::I tensixAddLanes(const TensixEltwiseConfig &config,
-                             const TensixDestInfo &dest, typename V::I tNeg,
-                             typename V::I tExp, typename V::I tMag,
-                             typename V::I word) {
+/// N terms (sign 0/1, exponent, magnitude) added into Dest's word (§7
+/// "Adding into Dest", the scalar addIntoDest of Tensix.cpp).
+template <class V, unsigned N>
+typename V::I tensixAddTermsLanes(TensixArch arch, const TensixDestInfo &dest,
+                                  const typename V::I (&tNeg)[N],
+                                  const typename V::I (&tExp)[N],
+                                  const typename V::I (&tMagIn)[N],
+                                  typename V::I word) {
   using I = typename V::I;
   auto c = [](uint32_t k) { return V::splat(k); };
   I one = c(1);
   I dNeg = V::shr(word, 31), dExp = V::shr(word, 23) & c(0xFF);
   I dMag = V::keep(V::notLanes(V::eq(dExp, V::zero())),
                    (word & c(0x7FFFFF)) | c(0x800000));
-  I top = V::max(V::max(tExp, dExp), V::zero());
+  I top = V::max(dExp, V::zero());
+  for (unsigned t = 0; t < N; ++t)
+    top = V::max(top, tExp[t]);
   // Align: half a unit added in two's complement (Dest's sign not).
   auto align = [&](I mag, I neg, I exp) {
     I places = V::sub(top, exp);
@@ -144,26 +147,29 @@ typename V::I tensixAddLanes(const TensixEltwiseConfig &config,
                 places);
     return V::select(V::gt(places, V::zero()), shifted, mag);
   };
-  tMag = align(tMag, tNeg, tExp);
-  dMag = align(dMag, V::zero(), dExp);
   bool wide = dest.storageBytes == 4;
-  if (!wide) {
-    tMag = V::sub(V::add(tMag, c(1u << 12)), tNeg) & c(~0x1FFFu);
+  dMag = align(dMag, V::zero(), dExp);
+  if (!wide)
     dMag = V::add(dMag, c(1u << 12)) & c(~0x1FFFu);
+  I sum = V::select(V::eq(dNeg, one), V::sub(V::zero(), dMag), dMag);
+  for (unsigned t = 0; t < N; ++t) {
+    I tMag = align(tMagIn[t], tNeg[t], tExp[t]);
+    if (!wide)
+      tMag = V::sub(V::add(tMag, c(1u << 12)), tNeg[t]) & c(~0x1FFFu);
+    sum = V::add(sum, V::select(V::eq(tNeg[t], one), V::sub(V::zero(), tMag),
+                                tMag));
   }
-  I sum = V::add(V::select(V::eq(dNeg, one), V::sub(V::zero(), dMag), dMag),
-                 V::select(V::eq(tNeg, one), V::sub(V::zero(), tMag), tMag));
   auto negative = V::gt(V::zero(), sum);
   I mag = V::select(negative, V::sub(V::zero(), sum), sum);
-  // The top bit: float32 is exact below 2^24, and mag >> 3 is below it.
+  // The top bit: float32 is exact below 2^24, and mag >> 7 is below it.
   auto exponentOf = [&](I v) {
     return V::sub(V::shr(V::toFloat(v), 23), c(127));
   };
   auto large = V::gt(mag, c(0xFFFFFF));
-  I topBit = V::select(large, V::add(exponentOf(V::shr(mag, 3)), c(3)),
+  I topBit = V::select(large, V::add(exponentOf(V::shr(mag, 7)), c(7)),
                        exponentOf(mag));
   I shift = V::sub(c(23), topBit);
-  if (config.arch == TensixArch::wormhole) // -1 unit: as if shifted by -4
+  if (arch == TensixArch::wormhole) // -1 unit: as if shifted by -4
     shift = V::select(V::both(negative, V::eq(mag, one)), c(uint32_t(-4)),
                       shift);
   I exponent = V::sub(top, shift);
@@ -407,10 +413,12 @@ __attribute__((noinline)) void tensixMulDirectLoop(
           V::truncateToInt(V::mulF(V::toFloat(sliceA), V::toFloat(sliceB))), 13);
       I tExp = V::add(exps, c(uint32_t(rebias)));
       auto zero = V::either(zeroOperand, V::gt(c(1), tExp));
-      word = tensixAddLanes<V>(config, destInfo, V::keep(V::notLanes(zero), neg),
-                               V::select(zero, c(uint32_t(std::max(rebias, 0))),
-                                         tExp),
-                               V::keep(V::notLanes(zero), product), word);
+      I termNeg[1] = {V::keep(V::notLanes(zero), neg)};
+      I termExp[1] = {
+          V::select(zero, c(uint32_t(std::max(rebias, 0))), tExp)};
+      I termMag[1] = {V::keep(V::notLanes(zero), product)};
+      word = tensixAddTermsLanes<V, 1>(config.arch, destInfo, termNeg, termExp,
+                                       termMag, word);
     }
     X::template storeNarrowed<bytes>(dest + bytes * i, part,
                                      tensixDestWriteLanes<V>(config.dest, word));

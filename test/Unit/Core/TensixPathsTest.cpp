@@ -255,6 +255,95 @@ TEST(TensixPaths, FromZeroMulOnEveryPath) {
   }
 }
 
+// matmul_tiles on every path: every Src pairing and Dest kind, phase sets,
+// both architectures, with and without accumulation; operands with zeros,
+// denormals, the top binades, values near 1 and exact cancellations (in0's
+// second K half the negation of its first) so that groups realign Dest.
+TEST(TensixPaths, MatmulOnEveryPath) {
+  std::mt19937 rng(6120);
+  const int triples[][3] = {{0, 0, 0}, {0, 1, 1}, {0, 0, 1}, {0, 1, 0},
+                            {0, 2, 2}, {1, 1, 1}, {1, 0, 1}, {2, 2, 2}};
+  const size_t m = 32, k = 64, n = 64;
+  for (auto [destKind, in0Src, in1Src] : triples)
+    for (unsigned phases : {0x1u, 0x5u, 0xFu})
+      for (int arch : {0, 1}) {
+        std::vector<float> in0(m * k), in1(k * n);
+        auto operand = [&](int src) {
+          uint32_t x = rng();
+          switch (rng() % 6) {
+          case 0: x &= 0x807FFFFF; break;
+          case 1: x = (x & 0x80FFFFFF) | 0x7E000000; break;
+          case 2: x = (x & 0x807FFFFF) | 0x3F800000; break;
+          default: break;
+          }
+          if (src == 2)
+            x = (x & 0x807FFFFF) | ((x >> 23 & 0xFF) % 34 + 110) << 23;
+          return floatOf(x);
+        };
+        // Exponent e (biased 8-bit) for a value reaching Src exactly.
+        auto withExponent = [](float v, uint32_t e) {
+          uint32_t x;
+          std::memcpy(&x, &v, 4);
+          return floatOf((x & 0x807FFFFF) | e << 23);
+        };
+        for (size_t i = 0; i < m * k; ++i)
+          in0[i] = operand(in0Src);
+        for (size_t i = 0; i < m; ++i)
+          for (size_t kk = 0; kk < 32; ++kk) {
+            float &v = in0[i * k + kk];
+            if (i % 4 == 0) // cancelling rows: the second K half negated
+              in0[i * k + 32 + kk] = -v;
+            else if (i % 4 == 1 && in0Src != 2) // groups whose top is 0
+              v = withExponent(v, 1 + rng() % 4);
+          }
+        for (size_t i = 3; i < m; i += 4) // only zero groups: Dest realigned
+          for (size_t kk = 0; kk < k; ++kk)
+            in0[i * k + kk] = 0.0f;
+        for (size_t i = 1; i < m && in0Src != 2; i += 4) // tops near 0
+          for (size_t kk = 32; kk < k; ++kk)
+            in0[i * k + kk] = withExponent(in0[i * k + kk], 1 + rng() % 4);
+        for (size_t i = 0; i < k * n; ++i)
+          in1[i] = operand(in1Src);
+        for (size_t kk = 0; kk < 32; ++kk)
+          for (size_t j = 0; j < n; ++j) {
+            in1[(32 + kk) * n + j] = in1[kk * n + j];
+            if (j < 16 && in1Src != 2) // both K tiles
+              in1[(32 + kk) * n + j] = in1[kk * n + j] =
+                  withExponent(in1[kk * n + j], 123);
+          }
+        // Dest values of every size, small ones below a zero group's
+        // exponent (max(rebias, 0): 85-97 for FP16 into a 32-bit Dest).
+        unsigned bytes = destKind == 0 ? 4 : 2;
+        std::vector<char> initial(m * n * bytes);
+        for (size_t i = 0; i < m * n; ++i) {
+          uint32_t v = rng();
+          if (i % 3 == 0) // below a zero group's exponent
+            v = (v & 0x807FFFFF) | uint32_t(rng() % 96) << 23;
+          else if (i % 3 == 1) // within a few binades of 0
+            v = (v & 0x807FFFFF) | uint32_t(rng() % 8) << 23;
+          std::memcpy(&initial[i * bytes], &v, bytes);
+        }
+        for (bool accumulate : {false, true})
+          test::expectSameOnEveryPath(
+              [&] {
+                return guarded(
+                    initial,
+                    [&](char *out) {
+                      EXPECT_TRUE(tensixMatmul(arch, phases, destKind, in0Src,
+                                               in1Src, in0.data(), in1.data(),
+                                               m, k, n, out, accumulate)
+                                      .ok());
+                    },
+                    "matmul");
+              },
+              std::string("matmul ") + tensixArchName(arch) + " dest " +
+                  kTensixDestTable[destKind].name + " in0 " +
+                  kTensixSrcTable[in0Src].name + " in1 " +
+                  kTensixSrcTable[in1Src].name + " phases " +
+                  std::to_string(phases) + (accumulate ? " acc" : ""));
+      }
+}
+
 // The packer's loops on every path, lengths with every tail, with and
 // without L1 accumulation, on every 16-bit pattern and random fp32 words.
 TEST(TensixPaths, PackOnEveryPath) {
