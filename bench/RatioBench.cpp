@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 #include "birsim/Runtime/Runtime.h"
+#include "../test/Unit/Core/PlainTensix.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -85,7 +86,7 @@ void row(const char *what, double seconds, double memcpySeconds,
   std::printf("%-34s %10.3f ms %8.3f ms %8.2fx   ", what, seconds * 1e3,
               memcpySeconds * 1e3, ratio);
   if (target > 0)
-    std::printf("<= %.1f %s\n", target, ratio <= target ? "ok" : "MISSED");
+    std::printf("<= %.3g %s\n", target, ratio <= target ? "ok" : "MISSED");
   else
     std::printf("-\n");
 }
@@ -823,6 +824,42 @@ void tensix() {
   rounds.run();
 }
 
+/// The Tensix matmul (docs/Semantics.md section 7) at 256^3, bf16 Src into
+/// an fp32 Dest, one thread, against the deliberately plain implementation
+/// the tests hold it to (test/Unit/Core/PlainTensix.h): at most 1/20 of
+/// its time. NumPy's matmul is bench/python-bench.py's peer.
+void tensixMatmul() {
+  const size_t side = 256;
+  std::printf("\n-- Tensix matmul, %zu^3, bf16 Src, fp32 Dest, against the "
+              "plain implementation --\n",
+              side);
+  std::printf("%-34s %13s %11s %9s   %s\n", "call", "time", "plain", "ratio",
+              "target");
+  std::vector<float> a = normalF32(side * side, 61), b = normalF32(side * side, 62);
+  std::vector<uint32_t> ua(a.size()), ub(b.size()), out(side * side),
+      plainOut(side * side);
+  std::memcpy(ua.data(), a.data(), 4 * a.size());
+  std::memcpy(ub.data(), b.data(), 4 * b.size());
+  Rounds rounds;
+  for (auto [what, phases] : {std::pair("tensix matmul hifi4 / plain", 0xFu),
+                              std::pair("tensix matmul lofi / plain", 0x1u)})
+    rounds.add(
+        what,
+        [&, phases = phases] {
+          birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, phases,
+                               BIRSIM_TENSIX_DEST_FP32, BIRSIM_TENSIX_SRC_BF16,
+                               BIRSIM_TENSIX_SRC_BF16, a.data(), b.data(), side,
+                               side, side, out.data(), 0);
+        },
+        [&, phases = phases] {
+          birsim::test::plaintensix::matmul(0, phases, 0, 1, 1, ua.data(),
+                                            ub.data(), side, side, side,
+                                            plainOut.data(), false);
+        },
+        0.05);
+  rounds.run();
+}
+
 int main() {
   birsim_set_num_threads(1);
   const char *isa = std::getenv("BIRSIM_ISA");
@@ -832,6 +869,8 @@ int main() {
   bfpConversion();
   bfpDevicePaths();
   tensix();
+  if (wanted("tensix matmul"))
+    tensixMatmul();
   bfpExponentSearch();
   mxTiles();
   mixedBfp();

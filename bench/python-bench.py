@@ -6,17 +6,23 @@ process on the same buffers (docs/Python.md "Speed"), best of 9:
   (birsim_accumulate_into) on the same buffers; target at most 1.1x each;
 - accumulate("add", dst, src, "bfloat16", out=dst) against the C call;
 - the per-call cost of a one-element call (target at most 4 us), beside
-  NumPy's np.add of one element.
+  NumPy's np.add of one element;
+- birsim_tensix_matmul at 1024 x 1024 x 1024 with bf16 Src into an fp32
+  Dest, one thread, against NumPy's float32 matmul (OpenBLAS, one thread):
+  HiFi4 at most 60x, LoFi at most 20x (best of 3).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/python-bench.py
 """
+import os
 import time
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy loads it
 
-import birsim
+import numpy as np  # noqa: E402
 
-lib = birsim._rt.lib
+import birsim  # noqa: E402
+
+lib = birsim._core._rt.lib
 birsim.set_num_threads(1)
 FLOAT32 = birsim.dtype_of("float32").number
 BFLOAT16 = birsim.dtype_of("bfloat16").number
@@ -82,3 +88,15 @@ per_out = best(lambda: birsim.accumulate("add", one_a, one_b, "float32",
                                          out=one_a), number=2000)
 print("%-52s %9.2f us" % ("accumulate one element, out=dst (per call)",
                           per_out * 1e6))
+
+side = 1024
+ma = rng.normal(size=(side, side)).astype(np.float32)
+mb = rng.normal(size=(side, side)).astype(np.float32)
+md = np.empty((side, side), np.float32)
+t_np = best(lambda: ma @ mb, repeat=5)
+for name, phases, target in (("hifi4", 15, 60.0), ("lofi", 1, 20.0)):
+    t_mm = best(lambda: lib.birsim_tensix_matmul(
+        0, phases, 0, 1, 1, ma.ctypes.data, mb.ctypes.data, side, side, side,
+        md.ctypes.data, 0), repeat=3)
+    row("tensix_matmul %s 1024^3, bf16 Src, fp32 Dest" % name, t_mm,
+        "a @ b", t_np, target)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package birsim needs; does nothing when all are present.
 # gcc provides `cc`, which docs/UsingBirsim.md's pkg-config recipe compiles
-# with (Debian's clang-22 registers no `cc` alternative).
+# with (Debian's clang-22 registers no `cc` alternative). libopenblas0-pthread
+# is NumPy's BLAS for bench/python-bench.py's matmul peer.
 #   --fresh-debian  also debootstrap (utils/fresh-debian.sh, run by CI)
 #   --emulator  also the x86 emulator and boot tools of utils/avx512-emulated.sh
 #   --aarch64   also the arm64 architecture, its cross toolchain, GoogleTest
@@ -12,7 +13,7 @@ PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev gcc ninja-build cmake pkgconf libgtest-dev googletest
       libbenchmark-dev python3 python3-numpy python3-pytest python3-matplotlib
       python3-hypothesis python3-torch python3-mypy python3-pip python3-venv
-      python3-setuptools)
+      python3-setuptools libopenblas0-pthread)
 case "${1:-}" in
   "") ;;
   --fresh-debian) PKGS+=(debootstrap) ;;

@@ -748,7 +748,7 @@ static uint32_t matmulOutput(const TensixMatmulConfig &config,
         int32_t exponents[16];
         uint32_t magnitudes[16], negatives[16];
         for (size_t t = 0; t < 16; ++t) {
-          size_t a = (half + t) * f.n + col, b = row * f.k + half + t;
+          size_t a = f.aIndex(half + t, col), b = row * f.k + half + t;
           int32_t aSlice[2] = {f.aSlice[0][a], f.aSlice[1][a]};
           int32_t bSlice[2] = {f.bSlice[0][b], f.bSlice[1][b]};
           mvmulProduct(rebias, phase, f.aExponent[a], aSlice, f.aSign[a],
@@ -857,15 +857,17 @@ Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
                             m,
                             k,
                             n};
-  auto fill = [](const float *values, size_t count, TensixSrc src, bool srcA,
-                 int32_t *at) {
+  // in1's element i goes to fields.aIndex, in0's stays at i.
+  auto fill = [&](const float *values, size_t count, TensixSrc src, bool srcA,
+                  int32_t *at) {
     parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
       for (size_t i = begin; i < end; ++i) {
+        size_t to = srcA ? fields.aIndex(i / n, i % n) : i;
         int32_t slice[2];
-        matmulFields(tensixSrcWord(src, loadBits(values, i, 4)), srcA, at[i],
-                     slice, at[3 * count + i]);
-        at[count + i] = slice[0];
-        at[2 * count + i] = slice[1];
+        matmulFields(tensixSrcWord(src, loadBits(values, i, 4)), srcA, at[to],
+                     slice, at[3 * count + to]);
+        at[count + to] = slice[0];
+        at[2 * count + to] = slice[1];
       }
     });
   };

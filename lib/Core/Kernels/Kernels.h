@@ -184,9 +184,14 @@ constexpr unsigned tensixPackOutBytes(TensixPackConversion c) {
 /// phases 0-1 and 2-3 (bit 1).
 struct TensixMatmulFields {
   static constexpr int32_t kZero = -65536;
-  const int32_t *aExponent, *aSlice[2], *aSign; // k x n
-  const int32_t *bExponent, *bSlice[2], *bSign; // m x k
+  const int32_t *aExponent, *aSlice[2], *aSign; // k x n, by aIndex
+  const int32_t *bExponent, *bSlice[2], *bSign; // m x k, row-major
   size_t m, k, n;
+  /// in1's (kk, col) in blocks of 16 columns, each K x 16 row-major: a
+  /// vector of columns reads consecutive lines down K.
+  size_t aIndex(size_t kk, size_t col) const {
+    return (col / 16) * (k * 16) + kk * 16 + col % 16;
+  }
 };
 
 /// One element of a table-path call by the core's arithmetic.

@@ -30,37 +30,36 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
     return X::template load<4>(X::template whole<L>(),
                                reinterpret_cast<const char *>(p));
   };
+  // A zero operand's product is 0 at max(rebias, 0). Below a rebias of 0
+  // the zero mark's far lower exponent gives the same group: its top, when
+  // no product reaches 0, is at or below 0 either way (the group is zero),
+  // and the product's magnitude is 0.
+  const bool zeroAtRebias = rebias > 0;
   const I zeroExponent = c(uint32_t(std::max(rebias, 0)));
   I termNeg[2], termExp[2], termMag[2];
   for (unsigned group = 0; group < 2; ++group) {
-    // Each product: exponent, slice product, sign mask; a zero operand's
-    // exponent is max(rebias, 0) (its slices are 0 in the fields).
+    // Each product: exponent, twice the slice product, sign mask.
     I exponents[8], magnitudes[8], signs[8];
     I top = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = half + 8 * group + t;
-      size_t a = kk * f.n + col, b = row * f.k + kk;
-      if (f.bExponent[b] == TensixMatmulFields::kZero) {
-        exponents[t] = zeroExponent;
-        magnitudes[t] = signs[t] = V::zero();
-      } else {
-        I aExponent = load(f.aExponent + a);
-        exponents[t] = V::select(
-            V::eq(aExponent, c(uint32_t(TensixMatmulFields::kZero))),
-            zeroExponent,
-            V::add(aExponent, c(uint32_t(f.bExponent[b] + rebias))));
-        magnitudes[t] = V::mul(load(f.aSlice[phase & 1] + a),
-                               c(uint32_t(f.bSlice[phase >> 1][b])));
-        signs[t] = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
-      }
-      top = t ? V::max(top, exponents[t]) : exponents[t];
+      size_t a = f.aIndex(kk, col), b = row * f.k + kk;
+      I e = V::add(load(f.aExponent + a), c(uint32_t(f.bExponent[b] + rebias)));
+      if (zeroAtRebias) // either mark puts the sum far below -2^15
+        e = V::select(V::gt(c(uint32_t(-32768)), e), zeroExponent, e);
+      exponents[t] = e;
+      magnitudes[t] = V::mul(load(f.aSlice[phase & 1] + a),
+                             c(uint32_t(2 * f.bSlice[phase >> 1][b])));
+      signs[t] = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
+      top = t ? V::max(top, e) : e;
     }
-    // Aligned to the top, the magnitude rounded half up, summed signed.
+    // Aligned to the top, the magnitude rounded half up (shift counts of
+    // 32 or more give 0: no clamp), summed signed.
     I sum = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
-      I places = V::min(V::sub(top, exponents[t]), c(30));
-      I aligned = V::shrv(V::add(V::shl(magnitudes[t], 1), V::shlv(c(1), places)),
-                          V::add(places, c(1)));
+      I places = V::sub(top, exponents[t]);
+      I aligned = V::shrv(
+          V::add(magnitudes[t], V::shlv(c(1), places)), V::add(places, c(1)));
       sum = V::add(sum, V::sub(aligned ^ signs[t], signs[t]));
     }
     auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
@@ -73,8 +72,9 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
                                    termMag, word);
 }
 
-/// Rows [rowBegin, rowEnd): each row's columns a vector at a time, each
-/// vector's Dest words through every K tile, phase and MVMUL (§7
+/// Rows [rowBegin, rowEnd): a vector of columns at a time (its in1 fields,
+/// 16 bytes x K x lanes, stay in the second-level cache) down every row,
+/// each vector's Dest words through every K tile, phase and MVMUL (§7
 /// "matmul_tiles") before they are stored. n is a multiple of 32.
 template <class X, bool Wide>
 __attribute__((noinline)) void
@@ -93,8 +93,8 @@ tensixMatmulRowsLoop(const TensixMatmulConfig &config,
                                                       : -15) -
                     int32_t(5 * (phase & 1) + 7 * (phase >> 1));
   auto part = X::template whole<L>();
-  for (size_t row = rowBegin; row < rowEnd; ++row)
-    for (size_t col = 0; col < f.n; col += L) {
+  for (size_t col = 0; col < f.n; col += L)
+    for (size_t row = rowBegin; row < rowEnd; ++row) {
       char *at = dest + bytes * (row * f.n + col);
       I word = config.accumulate
                    ? tensixDestReadLanes<V>(
