@@ -8,9 +8,9 @@ Usage: PYTHONPATH=build/python python3 utils/tensix-useful-phases.py
 
 Two operand sets per pair, K = 64, a bf16 Dest (HiFi4 with a 16-bit Dest is
 ttnn's common matmul) on Wormhole: "normal" (standard normal activations
-and weights, each stored in its format) and "cancelling" (each activation
-row's second K half is minus its first up to one unit of bf16, so the sums
-cancel to a few low bits).
+and weights, each stored in its format) and "cancelling" (each odd K's
+activation is minus the even K's before it, up to 2^-6, with the same
+weight, so each group of eight products cancels to a few low bits).
 """
 import argparse
 
@@ -24,12 +24,11 @@ WEIGHTS = ("float32", "bfloat16", "bfloat8_b", "bfloat4_b", "bfloat2_b")
 
 def operands(rng, rows, kind):
     in0 = rng.standard_normal((rows, 64)).astype(np.float32)
-    if kind == "cancelling":
-        nudge = rng.integers(-1, 2, (rows, 32)).astype(np.float32)
-        in0[:, 32:] = -in0[:, :32] * (1 + nudge * 2.0 ** -8)
     in1 = rng.standard_normal((64, 32)).astype(np.float32)
-    if kind == "cancelling":
-        in1[32:] = in1[:32]
+    if kind == "cancelling":  # K 2i + 1 cancels K 2i within each group
+        nudge = rng.integers(-1, 2, (rows, 32)).astype(np.float32)
+        in0[:, 1::2] = -in0[:, 0::2] * (1 + nudge * 2.0 ** -6)
+        in1[1::2] = in1[0::2]
     return in0, in1
 
 

@@ -113,6 +113,23 @@ static Status unknownDest(int dest) {
                  dest);
 }
 
+static Status checkSrcFormat(int src) {
+  if (lookupTensixSrc(src))
+    return Status::success();
+  return invalid("tensix: unknown Src format: expected "
+                 "BIRSIM_TENSIX_SRC_TF32 (0), BIRSIM_TENSIX_SRC_BF16 (1) or "
+                 "BIRSIM_TENSIX_SRC_FP16 (2)",
+                 src);
+}
+
+static Status checkPhases(unsigned phases) {
+  if (phases != 0 && phases <= 0xF)
+    return Status::success();
+  return invalid("tensix: the fidelity phases must be a non-empty subset "
+                 "of phases 0-3 (bits 0x1-0x8)",
+                 int64_t(phases));
+}
+
 Status checkTensixEltwise(int arch, int op, unsigned phases, int dest,
                           int src, bool accumulate,
                           TensixEltwiseConfig &config) {
@@ -125,16 +142,11 @@ Status checkTensixEltwise(int arch, int op, unsigned phases, int dest,
   const TensixDestInfo *destInfo = lookupTensixDest(dest);
   if (!destInfo)
     return unknownDest(dest);
+  if (Status st = checkSrcFormat(src); !st.ok())
+    return st;
   const TensixSrcInfo *srcInfo = lookupTensixSrc(src);
-  if (!srcInfo)
-    return invalid("tensix: unknown Src format: expected "
-                   "BIRSIM_TENSIX_SRC_TF32 (0), BIRSIM_TENSIX_SRC_BF16 (1) or "
-                   "BIRSIM_TENSIX_SRC_FP16 (2)",
-                   src);
-  if (phases == 0 || phases > 0xF)
-    return invalid("tensix: the fidelity phases must be a non-empty subset "
-                   "of phases 0-3 (bits 0x1-0x8)",
-                   int64_t(phases));
+  if (Status st = checkPhases(phases); !st.ok())
+    return st;
   if (TensixOp(op) != TensixOp::mul && phases != 0x1)
     return invalid("tensix: ELWADD and ELWSUB run at fidelity phase 0 only "
                    "(phases BIRSIM_TENSIX_LOFI)",
@@ -621,15 +633,10 @@ Status checkTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
   if (!destInfo)
     return unknownDest(dest);
   for (int src : {in0Src, in1Src})
-    if (!lookupTensixSrc(src))
-      return invalid("tensix_matmul: unknown Src format: expected "
-                     "BIRSIM_TENSIX_SRC_TF32 (0), BIRSIM_TENSIX_SRC_BF16 (1) "
-                     "or BIRSIM_TENSIX_SRC_FP16 (2)",
-                     src);
-  if (phases == 0 || phases > 0xF)
-    return invalid("tensix_matmul: the fidelity phases must be a non-empty "
-                   "subset of phases 0-3 (bits 0x1-0x8)",
-                   int64_t(phases));
+    if (Status st = checkSrcFormat(src); !st.ok())
+      return st;
+  if (Status st = checkPhases(phases); !st.ok())
+    return st;
   bool fp16A = TensixSrc(in1Src) == TensixSrc::fp16;
   if (fp16A != (TensixSrc(in0Src) == TensixSrc::fp16))
     return invalid("tensix_matmul: FP16 Src must be both operands' format "
