@@ -38,29 +38,33 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
   const I zeroExponent = c(uint32_t(std::max(rebias, 0)));
   I termNeg[2], termExp[2], termMag[2];
   for (unsigned group = 0; group < 2; ++group) {
-    // Each product: exponent, twice the slice product, sign mask.
-    I exponents[8], magnitudes[8], signs[8];
+    // Each product's exponent, and the group's top.
+    I exponents[8];
     I top = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = half + 8 * group + t;
-      size_t a = f.aIndex(kk, col), b = row * f.k + kk;
-      I e = V::add(load(f.aExponent + a), c(uint32_t(f.bExponent[b] + rebias)));
+      size_t b = row * f.k + kk;
+      I e = V::add(load(f.aExponent + f.aIndex(kk, col)),
+                   c(uint32_t(f.bExponent[b] + rebias)));
       if (zeroAtRebias) // either mark puts the sum far below -2^15
         e = V::select(V::gt(c(uint32_t(-32768)), e), zeroExponent, e);
       exponents[t] = e;
-      magnitudes[t] = V::mul(load(f.aSlice[phase & 1] + a),
-                             c(uint32_t(2 * f.bSlice[phase >> 1][b])));
-      signs[t] = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
       top = t ? V::max(top, e) : e;
     }
-    // Aligned to the top, the magnitude rounded half up (shift counts of
-    // 32 or more give 0: no clamp), summed signed.
+    // Twice each slice product aligned to the top, the magnitude rounded
+    // half up (shift counts of 32 or more give 0: no clamp), summed with
+    // its sign.
     I sum = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
+      size_t kk = half + 8 * group + t;
+      size_t a = f.aIndex(kk, col), b = row * f.k + kk;
+      I magnitude = V::mul(load(f.aSlice[phase & 1] + a),
+                           c(uint32_t(2 * f.bSlice[phase >> 1][b])));
+      I sign = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
       I places = V::sub(top, exponents[t]);
-      I aligned = V::shrv(
-          V::add(magnitudes[t], V::shlv(c(1), places)), V::add(places, c(1)));
-      sum = V::add(sum, V::sub(aligned ^ signs[t], signs[t]));
+      I aligned = V::shrv(V::add(magnitude, V::shlv(c(1), places)),
+                          V::add(places, c(1)));
+      sum = V::add(sum, V::sub(aligned ^ sign, sign));
     }
     auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
     I negative = V::sra(sum, 31);
