@@ -769,6 +769,15 @@ static uint32_t matmulOutput(const TensixMatmulConfig &config,
   return word;
 }
 
+/// Output `index`'s Dest word before the matmul: zero, or Dest's value.
+static uint32_t matmulStart(const TensixMatmulConfig &config,
+                            const void *dest, size_t index) {
+  unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
+  return config.accumulate
+             ? tensixDestRead(config.dest, loadBits(dest, index, bytes))
+             : 0;
+}
+
 void portable::tensixMatmulRows(const TensixMatmulConfig &config,
                                 const TensixMatmulFields &fields, char *dest,
                                 size_t rowBegin, size_t rowEnd) {
@@ -776,10 +785,7 @@ void portable::tensixMatmulRows(const TensixMatmulConfig &config,
   for (size_t row = rowBegin; row < rowEnd; ++row)
     for (size_t col = 0; col < fields.n; ++col) {
       size_t index = row * fields.n + col;
-      uint32_t start = config.accumulate
-                           ? tensixDestRead(config.dest,
-                                            loadBits(dest, index, bytes))
-                           : 0;
+      uint32_t start = matmulStart(config, dest, index);
       storeBits(dest, index, bytes,
                 tensixDestWrite(config.dest, matmulOutput(config, fields, row,
                                                           col, start,
@@ -792,16 +798,12 @@ static void tallyMatmulRows(const TensixMatmulConfig &config,
                             const TensixMatmulFields &fields, const void *dest,
                             size_t rowBegin, size_t rowEnd,
                             FidelityTally &tally) {
-  unsigned bytes = kTensixDestTable[int(config.dest)].storageBytes;
   TensixMatmulConfig full = config;
   full.phases = 0xF;
   for (size_t row = rowBegin; row < rowEnd; ++row)
     for (size_t col = 0; col < fields.n; ++col) {
       size_t index = row * fields.n + col;
-      uint32_t start = config.accumulate
-                           ? tensixDestRead(config.dest,
-                                            loadBits(dest, index, bytes))
-                           : 0;
+      uint32_t start = matmulStart(config, dest, index);
       bool quirk = false;
       uint32_t word = matmulOutput(config, fields, row, col, start, &quirk);
       if (quirk)
