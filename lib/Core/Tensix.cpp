@@ -304,12 +304,7 @@ uint32_t tensixAddIntoDest(TensixArch arch, TensixDest dest, TensixTerm t0,
 /// weights (-5 for SrcA's low slice, -7 for SrcB's).
 static int32_t productRebias(const TensixDestInfo &dest, bool exponent8,
                              unsigned phase) {
-  int32_t rebias = exponent8 ? -127 : dest.storageBytes == 4 ? 97 : -15;
-  if (phase & 1)
-    rebias -= 5;
-  if (phase & 2)
-    rebias -= 7;
-  return rebias;
+  return tensixProductRebias(exponent8, dest.storageBytes == 4, phase);
 }
 
 /// Src word fields.

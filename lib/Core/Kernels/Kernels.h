@@ -177,6 +177,15 @@ constexpr unsigned tensixPackOutBytes(TensixPackConversion c) {
   using T = TensixPackConversion;
   return c == T::keepFp32 || c == T::widenBf16 || c == T::widenFp16 ? 4 : 2;
 }
+/// A product's exponent rebias at `phase` (§7 "Products"): -127 for an
+/// 8-bit Src exponent, +97 (FP16 into a 32-bit Dest) or -15 (FP16 into a
+/// 16-bit Dest), 5 less for SrcA's low slice and 7 less for SrcB's.
+constexpr int32_t tensixProductRebias(bool exponent8, bool wideDest,
+                                      unsigned phase) {
+  return (exponent8 ? -127 : wideDest ? 97 : -15) - 5 * int32_t(phase & 1) -
+         7 * int32_t(phase >> 1 & 1);
+}
+
 /// A matmul's operands as MVMUL reads them (§7 "MVMUL"), element by element
 /// in each input's row-major order: the Src exponent field (kZero for a
 /// zero word), the slices the phases read and the sign as 0 or -1. in1 is

@@ -405,8 +405,8 @@ __attribute__((noinline)) void tensixMulDirectLoop(
     for (unsigned phase = 0; phase < 4; ++phase) {
       if (!(config.phases >> phase & 1))
         continue;
-      int rebias = exponent8 ? -127 : destInfo.storageBytes == 4 ? 97 : -15;
-      rebias -= (phase & 1 ? 5 : 0) + (phase & 2 ? 7 : 0);
+      int32_t rebias =
+          tensixProductRebias(exponent8, destInfo.storageBytes == 4, phase);
       I sliceA = phase & 1 ? V::shr(sigA, 1) & c(31) : V::shr(sigA, 6);
       I sliceB = phase & 2 ? V::shl(sigB & c(15), 3) : V::shr(sigB, 4);
       I product = V::shl(

@@ -92,10 +92,8 @@ tensixMatmulRowsLoop(const TensixMatmulConfig &config,
   const TensixDestInfo &destInfo = kTensixDestTable[int(config.dest)];
   int32_t rebias[4];
   for (unsigned phase = 0; phase < 4; ++phase)
-    rebias[phase] = (config.in1Src != TensixSrc::fp16 ? -127
-                     : Wide                           ? 97
-                                                      : -15) -
-                    int32_t(5 * (phase & 1) + 7 * (phase >> 1));
+    rebias[phase] =
+        tensixProductRebias(config.in1Src != TensixSrc::fp16, Wide, phase);
   auto part = X::template whole<L>();
   for (size_t col = 0; col < f.n; col += L)
     for (size_t row = rowBegin; row < rowEnd; ++row) {
