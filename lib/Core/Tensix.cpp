@@ -809,11 +809,26 @@ static void tallyMatmulRows(const TensixMatmulConfig &config,
     }
 }
 
-Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
-                    int in1Src, const float *in0, const float *in1, size_t m,
-                    size_t k, size_t n, void *destValues, bool accumulate,
-                    FidelityCounts *counts) {
+namespace {
+/// A checked matmul call and its operands' Src fields.
+struct MatmulCall {
   TensixMatmulConfig config;
+  size_t outCount = 0;
+  size_t minRows = 1; ///< rows per thread: at least 2^20 products' worth
+  std::vector<int32_t> storage;
+  TensixMatmulFields fields{};
+};
+} // namespace
+
+/// birsim_tensix_matmul's checks (§7 "matmul_tiles"; D50), then in0's and
+/// in1's fields, 16 bytes an element of each (none when the output is
+/// empty).
+static Status prepareMatmul(int arch, unsigned phases, int dest, int in0Src,
+                            int in1Src, const float *in0, const float *in1,
+                            size_t m, size_t k, size_t n,
+                            const void *destValues, bool accumulate,
+                            MatmulCall &call) {
+  TensixMatmulConfig &config = call.config;
   if (Status s = checkTensixMatmul(arch, phases, dest, in0Src, in1Src,
                                    accumulate, config);
       !s.ok())
@@ -840,27 +855,21 @@ Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
                                   operandCount * 4, false);
         !s.ok())
       return s;
+  call.outCount = outCount;
   if (outCount == 0)
     return Status::success();
-  // The operands' fields, 16 bytes an element of each.
-  std::vector<int32_t> storage;
   try {
-    storage.resize(4 * (in0Count + in1Count));
+    call.storage.resize(4 * (in0Count + in1Count));
   } catch (const std::bad_alloc &) {
     return invalid("tensix_matmul: out of memory for the operands' Src "
                    "fields (16 bytes an element)",
                    int64_t(in0Count + in1Count));
   }
-  int32_t *a = storage.data(), *b = a + 4 * in1Count;
-  TensixMatmulFields fields{a,
-                            {a + in1Count, a + 2 * in1Count},
-                            a + 3 * in1Count,
-                            b,
-                            {b + in0Count, b + 2 * in0Count},
-                            b + 3 * in0Count,
-                            m,
-                            k,
-                            n};
+  int32_t *a = call.storage.data(), *b = a + 4 * in1Count;
+  TensixMatmulFields &fields = call.fields;
+  fields = {a, {a + in1Count, a + 2 * in1Count}, a + 3 * in1Count,
+            b, {b + in0Count, b + 2 * in0Count}, b + 3 * in0Count,
+            m, k, n};
   // in1's element i goes to fields.aIndex, in0's stays at i.
   auto fill = [&](const float *values, size_t count, TensixSrc src, bool srcA,
                   int32_t *at) {
@@ -877,23 +886,54 @@ Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
   };
   fill(in1, in1Count, config.in1Src, true, a);
   fill(in0, in0Count, config.in0Src, false, b);
-  // Rows per thread: at least 2^20 products' worth.
-  size_t minRows = std::max<size_t>(1, (size_t(1) << 20) / (n * std::max<size_t>(k, 1)));
+  call.minRows = std::max<size_t>(
+      1, (size_t(1) << 20) / (n * std::max<size_t>(k, 1)));
+  return Status::success();
+}
+
+/// The tensix events of a prepared call's outputs (Dest only read).
+static void tallyMatmul(const MatmulCall &call, const void *destValues,
+                        FidelityTally &tally) {
+  parallelFor(call.fields.m, call.minRows, [&](size_t begin, size_t end) {
+    FidelityTally chunk;
+    tallyMatmulRows(call.config, call.fields, destValues, begin, end, chunk);
+    tally.mergeLocked(chunk);
+  });
+  tally.elements[int(FidelityFamily::tensix)] += call.outCount;
+}
+
+Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                    int in1Src, const float *in0, const float *in1, size_t m,
+                    size_t k, size_t n, void *destValues, bool accumulate,
+                    FidelityCounts *counts) {
+  MatmulCall call;
+  if (Status s = prepareMatmul(arch, phases, dest, in0Src, in1Src, in0, in1,
+                               m, k, n, destValues, accumulate, call);
+      !s.ok() || call.outCount == 0)
+    return s;
   if (counts) { // before the write: accumulate reads Dest's old values
     FidelityTally tally;
-    parallelFor(m, minRows, [&](size_t begin, size_t end) {
-      FidelityTally chunk;
-      tallyMatmulRows(config, fields, destValues, begin, end, chunk);
-      tally.mergeLocked(chunk);
-    });
-    tally.elements[int(FidelityFamily::tensix)] += outCount;
+    tallyMatmul(call, destValues, tally);
     counts->add(tally);
   }
   const PathKernels &kernels = activeKernels();
-  parallelFor(m, minRows, [&](size_t begin, size_t end) {
-    kernels.tensixMatmulRows(config, fields, static_cast<char *>(destValues),
-                             begin, end);
+  parallelFor(m, call.minRows, [&](size_t begin, size_t end) {
+    kernels.tensixMatmulRows(call.config, call.fields,
+                             static_cast<char *>(destValues), begin, end);
   });
+  return Status::success();
+}
+
+Status tallyTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                         int in1Src, const float *in0, const float *in1,
+                         size_t m, size_t k, size_t n, const void *destValues,
+                         bool accumulate, FidelityTally &tally) {
+  MatmulCall call;
+  if (Status s = prepareMatmul(arch, phases, dest, in0Src, in1Src, in0, in1,
+                               m, k, n, destValues, accumulate, call);
+      !s.ok() || call.outCount == 0)
+    return s;
+  tallyMatmul(call, destValues, tally);
   return Status::success();
 }
 

@@ -167,7 +167,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int arch = int(in.take(1) % 4) - 1; // -1..2: invalid ones included
     int destKind = int(in.take(1) % 5) - 1;
     bool accumulate = in.take(1) & 1;
-    if (in.take(1) & 1) {
+    unsigned which = unsigned(in.take(1) % 3);
+    if (which == 2) { // the matmul: shapes multiples of 32 or not
+      const size_t ms[] = {0, 32, 48}, ks[] = {0, 16, 32, 64},
+                   ns[] = {0, 32, 64};
+      size_t m = ms[in.take(1) % 3], k = ks[in.take(1) % 4],
+             n = ns[in.take(1) % 3];
+      unsigned phases = unsigned(in.take(1) % 18);
+      int in0Src = int(in.take(1) % 5) - 1, in1Src = int(in.take(1) % 5) - 1;
+      std::vector<float> in0(m * k), in1(k * n);
+      for (std::vector<float> *operand : {&in0, &in1})
+        for (size_t i = 0; i < operand->size() * 4 && !src.empty(); ++i)
+          reinterpret_cast<uint8_t *>(operand->data())[i] =
+              src[i % src.size()] ^ uint8_t(i >> 8);
+      compare(birsim_tensix_matmul(arch, phases, destKind, in0Src, in1Src,
+                                   in0.data(), in1.data(), m, k, n,
+                                   got.data(), accumulate),
+              tensixMatmul(arch, phases, destKind, in0Src, in1Src, in0.data(),
+                           in1.data(), m, k, n, want.data(), accumulate,
+                           refCounts),
+              got, want, before);
+    } else if (which == 1) {
       int tensixOp = int(in.take(1) % 5) - 1;
       unsigned phases = unsigned(in.take(1) % 18);
       int srcFormat = int(in.take(1) % 5) - 1;

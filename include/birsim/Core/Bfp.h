@@ -115,6 +115,14 @@ struct BfpFormatInfo {
         blockValues(kMxBlockValues), emax(0), tileBytes(bytesOf(32, 32)) {}
 
   constexpr bool isMx() const { return kind != BfpKind::Bfp; }
+  /// The most significant bits (hidden bit included) a decoded value has:
+  /// a BFP datum's magnitude, an MX float element's mantissa and hidden
+  /// bit, an MX integer's magnitude (the Tensix fidelity phases' operand
+  /// bound, §7 "Fidelity phases").
+  constexpr unsigned significantBits() const {
+    return kind == BfpKind::MxFloat ? element.mantissaBits + 1u
+                                    : magnitudeBits;
+  }
   /// Datums per byte, element 0 in the low bits.
   constexpr unsigned datumsPerByte() const { return 8 / datumBits; }
   /// Whether a tile of `values` values holds whole blocks (MX: all tile

@@ -227,6 +227,14 @@ Status tensixMatmul(int arch, unsigned phases, int dest, int in0Src,
 unsigned tensixUsefulPhases(unsigned phases, unsigned in0Bits,
                             unsigned in1Bits);
 
+/// The tensix fidelity counts of a matmul's outputs, as tensixMatmul counts
+/// them, with the first index of each event (docs/Fidelity.md); Dest only
+/// read.
+Status tallyTensixMatmul(int arch, unsigned phases, int dest, int in0Src,
+                         int in1Src, const float *in0, const float *in1,
+                         size_t m, size_t k, size_t n, const void *destValues,
+                         bool accumulate, FidelityTally &tally);
+
 /// The tensix fidelity counts of `count` elements of an elementwise op with
 /// the first index of each event (docs/Fidelity.md).
 Status tallyTensixEltwise(int arch, int op, unsigned phases, int dest, int src,

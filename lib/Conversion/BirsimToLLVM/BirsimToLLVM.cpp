@@ -141,6 +141,25 @@ static RuntimeFn fillCall(TensixEltwiseIntoOp op,
   return RuntimeFn::birsim_tensix_eltwise;
 }
 
+static RuntimeFn fillCall(TensixMatmulIntoOp op, TensixMatmulIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  ArrayRef<int64_t> in0 = cast<MemRefType>(op.getIn0().getType()).getShape();
+  int64_t n = cast<MemRefType>(op.getIn1().getType()).getDimSize(1);
+  call.setI32(R::Arch, int64_t(op.getArch()));
+  call.setI32(R::Phases, int64_t(op.getFidelity()));
+  call.setI32(R::DestKind, int64_t(op.getDest()));
+  call.setI32(R::SrcFormat, int64_t(op.getIn0Src()));
+  call.setI32(R::SrcFormat2, int64_t(op.getIn1Src()));
+  call.set(R::Src, call.pointer(op.getIn0(), a.getIn0()));
+  call.set(R::Src2, call.pointer(op.getIn1(), a.getIn1()));
+  call.set(R::Rows, call.constant(64, in0[0])); // static: the verifier's
+  call.set(R::Inner, call.constant(64, in0[1]));
+  call.set(R::Cols, call.constant(64, n));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.setI32(R::Value, op.getAccumulate() ? 1 : 0);
+  return RuntimeFn::birsim_tensix_matmul;
+}
+
 static RuntimeFn fillCall(TensixPackIntoOp op, TensixPackIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Arch, int64_t(op.getArch()));

@@ -54,3 +54,16 @@ func.func @scalars(%a: vector<4xf16>) -> vector<4xf16> {
   %r = birsim.reduce add %a, %a : vector<4xf16>
   return %r : vector<4xf16>
 }
+
+// -----
+
+// tensix_matmul writes a new Dest buffer with the op's attributes.
+// CHECK-LABEL: func.func @tensix_matmul
+// CHECK-SAME: (%[[A:.*]]: memref<32x64xf32>, %[[B:.*]]: memref<64x32xf32>)
+// CHECK: %[[D:.*]] = memref.alloc() {{.*}}: memref<32x32xbf16>
+// CHECK: birsim.tensix_matmul_into %[[A]], %[[B]], %[[D]] dest bf16 src tf32, bf16 fidelity phases_02 arch blackhole : memref<32x64xf32>, memref<64x32xf32> -> memref<32x32xbf16>
+// CHECK: return %[[D]]
+func.func @tensix_matmul(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>) -> tensor<32x32xbf16> {
+  %d = birsim.tensix_matmul %a, %b dest bf16 src tf32, bf16 fidelity phases_02 arch blackhole : tensor<32x64xf32>, tensor<64x32xf32> -> tensor<32x32xbf16>
+  return %d : tensor<32x32xbf16>
+}

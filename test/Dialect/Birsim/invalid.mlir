@@ -720,3 +720,68 @@ func.func @tensix_into_shapes(%a: memref<4xf32>, %d: memref<5xf32>) {
   birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<4xf32>, memref<4xf32> -> memref<5xf32>
   return
 }
+
+// -----
+
+// The Tensix matmul (docs/Semantics.md section 7, "matmul_tiles"; D50).
+func.func @tensix_matmul_fp16_one_side(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op with fp32 Dest and fp16, bf16 Src at hifi4: invalid argument: tensix_matmul: FP16 Src must be both operands' format (SrcA's 5-bit exponent sets the product's) (got 2) (docs/Semantics.md section 7)}}
+  %d = birsim.tensix_matmul %a, %a dest fp32 src fp16, bf16 : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @tensix_matmul_dest_width(%a: tensor<32x32xf32>) -> tensor<32x32xf16> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op with fp16 Dest and tf32, bf16 Src at hifi4: invalid argument: tensix_matmul: a 16-bit Dest has the Src's exponent width}}
+  %d = birsim.tensix_matmul %a, %a dest fp16 src tf32, bf16 : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf16>
+  return %d : tensor<32x32xf16>
+}
+
+// -----
+
+func.func @tensix_matmul_tile(%a: tensor<32x48xf32>, %b: tensor<48x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op runs on 32x32 tiles: M, K and N must be multiples of 32, got M = 32, K = 48, N = 32 (docs/Decisions.md D50)}}
+  %d = birsim.tensix_matmul %a, %b dest fp32 src bf16, bf16 : tensor<32x48xf32>, tensor<48x32xf32> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @tensix_matmul_inner(%a: tensor<32x64xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op multiplies M x K by K x N into M x N, got 32x64, 32x32 -> 32x32}}
+  %d = birsim.tensix_matmul %a, %b dest fp32 src bf16, bf16 : tensor<32x64xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @tensix_matmul_dynamic(%a: tensor<?x32xf32>, %b: tensor<32x32xf32>) -> tensor<?x32xf32> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op takes static 2-D shapes (M x K, K x N -> M x N), got ?x32, 32x32 -> ?x32 (docs/Decisions.md D50)}}
+  %d = birsim.tensix_matmul %a, %b dest fp32 src bf16, bf16 : tensor<?x32xf32>, tensor<32x32xf32> -> tensor<?x32xf32>
+  return %d : tensor<?x32xf32>
+}
+
+// -----
+
+func.func @tensix_matmul_dest_type(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @+1 {{'birsim.tensix_matmul' op a bf16 Dest holds 'bf16' values, but the result has 'f32' (docs/Semantics.md section 7)}}
+  %d = birsim.tensix_matmul %a, %a dest bf16 src bf16, bf16 : tensor<32x32xf32>, tensor<32x32xf32> -> tensor<32x32xf32>
+  return %d : tensor<32x32xf32>
+}
+
+// -----
+
+func.func @tensix_matmul_into_rank(%a: memref<32x32x1xf32>, %b: memref<32x32xf32>, %d: memref<32x32xf32>) {
+  // expected-error @+1 {{'birsim.tensix_matmul_into' op takes static 2-D shapes (M x K, K x N -> M x N), got 32x32x1, 32x32 -> 32x32}}
+  birsim.tensix_matmul_into %a, %b, %d dest fp32 src bf16, bf16 : memref<32x32x1xf32>, memref<32x32xf32> -> memref<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @tensix_matmul_into_dst(%a: memref<32x32xf32>, %d: memref<32x32xbf16>) {
+  // expected-error @+1 {{'birsim.tensix_matmul_into' op a fp32 Dest holds 'f32' values, but the dst has 'bf16'}}
+  birsim.tensix_matmul_into %a, %a, %d dest fp32 src bf16, bf16 : memref<32x32xf32>, memref<32x32xf32> -> memref<32x32xbf16>
+  return
+}

@@ -15,6 +15,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 
+#include <cstring>
 #include <tuple>
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Reduce.h"
@@ -214,6 +215,30 @@ OpFoldResult TensixEltwiseOp::fold(FoldAdaptor adaptor) {
                            reinterpret_cast<const float *>(aValues),
                            reinterpret_cast<const float *>(bValues), count,
                            out.data(), false)
+           .ok())
+    return {};
+  return out.finish();
+}
+
+OpFoldResult TensixMatmulOp::fold(FoldAdaptor adaptor) {
+  auto a = getRawConstant(adaptor.getIn0(), 4);
+  auto b = getRawConstant(adaptor.getIn1(), 4);
+  if (!a || !b)
+    return {};
+  auto in0Type = cast<ShapedType>(getIn0().getType());
+  size_t m = size_t(in0Type.getDimSize(0)), k = size_t(in0Type.getDimSize(1)),
+         n = size_t(getType().getDimSize(1));
+  core::SingleThreadScope singleThread;
+  unsigned destBytes = core::kTensixDestTable[int(getDest())].storageBytes;
+  SmallVector<char> splatA, splatB;
+  FoldResult out(getType(), m * n * destBytes, a->resource || b->resource);
+  std::memset(out.data(), 0, m * n * destBytes);
+  if (!core::tensixMatmul(
+           int(getArch()), unsigned(getFidelity()), int(getDest()),
+           int(getIn0Src()), int(getIn1Src()),
+           reinterpret_cast<const float *>(elementsOf(*a, m * k, 4, splatA)),
+           reinterpret_cast<const float *>(elementsOf(*b, k * n, 4, splatB)),
+           m, k, n, out.data(), false)
            .ok())
     return {};
   return out.finish();

@@ -314,6 +314,57 @@ static LogicalResult verifyTensixEltwise(Operation *op, TensixOp kind,
   return verifyDestType(op, dest, destType, "result");
 }
 
+/// ttsim's and the LLK's rules for a matmul (core::checkTensixMatmul), its
+/// shapes (static M x K times K x N, multiples of 32: D50) and Dest's
+/// element type.
+static LogicalResult verifyTensixMatmul(Operation *op, TensixDest dest,
+                                        TensixSrc in0Src, TensixSrc in1Src,
+                                        TensixFidelity fidelity,
+                                        TensixArch arch, Type in0, Type in1,
+                                        Type destType) {
+  core::TensixMatmulConfig config;
+  if (core::Status s = core::checkTensixMatmul(
+          int(arch), unsigned(fidelity), int(dest), int(in0Src), int(in1Src),
+          false, config))
+    return op->emitOpError("with ")
+           << stringifyTensixDest(dest) << " Dest and "
+           << stringifyTensixSrc(in0Src) << ", " << stringifyTensixSrc(in1Src)
+           << " Src at " << stringifyTensixFidelity(fidelity) << ": "
+           << s.message() << " (docs/Semantics.md section 7)";
+  auto a = cast<ShapedType>(in0), b = cast<ShapedType>(in1),
+       d = cast<ShapedType>(destType);
+  auto shapeText = [](ShapedType type) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleave(type.getShape(), os,
+                     [&](int64_t size) {
+                       if (ShapedType::isDynamic(size))
+                         os << "?";
+                       else
+                         os << size;
+                     },
+                     "x");
+    return text;
+  };
+  if (a.getRank() != 2 || b.getRank() != 2 || d.getRank() != 2 ||
+      !a.hasStaticShape() || !b.hasStaticShape() || !d.hasStaticShape())
+    return op->emitOpError("takes static 2-D shapes (M x K, K x N -> M x N), "
+                           "got ")
+           << shapeText(a) << ", " << shapeText(b) << " -> " << shapeText(d)
+           << " (docs/Decisions.md D50)";
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (b.getDimSize(0) != k || d.getDimSize(0) != m || d.getDimSize(1) != n)
+    return op->emitOpError("multiplies M x K by K x N into M x N, got ")
+           << shapeText(a) << ", " << shapeText(b) << " -> " << shapeText(d);
+  if (m % 32 || k % 32 || n % 32)
+    return op->emitOpError("runs on 32x32 tiles: M, K and N must be "
+                           "multiples of 32, got M = ")
+           << m << ", K = " << k << ", N = " << n
+           << " (docs/Decisions.md D50)";
+  return verifyDestType(op, dest, destType, op->getNumResults() ? "result"
+                                                                : "dst");
+}
+
 /// The packer's paths (Tensix.def): the core's text lists them.
 static LogicalResult verifyTensixPack(Operation *op, TensixDest dest,
                                       TensixArch arch, Type input,
@@ -339,6 +390,16 @@ LogicalResult TensixEltwiseOp::verify() {
 LogicalResult TensixEltwiseIntoOp::verify() {
   return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
                              getFidelity(), getArch(), getDst().getType());
+}
+LogicalResult TensixMatmulOp::verify() {
+  return verifyTensixMatmul(*this, getDest(), getIn0Src(), getIn1Src(),
+                            getFidelity(), getArch(), getIn0().getType(),
+                            getIn1().getType(), getType());
+}
+LogicalResult TensixMatmulIntoOp::verify() {
+  return verifyTensixMatmul(*this, getDest(), getIn0Src(), getIn1Src(),
+                            getFidelity(), getArch(), getIn0().getType(),
+                            getIn1().getType(), getDst().getType());
 }
 LogicalResult TensixPackOp::verify() {
   return verifyTensixPack(*this, getDest(), getArch(), getInput().getType(),

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/Transforms/Passes.h"
+#include "birsim/Dialect/Birsim/Transforms/TensixOperands.h"
 
 #include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
@@ -349,21 +350,66 @@ private:
                        << ": of " << count << " values, "
                        << describeEvents(counts.tally, counts.family);
     if (counts.idlePhases) {
-      InFlightDiagnostic remark = op->emitRemark();
       bool several = counts.idlePhases & (counts.idlePhases - 1);
-      remark << "tensix_eltwise " << stringifyTensixOp(op.getOp()) << " at "
-             << stringifyTensixFidelity(op.getFidelity())
-             << (several ? ": phases" : ": phase");
-      for (unsigned p = 0, first = 1; p < 4; ++p)
-        if (counts.idlePhases >> p & 1) {
-          remark << (first ? " " : ", ") << p;
-          first = 0;
-        }
-      remark << (several ? " add" : " adds")
-             << " nothing: the operands carry at most " << aBits
-             << " (SrcA) and " << bBits
-             << " (SrcB) significant bits (docs/Semantics.md section 7)";
+      op->emitRemark() << "tensix_eltwise " << stringifyTensixOp(op.getOp())
+                       << " at " << stringifyTensixFidelity(op.getFidelity())
+                       << ": " << tensixPhaseList(counts.idlePhases)
+                       << (several ? " add" : " adds")
+                       << " nothing: the operands carry at most " << aBits
+                       << " (SrcA) and " << bBits
+                       << " (SrcB) significant bits (docs/Semantics.md "
+                          "section 7)";
     }
+    return counts;
+  }
+
+  /// A Tensix matmul on constants (docs/Fidelity.md, tensix): the core's
+  /// tally of its outputs, and the phases that multiply only zeros.
+  std::optional<OpCounts> analyse(TensixMatmulOp op) {
+    auto in0Type = cast<ShapedType>(op.getIn0().getType());
+    size_t m = size_t(in0Type.getDimSize(0)),
+           k = size_t(in0Type.getDimSize(1)),
+           n = size_t(op.getType().getDimSize(1));
+    SmallVector<char> aStorage, bStorage;
+    const char *in0 = constantElements(op.getIn0(), m * k, 4, aStorage);
+    const char *in1 = constantElements(op.getIn1(), k * n, 4, bStorage);
+    if (!in0 || !in1)
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::tensix, {}};
+    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
+    SmallVector<char> zeroDest(m * n * destBytes, 0);
+    if (!core::tallyTensixMatmul(
+             int(op.getArch()), unsigned(op.getFidelity()), int(op.getDest()),
+             int(op.getIn0Src()), int(op.getIn1Src()),
+             reinterpret_cast<const float *>(in0),
+             reinterpret_cast<const float *>(in1), m, k, n, zeroDest.data(),
+             false, counts.tally)
+             .ok())
+      return std::nullopt;
+    unsigned in0Bits = core::tensixSignificantBits(
+        core::TensixSrc(op.getIn0Src()), in0, m * k);
+    unsigned in1Bits = core::tensixSignificantBits(
+        core::TensixSrc(op.getIn1Src()), in1, k * n);
+    unsigned phases = unsigned(op.getFidelity());
+    counts.idlePhases =
+        phases & ~core::tensixUsefulPhases(phases, in0Bits, in1Bits);
+    if (anyEvent(counts.tally, counts.family))
+      op->emitRemark() << "tensix_matmul at "
+                       << stringifyTensixFidelity(op.getFidelity()) << ": of "
+                       << m * n << " outputs, "
+                       << describeEvents(counts.tally, counts.family);
+    if (counts.idlePhases)
+      op->emitRemark() << "tensix_matmul at "
+                       << stringifyTensixFidelity(op.getFidelity()) << ": "
+                       << tensixPhaseList(counts.idlePhases)
+                       << (counts.idlePhases & (counts.idlePhases - 1)
+                               ? " multiply"
+                               : " multiplies")
+                       << " only zeros: the operands carry at most "
+                       << in0Bits << " (in0, SrcB) and " << in1Bits
+                       << " (in1, SrcA) significant bits; their MVMULs still "
+                          "realign Dest (--birsim-tensix-useful-phases; "
+                          "docs/Semantics.md section 7)";
     return counts;
   }
 

@@ -243,6 +243,40 @@ def Birsim_TensixEltwiseOp : Birsim_Op<"tensix_eltwise",
   let hasFolder = 1;
 }
 
+def Birsim_TensixMatmulOp : Birsim_Op<"tensix_matmul",
+    [Pure, Birsim_HasBufferForm]> {
+  let summary = "Dest after matmul_tiles on 32x32 tiles";
+  let description = [{
+    What the Tensix FPU writes to a zeroed Dest for `in0` (M x K, the
+    activations) times `in1` (K x N, the weights) as `matmul_tiles` runs it
+    (docs/Semantics.md section 7, "MVMUL" and "matmul_tiles"): in0 in SrcB,
+    in1 in SrcA, each read into Src as the unpacker writes a Float32 tile in
+    its class (`src <in0's>, <in1's>`: `tf32`, `bf16`, `fp16`; FP16 needs
+    both); per K tile the phases of `fidelity` ascend, and Dest rounds after
+    every MVMUL. The shapes are static, M, K and N multiples of 32
+    (docs/Decisions.md D50); the result holds Dest's values as
+    `tensix_eltwise`'s does. The verifier rejects what ttsim and the LLK
+    reject; constants fold through the core.
+
+    ```mlir
+    %d = birsim.tensix_matmul %x, %w dest fp32 src tf32, bf16 fidelity phases_02 : tensor<32x64xf32>, tensor<64x32xf32> -> tensor<32x32xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$in0, RankedTensorOf<[F32]>:$in1,
+      Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$in0_src,
+      Birsim_TensixSrcAttr:$in1_src,
+      DefaultValuedAttr<Birsim_TensixFidelityAttr,
+                        "::birsim::TensixFidelity::hifi4">:$fidelity,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch);
+  let results = (outs RankedTensorOf<[F32, BF16, F16]>:$result);
+  let assemblyFormat = "$in0 `,` $in1 `dest` `` $dest `src` `` $in0_src `,` `` "
+      "$in1_src (`fidelity` `` $fidelity^)? (`arch` `` $arch^)? attr-dict `:` "
+      "type($in0) `,` type($in1) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Birsim_TensixPackOp : Birsim_Op<"tensix_pack",
     [Pure, Birsim_HasBufferForm, AllShapesMatch<["input", "result"]>]> {
   let summary = "the Tensix packer's output of Dest values";
@@ -625,6 +659,34 @@ def Birsim_TensixEltwiseIntoOp : Birsim_BufferOp<"tensix_eltwise_into",
       "$src (`fidelity` `` $fidelity^)? (`arch` `` $arch^)? "
       "(`accumulate` $accumulate^)? "
       "attr-dict `:` type($lhs) `,` type($rhs) `->` type($dst)";
+  let hasVerifier = 1;
+}
+
+def Birsim_TensixMatmulIntoOp : Birsim_BufferOp<"tensix_matmul_into",
+    "tensix_matmul", []> {
+  let summary = "the Tensix matmul into a Dest buffer";
+  let description = bufferDescription # [{
+    Lowers to `birsim_tensix_matmul`; with `accumulate` the product adds
+    into `dst`'s values (a matmul continuing a previous K block).
+
+    ```mlir
+    birsim.tensix_matmul_into %x, %w, %d dest fp32 src bf16, bf16 accumulate : memref<32x64xf32>, memref<64x32xf32> -> memref<32x32xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Birsim_F32Buffer, "", [MemRead]>:$in0,
+      Arg<Birsim_F32Buffer, "", [MemRead]>:$in1,
+      Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead, MemWrite]>:$dst,
+      Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$in0_src,
+      Birsim_TensixSrcAttr:$in1_src,
+      DefaultValuedAttr<Birsim_TensixFidelityAttr,
+                        "::birsim::TensixFidelity::hifi4">:$fidelity,
+      DefaultValuedAttr<Birsim_TensixArchAttr,
+                        "::birsim::TensixArch::wormhole">:$arch,
+      UnitAttr:$accumulate);
+  let assemblyFormat = "$in0 `,` $in1 `,` $dst `dest` `` $dest `src` `` "
+      "$in0_src `,` `` $in1_src (`fidelity` `` $fidelity^)? (`arch` `` $arch^)? "
+      "(`accumulate` $accumulate^)? "
+      "attr-dict `:` type($in0) `,` type($in1) `->` type($dst)";
   let hasVerifier = 1;
 }
 

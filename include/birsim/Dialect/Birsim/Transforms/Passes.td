@@ -28,6 +28,9 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
       `minus_one_quirk`, those whose sum hit Wormhole's renormalization of
       -1 unit; and a remark naming the op's phases that add nothing for its
       operands' formats (`a_bits`, `b_bits`);
+    - `birsim.tensix_matmul` (family `tensix`): the same two counts per
+      output, and a remark naming the phases that multiply only zeros for
+      the constants (`--birsim-tensix-useful-phases` drops them);
 
     Each op with a non-zero count gets a remark naming the counts and the
     first flat (row-major) index of each; every fp8 add it cannot count
@@ -52,6 +55,40 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
            /*default=*/"\"fp32_dest\"",
            "The device site (a BFP `at` value) device_differs compares the "
            "host packs with (docs/Fidelity.md)">
+  ];
+}
+
+def BirsimTensixUsefulPhasesPass : Pass<"birsim-tensix-useful-phases"> {
+  let summary = "Drop the fidelity phases that multiply only zeros";
+  let description = [{
+    Rewrites the `fidelity` of every `birsim.tensix_matmul` and
+    `birsim.tensix_eltwise mul` to its useful phases: the phases whose
+    slices can be non-zero for the operands' significant bits
+    (`birsim_tensix_useful_phases`, docs/Semantics.md section 7, "Fidelity
+    phases"). An operand's bits are a constant's own, a BFP or MX unpack's
+    format's (bfp8 7, bfp4 3, bfp2 1), an `arith.extf`'s source type's, and
+    at most its Src class's (tf32 11, bf16 8, fp16 11). bfp4 weights with
+    bf16 activations give `phases_02`, bfp8 activations `hifi2`, bf16 with
+    bf16 keeps `hifi4`; where no phase can multiply a non-zero pair the
+    lowest phase stays.
+
+    Each rewrite gets a remark naming the phases removed, the bounds that
+    removed them, and whether the rewrite is exact: always for `mul` (into
+    a zeroed Dest); for a matmul on constants, the number of outputs that
+    change, by computing both through the core; else "exact except where a
+    cancelling sum is realigned": a removed phase's MVMULs still realign
+    Dest to their products' exponents. With `exact-only`, only the rewrites
+    proved exact are made, and each other one gets a remark saying why it
+    was kept.
+
+    ```
+    birsim-opt in.mlir --birsim-tensix-useful-phases=exact-only
+    ```
+  }];
+  let dependentDialects = ["::birsim::BirsimDialect"];
+  let options = [
+    Option<"exactOnly", "exact-only", "bool", /*default=*/"false",
+           "Make only the rewrites proved to leave every output unchanged">
   ];
 }
 

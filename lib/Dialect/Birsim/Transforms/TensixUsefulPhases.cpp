@@ -1,0 +1,171 @@
+//===- TensixUsefulPhases.cpp - drop the phases that multiply zeros -------===//
+//
+// Rewrites each Tensix op's fidelity to its useful phases
+// (core::tensixUsefulPhases; docs/Semantics.md section 7, "Fidelity
+// phases"), with a remark saying whether the rewrite is exact.
+//
+//===----------------------------------------------------------------------===//
+#include "birsim/Dialect/Birsim/Transforms/Passes.h"
+#include "birsim/Dialect/Birsim/Transforms/TensixOperands.h"
+
+#include "birsim/Core/Tensix.h"
+#include "birsim/Core/Threads.h"
+#include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
+#include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <cstring>
+
+namespace birsim {
+#define GEN_PASS_DEF_BIRSIMTENSIXUSEFULPHASESPASS
+#include "birsim/Dialect/Birsim/Transforms/Passes.h.inc"
+} // namespace birsim
+
+using namespace mlir;
+using namespace birsim;
+
+namespace {
+
+/// The f32 values of a constant operand of `count` elements, splats
+/// expanded, or null.
+const float *constantValues(Value value, size_t count,
+                            SmallVectorImpl<char> &storage) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return nullptr;
+  std::optional<RawConstant> raw = getRawConstant(attr, 4);
+  return raw ? reinterpret_cast<const float *>(
+                   elementsOf(*raw, count, 4, storage))
+             : nullptr;
+}
+
+/// How many of a constant matmul's Dest words differ between `phases` and
+/// `useful`, and the first index; nullopt when an operand is not constant.
+std::optional<std::pair<size_t, size_t>> changedOutputs(TensixMatmulOp op,
+                                                        unsigned useful) {
+  auto in0Type = cast<ShapedType>(op.getIn0().getType());
+  size_t m = size_t(in0Type.getDimSize(0)), k = size_t(in0Type.getDimSize(1)),
+         n = size_t(op.getType().getDimSize(1));
+  SmallVector<char> aStorage, bStorage;
+  const float *in0 = constantValues(op.getIn0(), m * k, aStorage);
+  const float *in1 = constantValues(op.getIn1(), k * n, bStorage);
+  if (!in0 || !in1)
+    return std::nullopt;
+  unsigned bytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
+  std::vector<char> before(m * n * bytes, 0), after(m * n * bytes, 0);
+  core::SingleThreadScope singleThread;
+  for (auto [phases, out] : {std::pair(unsigned(op.getFidelity()), &before),
+                             std::pair(useful, &after)})
+    if (!core::tensixMatmul(int(op.getArch()), phases, int(op.getDest()),
+                            int(op.getIn0Src()), int(op.getIn1Src()), in0, in1,
+                            m, k, n, out->data(), false)
+             .ok())
+      return std::nullopt;
+  size_t changed = 0, first = 0;
+  for (size_t i = m * n; i-- > 0;)
+    if (std::memcmp(&before[i * bytes], &after[i * bytes], bytes)) {
+      ++changed;
+      first = i;
+    }
+  return std::pair(changed, first);
+}
+
+struct BirsimTensixUsefulPhasesPass
+    : public birsim::impl::BirsimTensixUsefulPhasesPassBase<
+          BirsimTensixUsefulPhasesPass> {
+  using BirsimTensixUsefulPhasesPassBase::BirsimTensixUsefulPhasesPassBase;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](Operation *op) {
+      if (auto matmul = dyn_cast<TensixMatmulOp>(op))
+        rewrite(matmul);
+      else if (auto eltwise = dyn_cast<TensixEltwiseOp>(op))
+        if (eltwise.getOp() == TensixOp::mul)
+          rewrite(eltwise);
+    });
+  }
+
+private:
+  /// The phases to keep of `phases`: the useful ones, else the lowest.
+  static unsigned kept(unsigned phases, unsigned useful) {
+    return useful ? useful : phases & -phases;
+  }
+
+  /// "hifi4 -> phases_02: phases 1, 3 removed: <why>".
+  template <typename Op>
+  static void describe(InFlightDiagnostic &remark, Op op, unsigned to,
+                       StringRef why) {
+    unsigned from = unsigned(op.getFidelity());
+    remark << op->getName().stripDialect() << ": "
+           << stringifyTensixFidelity(op.getFidelity()) << " -> "
+           << stringifyTensixFidelity(TensixFidelity(to)) << ": "
+           << tensixPhaseList(from & ~to) << " removed: " << why;
+  }
+
+  static std::string bound(StringRef operand, const TensixOperandBits &bits) {
+    return (operand + " carries at most " + Twine(bits.bits) +
+            " significant bits (" + bits.source + ")")
+        .str();
+  }
+
+  void rewrite(TensixEltwiseOp op) {
+    unsigned from = unsigned(op.getFidelity());
+    TensixOperandBits a = tensixOperandBits(op.getLhs(), op.getSrc());
+    TensixOperandBits b = tensixOperandBits(op.getRhs(), op.getSrc());
+    unsigned to = kept(
+        from, from & ~core::tensixIdlePhases(from, a.bits, b.bits));
+    if (to == from)
+      return;
+    InFlightDiagnostic remark = op->emitRemark();
+    describe(remark, op, to,
+             bound("lhs (SrcA)", a) + " and " + bound("rhs (SrcB)", b) +
+                 "; exact: a phase whose products are zero adds nothing to "
+                 "a zeroed Dest (docs/Semantics.md section 7)");
+    op.setFidelity(TensixFidelity(to));
+  }
+
+  void rewrite(TensixMatmulOp op) {
+    unsigned from = unsigned(op.getFidelity());
+    TensixOperandBits in0 = tensixOperandBits(op.getIn0(), op.getIn0Src());
+    TensixOperandBits in1 = tensixOperandBits(op.getIn1(), op.getIn1Src());
+    unsigned to = kept(from, core::tensixUsefulPhases(from, in0.bits, in1.bits));
+    if (to == from)
+      return;
+    std::string bounds =
+        bound("in0 (SrcB)", in0) + " and " + bound("in1 (SrcA)", in1);
+    bool exact = false;
+    std::string outcome;
+    size_t outputs = size_t(op.getType().getNumElements());
+    if (auto changed = changedOutputs(op, to)) {
+      exact = changed->first == 0;
+      outcome = exact ? "exact: 0 of " + std::to_string(outputs) +
+                            " outputs change"
+                      : std::to_string(changed->first) + " of " +
+                            std::to_string(outputs) +
+                            " outputs change (first at index " +
+                            std::to_string(changed->second) +
+                            "): the removed MVMULs realign Dest on a "
+                            "cancelling sum";
+    } else {
+      outcome = "exact except where a cancelling sum is realigned (the "
+                "removed MVMULs still align Dest to their products' "
+                "exponents)";
+    }
+    outcome += " (docs/Semantics.md section 7)";
+    InFlightDiagnostic remark = op->emitRemark();
+    if (exactOnly && !exact) {
+      remark << op->getName().stripDialect() << ": "
+             << stringifyTensixFidelity(op.getFidelity())
+             << " kept (exact-only): " << tensixPhaseList(from & ~to)
+             << ((from & ~to & (from & ~to) - 1) ? " multiply" : " multiplies")
+             << " only zeros (" << bounds << "), but " << outcome;
+      return;
+    }
+    std::string why = bounds + "; " + outcome;
+    describe(remark, op, to, why);
+    op.setFidelity(TensixFidelity(to));
+  }
+};
+
+} // namespace
