@@ -30,12 +30,12 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
     return X::template load<4>(X::template whole<L>(),
                                reinterpret_cast<const char *>(p));
   };
-  // A zero operand's product is 0 at max(rebias, 0). Below a rebias of 0
-  // the zero mark's far lower exponent gives the same group: its top, when
-  // no product reaches 0, is at or below 0 either way (the group is zero),
-  // and the product's magnitude is 0.
+  // Exponents less the phase's rebias, read straight into lanes. A zero
+  // operand's product is 0 at max(rebias, 0): at 0 here when the rebias is
+  // above 0. Below it the zero mark's far lower exponent gives the same
+  // group: its top, when no product reaches the rebias, is at or below 0
+  // either way (the group is zero), and the product's magnitude is 0.
   const bool zeroAtRebias = rebias > 0;
-  const I zeroExponent = c(uint32_t(std::max(rebias, 0)));
   I termNeg[2], termExp[2], termMag[2];
   for (unsigned group = 0; group < 2; ++group) {
     // Each product's exponent, and the group's top.
@@ -43,29 +43,125 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
     I top = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = half + 8 * group + t;
-      size_t b = row * f.k + kk;
       I e = V::add(load(f.aExponent + f.aIndex(kk, col)),
-                   c(uint32_t(f.bExponent[b] + rebias)));
+                   c(uint32_t(f.bExponent[row * f.k + kk])));
       if (zeroAtRebias) // either mark puts the sum far below -2^15
-        e = V::select(V::gt(c(uint32_t(-32768)), e), zeroExponent, e);
+        e = V::keep(V::notLanes(V::gt(c(uint32_t(-32768)), e)), e);
       exponents[t] = e;
       top = t ? V::max(top, e) : e;
     }
-    // Twice each slice product aligned to the top, the magnitude rounded
-    // half up (shift counts of 32 or more give 0: no clamp), summed with
-    // its sign.
+    // Each slice product aligned to the top, the magnitude rounded half
+    // up: floor((q + 1) / 2) for q twice the product shifted by the
+    // distance (32 places or more give q = 0: no clamp), summed with its
+    // sign.
     I sum = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = half + 8 * group + t;
       size_t a = f.aIndex(kk, col), b = row * f.k + kk;
-      I magnitude = V::mul(load(f.aSlice[phase & 1] + a),
-                           c(uint32_t(2 * f.bSlice[phase >> 1][b])));
+      I product = V::mul(load(f.aSlice[phase & 1] + a),
+                         c(uint32_t(f.bSlice[phase >> 1][b])));
       I sign = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
-      I places = V::sub(top, exponents[t]);
-      I aligned = V::shrv(V::add(magnitude, V::shlv(c(1), places)),
-                          V::add(places, c(1)));
+      I q = V::shrv(V::add(product, product), V::sub(top, exponents[t]));
+      I aligned = V::shr(V::add(q, c(1)), 1);
       sum = V::add(sum, V::sub(aligned ^ sign, sign));
     }
+    top = V::add(top, c(uint32_t(rebias)));
+    auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
+    I negative = V::sra(sum, 31);
+    termNeg[group] = V::keep(live, V::shr(sum, 31));
+    termExp[group] = V::keep(live, top);
+    termMag[group] = V::keep(live, V::shl(V::sub(sum ^ negative, negative), 13));
+  }
+  return tensixAddTermsLanes<V, 2>(config.arch, destInfo, termNeg, termExp,
+                                   termMag, word);
+}
+
+/// What a K tile's MVMULs share across phases for one row and vector of
+/// columns: a product's exponent is its operands' plus the phase's rebias,
+/// and every phase's rebias has one sign, so each product's distance to
+/// its group's top, and so its rounding bit and shift, is the same at
+/// every phase (§7 "MVMUL", step 2). Index: 8 x (2 x half + group) + t.
+template <class V> struct TensixMatmulTileLanes {
+  using I = typename V::I;
+  I round[32], shift[32], sign[32]; ///< a product's alignment and sign
+  I topBase[4];   ///< a group's top less the phase's rebias
+  I negatives[4]; ///< a group's negative products: sum's two's complement
+};
+
+/// The tile's shared lanes for `row`, columns [col, col + L), K [kt, kt + 32).
+template <class X>
+void tensixMatmulTile(const TensixMatmulFields &f, size_t row, size_t col,
+                      size_t kt, bool zeroAtRebias,
+                      TensixMatmulTileLanes<typename X::template Lanes<32>> &tile) {
+  using V = typename X::template Lanes<32>;
+  using I = typename V::I;
+  constexpr unsigned L = X::kVectorBytes / 4;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  auto load = [&](const int32_t *p) {
+    return X::template load<4>(X::template whole<L>(),
+                               reinterpret_cast<const char *>(p));
+  };
+  for (unsigned g = 0; g < 4; ++g) {
+    I exponents[8];
+    I top = V::zero();
+    for (unsigned t = 0; t < 8; ++t) {
+      size_t kk = kt + 8 * g + t;
+      I e = V::add(load(f.aExponent + f.aIndex(kk, col)),
+                   c(uint32_t(f.bExponent[row * f.k + kk])));
+      if (zeroAtRebias) // a zero operand's product sits at the rebias
+        e = V::keep(V::notLanes(V::gt(c(uint32_t(-32768)), e)), e);
+      exponents[t] = e;
+      top = t ? V::max(top, e) : e;
+    }
+    tile.topBase[g] = top;
+    I negatives = V::zero();
+    for (unsigned t = 0; t < 8; ++t) {
+      size_t kk = kt + 8 * g + t, i = 8 * g + t;
+      I places = V::sub(top, exponents[t]);
+      // (p + 2^(places-1)) >> places: the product rounded half up (0 for
+      // no places, where the count -1 shifts the bit out; 0 from 33).
+      tile.round[i] = V::shlv(c(1), V::sub(places, c(1)));
+      tile.shift[i] = places;
+      I sign = load(f.aSign + f.aIndex(kk, col)) ^
+               c(uint32_t(f.bSign[row * f.k + kk]));
+      tile.sign[i] = sign;
+      negatives = V::sub(negatives, sign);
+    }
+    tile.negatives[g] = negatives;
+  }
+}
+
+/// tensixMvmulLanes from a tile's shared lanes: K rows [kt + 16 x half,
+/// + 16) at `phase`.
+template <class X>
+typename X::template Lanes<32>::I tensixMvmulTileLanes(
+    const TensixMatmulConfig &config, const TensixDestInfo &destInfo,
+    const TensixMatmulFields &f,
+    const TensixMatmulTileLanes<typename X::template Lanes<32>> &tile,
+    size_t row, size_t col, size_t kt, unsigned half, unsigned phase,
+    int32_t rebias, typename X::template Lanes<32>::I word) {
+  using V = typename X::template Lanes<32>;
+  using I = typename V::I;
+  constexpr unsigned L = X::kVectorBytes / 4;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  const int32_t *aSlice = f.aSlice[phase & 1];
+  const int32_t *bSlice = f.bSlice[phase >> 1] + row * f.k;
+  I termNeg[2], termExp[2], termMag[2];
+  for (unsigned group = 0; group < 2; ++group) {
+    unsigned g = 2 * half + group;
+    I sum = tile.negatives[g];
+    for (unsigned t = 0; t < 8; ++t) {
+      size_t kk = kt + 8 * g + t;
+      I magnitude = V::mul(
+          X::template load<4>(X::template whole<L>(),
+                              reinterpret_cast<const char *>(
+                                  aSlice + f.aIndex(kk, col))),
+          c(uint32_t(bSlice[kk])));
+      I aligned = V::shrv(V::add(magnitude, tile.round[8 * g + t]),
+                          tile.shift[8 * g + t]);
+      sum = V::add(sum, aligned ^ tile.sign[8 * g + t]);
+    }
+    I top = V::add(tile.topBase[g], c(uint32_t(rebias)));
     auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
     I negative = V::sra(sum, 31);
     termNeg[group] = V::keep(live, V::shr(sum, 31));
@@ -94,6 +190,9 @@ tensixMatmulRowsLoop(const TensixMatmulConfig &config,
   for (unsigned phase = 0; phase < 4; ++phase)
     rebias[phase] =
         tensixProductRebias(config.in1Src != TensixSrc::fp16, Wide, phase);
+  // Several phases share each tile's alignment (TensixMatmulTileLanes).
+  const bool severalPhases = config.phases & (config.phases - 1);
+  TensixMatmulTileLanes<V> tile;
   auto part = X::template whole<L>();
   for (size_t col = 0; col < f.n; col += L)
     for (size_t row = rowBegin; row < rowEnd; ++row) {
@@ -102,12 +201,23 @@ tensixMatmulRowsLoop(const TensixMatmulConfig &config,
                    ? tensixDestReadLanes<V>(
                          config.dest, X::template loadWidened<bytes>(part, at))
                    : V::zero();
-      for (size_t kt = 0; kt < f.k; kt += 32)
+      for (size_t kt = 0; kt < f.k; kt += 32) {
+        if (severalPhases) {
+          tensixMatmulTile<X>(f, row, col, kt, rebias[0] > 0, tile);
+          for (unsigned phase = 0; phase < 4; ++phase)
+            if (config.phases >> phase & 1)
+              for (unsigned half = 0; half < 2; ++half)
+                word = tensixMvmulTileLanes<X>(config, destInfo, f, tile, row,
+                                               col, kt, half, phase,
+                                               rebias[phase], word);
+          continue;
+        }
         for (unsigned phase = 0; phase < 4; ++phase)
           if (config.phases >> phase & 1)
             for (size_t half = kt; half < kt + 32; half += 16)
               word = tensixMvmulLanes<X>(config, destInfo, f, row, col, half,
                                          phase, rebias[phase], word);
+      }
       X::template storeNarrowed<bytes>(
           at, part, tensixDestWriteLanes<V>(config.dest, word));
     }
