@@ -358,6 +358,11 @@ uint32_t birsim_bfp_mantissa_bits(int format) {
                                      : f->magnitudeBits;
 }
 
+unsigned birsim_bfp_significant_bits(int format) {
+  const BfpFormatInfo *f = lookupBfpFormat(format);
+  return f ? f->significantBits() : 0;
+}
+
 uint32_t birsim_bfp_datum_bits(int format) {
   const BfpFormatInfo *f = lookupBfpFormat(format);
   return f ? f->datumBits : 0;
@@ -521,6 +526,16 @@ int birsim_tensix_matmul(int arch, unsigned phases, int dest_kind,
 unsigned birsim_tensix_useful_phases(unsigned phases, unsigned in0_bits,
                                      unsigned in1_bits) {
   return tensixUsefulPhases(phases & 0xF, in0_bits, in1_bits);
+}
+
+unsigned birsim_tensix_src_bits(int src_format) {
+  const TensixSrcInfo *src = lookupTensixSrc(src_format);
+  return src ? src->fractionBits + 1 : 0;
+}
+
+int birsim_tensix_dest_dtype(int dest_kind) {
+  const TensixDestInfo *dest = lookupTensixDest(dest_kind);
+  return dest ? int(tensixDestDtype(dest->dest)) : -1;
 }
 
 const char *birsim_tensix_name(int table, int number) {

@@ -6,8 +6,8 @@ from typing import (Any, Iterable, Optional, Tuple, Union)
 import numpy as np
 
 from . import _arrays
-from ._core import (ArrayLike, _ROW, _TABLE, _check, _input, _lib,
-                    _name_number, _whole)
+from ._core import (ArrayLike, _BFP_FORMAT_NAMES, _TABLE, _check, _input,
+                    _lib, _name_number, _whole)
 from ._casts import _float32
 from ._bfp import _is_bfp
 
@@ -33,8 +33,9 @@ tensix_src_formats: Tuple[str, ...] = _tensix_names(3, range(16))
 tensix_fidelities = {_lib.birsim_tensix_name(4, p).decode(): p
                      for p in range(1, 16) if _lib.birsim_tensix_name(4, p)}
 
-# Each Dest kind's storage dtype.
-_DEST_DTYPE = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16"}
+# Each Dest kind's storage dtype (birsim_tensix_dest_dtype).
+_DEST_ROW = {name: _TABLE.rows[_lib.birsim_tensix_dest_dtype(number)]
+             for number, name in enumerate(tensix_dests)}
 # The unpacker's Src class of a float tile format; float32 is TF32 with a
 # 32-bit Dest (tt-metal unpacks Float32 to Tf32 with fp32_dest_acc_en).
 _SRC_OF_FORMAT = {"bfloat16": "bf16", "float16": "fp16", "tf32": "tf32",
@@ -89,7 +90,7 @@ def _arch(arch: Union[str, int], what: str) -> int:
 
 def _dest_values(values: ArrayLike, dest: str, what: str):
     """(storage array, caller's kind) of Dest values of kind `dest`."""
-    row = _ROW[_DEST_DTYPE[dest]]
+    row = _DEST_ROW[dest]
     array, _, kind, _ = _input(values, row.number, what)
     return np.require(array, requirements="C"), kind
 
@@ -162,7 +163,7 @@ def tensix_eltwise(a: ArrayLike, b: ArrayLike, op: Union[str, int] = "mul",
     if fa.shape != fb.shape:
         raise ValueError("%s: shapes %s and %s differ"
                          % (what, fa.shape, fb.shape))
-    row = _ROW[_DEST_DTYPE[dest_name]]
+    row = _DEST_ROW[dest_name]
     if accumulate and out is None:
         raise ValueError("%s: accumulate=True adds into out's values; pass "
                          "out" % what)
@@ -316,7 +317,7 @@ def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
                          "(got %s and %s)" % (what, in0_format, in1_format))
     phases = _phases(fidelity, what)
     kind = _arrays.take(_TABLE, in0, what + ": in0")[2]
-    row = _ROW[_DEST_DTYPE[dest_name]]
+    row = _DEST_ROW[dest_name]
     values = np.zeros((m, n), _TABLE.storage(row))
     arch_number = _arch(arch, what)
     _check(_lib.birsim_tensix_matmul(
@@ -328,10 +329,20 @@ def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
                                                          what + ": out"))
 
 
-# Significant bits (hidden bit included) a format's values keep in Src, as
-# the device unpacker decodes them (docs/Semantics.md section 5).
-_SIGNIFICANT_BITS = {"float32": 11, "tf32": 11, "float16": 11, "bfloat16": 8,
-                     "bfp8_b": 7, "bfp4_b": 3, "bfp2_b": 1}
+def _significant_bits(fmt: str, what: str) -> int:
+    """The significant bits (hidden bit included) a tile format's values
+    keep in Src as the device unpacker decodes them: a BFP format's
+    (birsim_bfp_significant_bits), else its Src class's with an fp32 Dest
+    (birsim_tensix_src_bits; float32 reaches Src as TF32)."""
+    key = _TTNN_BFP.get(fmt, fmt)
+    if key in _BFP_FORMAT_NAMES:
+        return _lib.birsim_bfp_significant_bits(_BFP_FORMAT_NAMES.index(key))
+    src = "tf32" if key == "float32" else _SRC_OF_FORMAT.get(key)
+    if src is None:
+        raise ValueError("%s: unknown tile format %r: expected float32, "
+                         "tf32, bfloat16, float16 or a BFP format"
+                         % (what, fmt))
+    return _lib.birsim_tensix_src_bits(tensix_src_formats.index(src))
 
 
 def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
@@ -350,14 +361,9 @@ def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
     """
     what = "tensix_useful_phases"
     phases = _phases(fidelity, what)
-    bits = []
-    for fmt, name in ((in0_format, "in0_format"), (in1_format, "in1_format")):
-        key = _TTNN_BFP.get(fmt, fmt)
-        if key not in _SIGNIFICANT_BITS:
-            raise ValueError("%s: %s: unknown tile format %r: expected one "
-                             "of %s" % (what, name, fmt,
-                                        ", ".join(_SIGNIFICANT_BITS)))
-        bits.append(_SIGNIFICANT_BITS[key])
+    bits = [_significant_bits(fmt, "%s: %s" % (what, name))
+            for fmt, name in ((in0_format, "in0_format"),
+                              (in1_format, "in1_format"))]
     if op == "matmul":
         useful = _lib.birsim_tensix_useful_phases(phases, bits[0], bits[1])
     elif op == "mul":

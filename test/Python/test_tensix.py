@@ -296,3 +296,62 @@ def test_useful_phases(in0_format, in1_format, op, want):
 def test_matmul_misuse(call, error, text):
     with pytest.raises(error, match=text):
         call()
+
+
+def _matmul_operands():
+    rng = np.random.default_rng(6)
+    return (rng.standard_normal((32, 64)).astype(np.float32),
+            rng.standard_normal((64, 32)).astype(np.float32))
+
+
+@pytest.mark.parametrize("layout", ["strided", "reversed", "read_only",
+                                    "byteswapped", "fortran", "list"])
+def test_matmul_takes_any_layout(layout):
+    # Every layout NumPy users hand over gives the contiguous call's bits,
+    # and the caller's arrays are left as they were.
+    in0, in1 = _matmul_operands()
+    want = birsim.tensix_matmul(in0, in1, fidelity="hifi2", dest="fp32",
+                                in0_format="float32", out_format="float32")
+    if layout == "strided":
+        big0 = np.zeros((32, 128), np.float32)
+        big0[:, ::2] = in0
+        a, b = big0[:, ::2], in1
+    elif layout == "reversed":
+        a = np.ascontiguousarray(in0[::-1])[::-1]  # negative strides
+        b = np.ascontiguousarray(in1[:, ::-1])[:, ::-1]
+    elif layout == "read_only":
+        a, b = in0.copy(), in1.copy()
+        a.flags.writeable = b.flags.writeable = False
+    elif layout == "byteswapped":
+        a = in0.astype(in0.dtype.newbyteorder(">"))
+        b = in1.astype(in1.dtype.newbyteorder(">"))
+    elif layout == "fortran":
+        a, b = np.asfortranarray(in0), np.asfortranarray(in1)
+    else:
+        a, b = in0.tolist(), in1.tolist()
+    before = (np.array(a, copy=True), np.array(b, copy=True))
+    got = birsim.tensix_matmul(a, b, fidelity="hifi2", dest="fp32",
+                               in0_format="float32", out_format="float32")
+    assert np.asarray(got).tobytes() == want.tobytes()
+    assert np.array_equal(np.asarray(a, np.float32), before[0])
+    assert np.array_equal(np.asarray(b, np.float32), before[1])
+
+
+def test_matmul_of_no_k_is_zero():
+    # K = 0: no MVMUL runs, so Dest stays zero (D50).
+    got = birsim.tensix_matmul(np.zeros((32, 0), np.float32),
+                               np.zeros((0, 64), np.float32),
+                               out_format="float32")
+    assert got.shape == (32, 64) and not got.any()
+
+
+@pytest.mark.parametrize("fmt, bits", [("float32", 11), ("tf32", 11),
+                                       ("bfloat16", 8), ("float16", 11),
+                                       ("bfloat8_b", 7), ("bfp4_b", 3),
+                                       ("bfloat2_b", 1)])
+def test_useful_phases_read_the_formats_bits(fmt, bits):
+    # The bound a format gives is the C function's for that many bits.
+    for fidelity in range(1, 16):
+        want = rt.birsim_tensix_useful_phases(fidelity, 8, bits)
+        assert birsim.tensix_useful_phases(fidelity, "bfloat16", fmt) == \
+            tuple(p for p in range(4) if want >> p & 1)

@@ -9,6 +9,7 @@
 #ifndef BIRSIM_CORE_TENSIX_H
 #define BIRSIM_CORE_TENSIX_H
 
+#include "birsim/Core/Dtype.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Status.h"
 
@@ -101,6 +102,15 @@ struct TensixPackPath {
 TensixPackPath const *tensixPackPaths(size_t &count);
 
 const TensixDestInfo *lookupTensixDest(int dest);
+/// The dtype whose storage holds a Dest kind's values (Tensix.def's
+/// storage and exponent columns): float32, bfloat16, or float16 bit
+/// patterns (exponent 31 finite).
+constexpr Dtype tensixDestDtype(TensixDest dest) {
+  const TensixDestInfo &row = kTensixDestTable[int(dest)];
+  return row.storageBytes == 4   ? Dtype::float32
+         : row.exponentBits == 8 ? Dtype::bfloat16
+                                 : Dtype::float16;
+}
 const TensixSrcInfo *lookupTensixSrc(int src);
 /// The name of row `number` of an arch/op table, or null.
 const char *tensixArchName(int arch);

@@ -161,6 +161,11 @@ BIRSIM_RT_API size_t birsim_bfp_tile_bytes(int format);
 /* A datum's magnitude bits (BFP), an MX float element's mantissa bits, an
  * MX integer's fraction bits (bits - 2); 0 for an unknown format. */
 BIRSIM_RT_API uint32_t birsim_bfp_mantissa_bits(int format);
+/* The most significant bits (hidden bit included) a decoded value of the
+ * format has: a BFP datum's magnitude bits (bfp8 7, bfp4 3, bfp2 1), an MX
+ * float element's mantissa and hidden bit, an MX integer's magnitude bits;
+ * 0 for an unknown format. birsim_tensix_useful_phases' operand bound. */
+BIRSIM_RT_API unsigned birsim_bfp_significant_bits(int format);
 /* A datum's or element's storage bits in a packed tile (8, 4 or 2; an MX
  * fp6 element takes 8); 0 for an unknown format. */
 BIRSIM_RT_API uint32_t birsim_bfp_datum_bits(int format);
@@ -449,6 +454,12 @@ BIRSIM_RT_API int birsim_tensix_matmul(int arch, unsigned phases,
 BIRSIM_RT_API unsigned birsim_tensix_useful_phases(unsigned phases,
                                                    unsigned in0_bits,
                                                    unsigned in1_bits);
+/* The significant bits (hidden bit included) a Src format class keeps:
+ * 11 for TF32 and FP16, 8 for BF16; 0 for an unknown class (Tensix.def). */
+BIRSIM_RT_API unsigned birsim_tensix_src_bits(int src_format);
+/* The dtype (BIRSIM_DTYPE_*) whose storage holds a Dest kind's values:
+ * float32, bfloat16, or float16 bit patterns; -1 for an unknown kind. */
+BIRSIM_RT_API int birsim_tensix_dest_dtype(int dest_kind);
 /* Tensix.def's names by table and number: table 0 architectures, 1 ops,
  * 2 Dest kinds, 3 Src formats, 4 fidelities (number = phase set); NULL for
  * other numbers. */

@@ -14,6 +14,55 @@
 
 namespace birsim::core::kernel {
 
+/// in1's fields at `p` for a vector of consecutive columns, into lanes.
+template <class X>
+__attribute__((always_inline)) inline typename X::template Lanes<32>::I
+tensixFieldLanes(const int32_t *p) {
+  return X::template load<4>(X::template whole<X::kVectorBytes / 4>(),
+                             reinterpret_cast<const char *>(p));
+}
+
+/// The exponents, less the phase's rebias, of the 8 products of K rows
+/// [kk0, kk0 + 8) of `row` and columns [col, col + L), read straight into
+/// lanes; returns the group's top (§7 "MVMUL", step 2). A zero operand's
+/// product is 0 at max(rebias, 0): at 0 here when the rebias is above 0
+/// (`zeroAtRebias`). Below it the zero mark's far lower exponent gives the
+/// same group: its top, when no product reaches the rebias, is at or below
+/// 0 either way (the group is zero), and the product's magnitude is 0.
+template <class X>
+__attribute__((always_inline)) inline typename X::template Lanes<32>::I
+tensixGroupExponents(const TensixMatmulFields &f, size_t row, size_t col,
+                     size_t kk0, bool zeroAtRebias,
+                     typename X::template Lanes<32>::I (&exponents)[8]) {
+  using V = typename X::template Lanes<32>;
+  using I = typename V::I;
+  auto c = [](uint32_t k) { return V::splat(k); };
+  I top = V::zero();
+  for (unsigned t = 0; t < 8; ++t) {
+    size_t kk = kk0 + t;
+    I e = V::add(tensixFieldLanes<X>(f.aExponent + f.aIndex(kk, col)),
+                 c(uint32_t(f.bExponent[row * f.k + kk])));
+    if (zeroAtRebias) // either mark puts the sum far below -2^15
+      e = V::keep(V::notLanes(V::gt(c(uint32_t(-32768)), e)), e);
+    exponents[t] = e;
+    top = t ? V::max(top, e) : e;
+  }
+  return top;
+}
+
+/// A group's signed sum of aligned products at exponent `top` as a term
+/// into Dest (§7 "MVMUL", step 3): at or below 0 the group is zero.
+template <class V>
+__attribute__((always_inline)) inline void tensixGroupTerm(typename V::I sum, typename V::I top,
+                     typename V::I &negative, typename V::I &exponent,
+                     typename V::I &magnitude) {
+  auto live = V::gt(top, V::zero());
+  typename V::I sign = V::sra(sum, 31);
+  negative = V::keep(live, V::shr(sum, 31));
+  exponent = V::keep(live, top);
+  magnitude = V::keep(live, V::shl(V::sub(sum ^ sign, sign), 13));
+}
+
 /// One MVMUL of K rows [half, half + 16) into the Dest words `word` of
 /// columns [col, col + L) of `row` at `phase` (§7 "MVMUL").
 template <class X>
@@ -24,32 +73,13 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
                  int32_t rebias, typename X::template Lanes<32>::I word) {
   using V = typename X::template Lanes<32>;
   using I = typename V::I;
-  constexpr unsigned L = X::kVectorBytes / 4;
   auto c = [](uint32_t k) { return V::splat(k); };
-  auto load = [&](const int32_t *p) {
-    return X::template load<4>(X::template whole<L>(),
-                               reinterpret_cast<const char *>(p));
-  };
-  // Exponents less the phase's rebias, read straight into lanes. A zero
-  // operand's product is 0 at max(rebias, 0): at 0 here when the rebias is
-  // above 0. Below it the zero mark's far lower exponent gives the same
-  // group: its top, when no product reaches the rebias, is at or below 0
-  // either way (the group is zero), and the product's magnitude is 0.
   const bool zeroAtRebias = rebias > 0;
   I termNeg[2], termExp[2], termMag[2];
   for (unsigned group = 0; group < 2; ++group) {
-    // Each product's exponent, and the group's top.
     I exponents[8];
-    I top = V::zero();
-    for (unsigned t = 0; t < 8; ++t) {
-      size_t kk = half + 8 * group + t;
-      I e = V::add(load(f.aExponent + f.aIndex(kk, col)),
-                   c(uint32_t(f.bExponent[row * f.k + kk])));
-      if (zeroAtRebias) // either mark puts the sum far below -2^15
-        e = V::keep(V::notLanes(V::gt(c(uint32_t(-32768)), e)), e);
-      exponents[t] = e;
-      top = t ? V::max(top, e) : e;
-    }
+    I top = tensixGroupExponents<X>(f, row, col, half + 8 * group,
+                                    zeroAtRebias, exponents);
     // Each slice product aligned to the top, the magnitude rounded half
     // up: floor((q + 1) / 2) for q twice the product shifted by the
     // distance (32 places or more give q = 0: no clamp), summed with its
@@ -58,19 +88,15 @@ tensixMvmulLanes(const TensixMatmulConfig &config,
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = half + 8 * group + t;
       size_t a = f.aIndex(kk, col), b = row * f.k + kk;
-      I product = V::mul(load(f.aSlice[phase & 1] + a),
+      I product = V::mul(tensixFieldLanes<X>(f.aSlice[phase & 1] + a),
                          c(uint32_t(f.bSlice[phase >> 1][b])));
-      I sign = load(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
+      I sign = tensixFieldLanes<X>(f.aSign + a) ^ c(uint32_t(f.bSign[b]));
       I q = V::shrv(V::add(product, product), V::sub(top, exponents[t]));
       I aligned = V::shr(V::add(q, c(1)), 1);
       sum = V::add(sum, V::sub(aligned ^ sign, sign));
     }
-    top = V::add(top, c(uint32_t(rebias)));
-    auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
-    I negative = V::sra(sum, 31);
-    termNeg[group] = V::keep(live, V::shr(sum, 31));
-    termExp[group] = V::keep(live, top);
-    termMag[group] = V::keep(live, V::shl(V::sub(sum ^ negative, negative), 13));
+    tensixGroupTerm<V>(sum, V::add(top, c(uint32_t(rebias))), termNeg[group],
+                       termExp[group], termMag[group]);
   }
   return tensixAddTermsLanes<V, 2>(config.arch, destInfo, termNeg, termExp,
                                    termMag, word);
@@ -95,24 +121,11 @@ void tensixMatmulTile(const TensixMatmulFields &f, size_t row, size_t col,
                       TensixMatmulTileLanes<typename X::template Lanes<32>> &tile) {
   using V = typename X::template Lanes<32>;
   using I = typename V::I;
-  constexpr unsigned L = X::kVectorBytes / 4;
   auto c = [](uint32_t k) { return V::splat(k); };
-  auto load = [&](const int32_t *p) {
-    return X::template load<4>(X::template whole<L>(),
-                               reinterpret_cast<const char *>(p));
-  };
   for (unsigned g = 0; g < 4; ++g) {
     I exponents[8];
-    I top = V::zero();
-    for (unsigned t = 0; t < 8; ++t) {
-      size_t kk = kt + 8 * g + t;
-      I e = V::add(load(f.aExponent + f.aIndex(kk, col)),
-                   c(uint32_t(f.bExponent[row * f.k + kk])));
-      if (zeroAtRebias) // a zero operand's product sits at the rebias
-        e = V::keep(V::notLanes(V::gt(c(uint32_t(-32768)), e)), e);
-      exponents[t] = e;
-      top = t ? V::max(top, e) : e;
-    }
+    I top = tensixGroupExponents<X>(f, row, col, kt + 8 * g, zeroAtRebias,
+                                    exponents);
     tile.topBase[g] = top;
     I negatives = V::zero();
     for (unsigned t = 0; t < 8; ++t) {
@@ -122,7 +135,7 @@ void tensixMatmulTile(const TensixMatmulFields &f, size_t row, size_t col,
       // no places, where the count -1 shifts the bit out; 0 from 33).
       tile.round[i] = V::shlv(c(1), V::sub(places, c(1)));
       tile.shift[i] = places;
-      I sign = load(f.aSign + f.aIndex(kk, col)) ^
+      I sign = tensixFieldLanes<X>(f.aSign + f.aIndex(kk, col)) ^
                c(uint32_t(f.bSign[row * f.k + kk]));
       tile.sign[i] = sign;
       negatives = V::sub(negatives, sign);
@@ -142,7 +155,6 @@ typename X::template Lanes<32>::I tensixMvmulTileLanes(
     int32_t rebias, typename X::template Lanes<32>::I word) {
   using V = typename X::template Lanes<32>;
   using I = typename V::I;
-  constexpr unsigned L = X::kVectorBytes / 4;
   auto c = [](uint32_t k) { return V::splat(k); };
   const int32_t *aSlice = f.aSlice[phase & 1];
   const int32_t *bSlice = f.bSlice[phase >> 1] + row * f.k;
@@ -152,21 +164,14 @@ typename X::template Lanes<32>::I tensixMvmulTileLanes(
     I sum = tile.negatives[g];
     for (unsigned t = 0; t < 8; ++t) {
       size_t kk = kt + 8 * g + t;
-      I magnitude = V::mul(
-          X::template load<4>(X::template whole<L>(),
-                              reinterpret_cast<const char *>(
-                                  aSlice + f.aIndex(kk, col))),
-          c(uint32_t(bSlice[kk])));
+      I magnitude = V::mul(tensixFieldLanes<X>(aSlice + f.aIndex(kk, col)),
+                           c(uint32_t(bSlice[kk])));
       I aligned = V::shrv(V::add(magnitude, tile.round[8 * g + t]),
                           tile.shift[8 * g + t]);
       sum = V::add(sum, aligned ^ tile.sign[8 * g + t]);
     }
-    I top = V::add(tile.topBase[g], c(uint32_t(rebias)));
-    auto live = V::gt(top, V::zero()); // at or below 0 the group is zero
-    I negative = V::sra(sum, 31);
-    termNeg[group] = V::keep(live, V::shr(sum, 31));
-    termExp[group] = V::keep(live, top);
-    termMag[group] = V::keep(live, V::shl(V::sub(sum ^ negative, negative), 13));
+    tensixGroupTerm<V>(sum, V::add(tile.topBase[g], c(uint32_t(rebias))),
+                       termNeg[group], termExp[group], termMag[group]);
   }
   return tensixAddTermsLanes<V, 2>(config.arch, destInfo, termNeg, termExp,
                                    termMag, word);

@@ -29,7 +29,6 @@ constexpr int kDestFp32 = 0, kDestBf16 = 1, kDestFp16 = 2;
 constexpr int kSrcTf32 = 0, kSrcBf16 = 1, kSrcFp16 = 2;
 
 uint32_t bitsOf(float f) { return plain::bitsOf(f); }
-float floatOf(uint32_t u) { return plain::floatOf(u); }
 
 /// The (Dest, in0 Src, in1 Src) triples the FPU accepts.
 struct Pairing {

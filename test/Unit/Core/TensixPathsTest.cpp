@@ -148,10 +148,11 @@ TEST(TensixPaths, DirectMulOnEveryPath) {
       if (i % 3)
         dest[i] = rng();
     }
-    for (auto [destKind, src] : pairings)
+    for (const int *pairing : pairings)
       for (int arch : {0, 1})
         for (unsigned phases : {0x1u, 0x3u, 0x5u, 0x8u, 0xFu})
           for (bool accumulate : {false, true}) {
+            const int destKind = pairing[0], src = pairing[1];
             unsigned bytes = destKind == 0 ? 4 : 2;
             std::vector<char> initial(n * bytes);
             for (size_t i = 0; i < n; ++i)
@@ -264,9 +265,10 @@ TEST(TensixPaths, MatmulOnEveryPath) {
   const int triples[][3] = {{0, 0, 0}, {0, 1, 1}, {0, 0, 1}, {0, 1, 0},
                             {0, 2, 2}, {1, 1, 1}, {1, 0, 1}, {2, 2, 2}};
   const size_t m = 32, k = 64, n = 64;
-  for (auto [destKind, in0Src, in1Src] : triples)
+  for (const int *triple : triples)
     for (unsigned phases : {0x1u, 0x5u, 0xFu})
       for (int arch : {0, 1}) {
+        const int destKind = triple[0], in0Src = triple[1], in1Src = triple[2];
         std::vector<float> in0(m * k), in1(k * n);
         auto operand = [&](int src) {
           uint32_t x = rng();

@@ -292,6 +292,29 @@ TEST(RuntimeAbi, TensixMatmulAndUsefulPhases) {
   EXPECT_EQ(useful, 0x5u);
   EXPECT_EQ(birsim_tensix_useful_phases(BIRSIM_TENSIX_HIFI4, 7, 8), 0x3u);
   EXPECT_EQ(birsim_tensix_useful_phases(BIRSIM_TENSIX_HIFI4, 8, 8), 0xFu);
+  // The operand bounds, as the table states them: TF32 11, bf16 8,
+  // bfp8 7, bfp4 3, bfp2 1; MX elements' mantissa and hidden bit.
+  EXPECT_EQ(birsim_tensix_src_bits(BIRSIM_TENSIX_SRC_TF32), 11u);
+  EXPECT_EQ(birsim_tensix_src_bits(BIRSIM_TENSIX_SRC_BF16), 8u);
+  EXPECT_EQ(birsim_tensix_src_bits(BIRSIM_TENSIX_SRC_FP16), 11u);
+  EXPECT_EQ(birsim_tensix_src_bits(3), 0u);
+  const std::pair<int, unsigned> bfpBits[] = {
+      {BIRSIM_BFP8_B, 7},     {BIRSIM_BFP4_B, 3},     {BIRSIM_BFP2_B, 1},
+      {BIRSIM_BFP8_A, 7},     {BIRSIM_MXFP8_E5M2, 3}, {BIRSIM_MXFP8_E4M3, 4},
+      {BIRSIM_MXFP4, 2},      {BIRSIM_MXINT8, 7},     {BIRSIM_MXINT2, 1}};
+  for (auto [format, bits] : bfpBits)
+    EXPECT_EQ(birsim_bfp_significant_bits(format), bits) << format;
+  EXPECT_EQ(birsim_bfp_significant_bits(-1), 0u);
+  EXPECT_STREQ(birsim_dtype_name(
+                   birsim_tensix_dest_dtype(BIRSIM_TENSIX_DEST_FP32)),
+               "float32");
+  EXPECT_STREQ(birsim_dtype_name(
+                   birsim_tensix_dest_dtype(BIRSIM_TENSIX_DEST_BF16)),
+               "bfloat16");
+  EXPECT_STREQ(birsim_dtype_name(
+                   birsim_tensix_dest_dtype(BIRSIM_TENSIX_DEST_FP16)),
+               "float16");
+  EXPECT_EQ(birsim_tensix_dest_dtype(3), -1);
   std::vector<uint16_t> dest(32 * 32);
   birsim_fidelity_reset();
   birsim_fidelity_enable(1);

@@ -273,15 +273,9 @@ LogicalResult CastIntoOp::verify() {
 // The Tensix FPU and packer (docs/Semantics.md section 7)
 //===----------------------------------------------------------------------===//
 
-/// The element type a Dest kind's values have: f32, bf16, or f16 bit
-/// patterns (Tensix.def's storage and exponent columns).
+/// The element type a Dest kind's values have (core::tensixDestDtype).
 static Type destElementType(MLIRContext *ctx, TensixDest dest) {
-  const core::TensixDestInfo &row = core::kTensixDestTable[int(dest)];
-  if (row.storageBytes == 4)
-    return Float32Type::get(ctx);
-  if (row.exponentBits == 8)
-    return BFloat16Type::get(ctx);
-  return Float16Type::get(ctx);
+  return getElementType(ctx, core::tensixDestDtype(core::TensixDest(dest)));
 }
 
 static LogicalResult verifyDestType(Operation *op, TensixDest dest,
