@@ -8,6 +8,8 @@
 #   --aarch64   also the arm64 architecture, its cross toolchain, GoogleTest
 #               and libLLVM (the oracle), and qemu-user (utils/test.sh
 #               --aarch64)
+#   --gcc       also g++ (GCC 12), which utils/test.sh --gcc builds the core
+#               and the runtime with
 set -euo pipefail
 PKGS=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
       libclang-rt-22-dev gcc ninja-build cmake pkgconf libgtest-dev googletest
@@ -20,6 +22,7 @@ case "${1:-}" in
   --emulator)
     PKGS+=(bochs bochsbios vgabios isolinux syslinux-common xorriso
            busybox-static cpio) ;;
+  --gcc) PKGS+=(g++) ;;
   --aarch64)
     PKGS+=(crossbuild-essential-arm64 libc6:arm64 libstdc++6:arm64
            libgtest-dev:arm64 libllvm22:arm64 qemu-user-static)
@@ -27,7 +30,7 @@ case "${1:-}" in
       SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
       $SUDO dpkg --add-architecture arm64
     fi ;;
-  *) echo "usage: $0 [--fresh-debian|--emulator|--aarch64]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--fresh-debian|--emulator|--aarch64|--gcc]" >&2; exit 2 ;;
 esac
 missing=()
 for p in "${PKGS[@]}"; do

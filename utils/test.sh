@@ -11,6 +11,9 @@
 #               aarch64 (build-aarch64/, core-only, clang-22 + lld) and runs
 #               them under qemu-user on the portable path, instead of the
 #               suite above.
+#   --gcc       builds the core, the runtime and their unit tests with GCC
+#               (build-gcc/, core-only, g++-12) and runs them on every path
+#               this CPU has, instead of the suite above.
 #   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
 #               CPU (utils/avx512-emulated.sh; 15-20 minutes), counted as
 #               one more test; with --long, its long pass too (an hour and a
@@ -19,7 +22,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 long=0
 emulated=0
-aarch64=0
+core_only=""
 build=build
 build_args=()
 lit_args=()
@@ -34,23 +37,32 @@ for arg in "$@"; do
       # with MLIR's threaded pass manager, and the negative control.
       # (GTEST_FILTER picks the unit tests: test/lit_sanitizer.py.)
       lit_args=(--filter 'BIRSIM-Unit|fold-multithreaded|tsan-') ;;
-    --aarch64) aarch64=1 ;;
-    *) echo "usage: $0 [--long] [--avx512-emulated] [--sanitize|--tsan|--aarch64]" >&2
+    --aarch64) core_only=aarch64 ;;
+    --gcc) core_only=gcc ;;
+    *) echo "usage: $0 [--long] [--avx512-emulated] [--sanitize|--tsan|--aarch64|--gcc]" >&2
        exit 2 ;;
   esac
 done
-if [ "$aarch64" -eq 1 ]; then
-  ./utils/setup.sh --aarch64 || exit 1
-  if [ ! -f build-aarch64/build.ninja ]; then
-    cmake -G Ninja -S . -B build-aarch64 -DCMAKE_BUILD_TYPE=Release \
-      -DBIRSIM_CORE_ONLY=ON -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake || exit 1
+if [ -n "$core_only" ]; then
+  # A core-only build (build-<mode>/): aarch64 cross-built with clang-22, or
+  # GCC on this machine; ctest runs its unit tests.
+  ./utils/setup.sh "--$core_only" || exit 1
+  dir="build-$core_only"
+  if [ ! -f "$dir/build.ninja" ]; then
+    if [ "$core_only" = aarch64 ]; then
+      compiler=(-DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake)
+    else
+      compiler=(-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++)
+    fi
+    cmake -G Ninja -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+      -DBIRSIM_CORE_ONLY=ON "${compiler[@]}" || exit 1
   fi
-  cmake --build build-aarch64 || exit 1
+  cmake --build "$dir" || exit 1
   # ctest's summary line, then the plain count.
-  (cd build-aarch64 && ctest --output-on-failure)
+  (cd "$dir" && ctest --output-on-failure)
   rc=$?
-  total=$(cd build-aarch64 && ctest -N | sed -n 's/^Total Tests: //p')
-  failed=0; [ "$rc" -ne 0 ] && failed=$(cd build-aarch64 && ctest -N --rerun-failed 2>/dev/null | sed -n 's/^Total Tests: //p')
+  total=$(cd "$dir" && ctest -N | sed -n 's/^Total Tests: //p')
+  failed=0; [ "$rc" -ne 0 ] && failed=$(cd "$dir" && ctest -N --rerun-failed 2>/dev/null | sed -n 's/^Total Tests: //p')
   echo "$(( ${total:-0} - ${failed:-0} )) passed, ${failed:-0} failed"
   exit "$rc"
 fi

@@ -86,7 +86,7 @@ __attribute__((noinline)) void integerLoop(char *out, const char *acc,
   });
   using Bits = std::conditional_t<Bytes == 4, int32_t, int64_t>;
   using Unsigned = std::make_unsigned_t<Bits>;
-#pragma clang loop vectorize(disable) // less than one vector
+  BIRSIM_LOOP_HINT(vectorize(disable)) // less than one vector
   for (; i < count; ++i) {
     Bits a, b;
     std::memcpy(&a, acc + i * Bytes, Bytes);

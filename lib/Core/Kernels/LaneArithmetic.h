@@ -16,6 +16,8 @@
 #error "include PathPrelude.h before the target region"
 #endif
 
+#include "VectorBuiltins.h"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -23,16 +25,17 @@ namespace birsim::core::kernel {
 
 /// The lane operations that need no ISA's intrinsics, on a vector `I` seen
 /// as lanes of `Bits` bits: clang's vector extensions, which LLVM compiles to
-/// the instructions the intrinsics name. Shift counts are below `Bits`. Each
-/// ISA's vocabulary adds its masks, selects and special instructions.
+/// the instructions the intrinsics name (GCC's too, through VectorOf).
+/// Shift counts are below `Bits`. Each ISA's vocabulary adds its masks,
+/// selects and special instructions.
 template <class I, unsigned Bits> struct GenericLaneOps {
   static_assert(Bits == 8 || Bits == 16 || Bits == 32);
   using Lane =
       std::conditional_t<Bits == 8, uint8_t,
                          std::conditional_t<Bits == 16, uint16_t, uint32_t>>;
-  using U = Lane __attribute__((vector_size(sizeof(I))));
-  using S = std::make_signed_t<Lane> __attribute__((vector_size(sizeof(I))));
-  using F = float __attribute__((vector_size(sizeof(I))));
+  using U = typename VectorOf<Lane, sizeof(I)>::type;
+  using S = typename VectorOf<std::make_signed_t<Lane>, sizeof(I)>::type;
+  using F = typename VectorOf<float, sizeof(I)>::type;
 
   static I splat(uint32_t v) { return I(U{} + Lane(v)); } // v in every lane
   static I zero() { return I{}; }
@@ -40,11 +43,9 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   static I sub(I a, I b) { return I(U(a) - U(b)); }
   /// The low `Bits` bits of the product.
   static I mul(I a, I b) { return I(U(a) * U(b)); }
-  static I min(I a, I b) { return I(__builtin_elementwise_min(S(a), S(b))); }
-  static I max(I a, I b) { return I(__builtin_elementwise_max(S(a), S(b))); }
-  static I minUnsigned(I a, I b) {
-    return I(__builtin_elementwise_min(U(a), U(b)));
-  }
+  static I min(I a, I b) { return I(BIRSIM_VECTOR_MIN(S(a), S(b))); }
+  static I max(I a, I b) { return I(BIRSIM_VECTOR_MAX(S(a), S(b))); }
+  static I minUnsigned(I a, I b) { return I(BIRSIM_VECTOR_MIN(U(a), U(b))); }
   static I shr(I v, int n) { return I(U(v) >> n); }
   static I sra(I v, int n) { return I(S(v) >> n); }
   static I shl(I v, int n) { return I(U(v) << n); }
@@ -54,13 +55,13 @@ template <class I, unsigned Bits> struct GenericLaneOps {
   /// fp32 lanes truncated to signed integers (in range).
   static I truncateToInt(I v) { return I(__builtin_convertvector(F(v), S)); }
   /// fp32 lanes rounded toward zero to integers (as fp32).
-  static I truncF(I v) { return I(__builtin_elementwise_trunc(F(v))); }
+  static I truncF(I v) { return I(BIRSIM_VECTOR_TRUNC(F(v))); }
   static I addF(I a, I b) { return I(F(a) + F(b)); }
   static I subF(I a, I b) { return I(F(a) - F(b)); }
   static I mulF(I a, I b) { return I(F(a) * F(b)); }
   /// a * b + c with one rounding.
   static I fmaF(I a, I b, I c) {
-    return I(__builtin_elementwise_fma(F(a), F(b), F(c)));
+    return I(BIRSIM_VECTOR_FMA(F(a), F(b), F(c)));
   }
   /// Lane masks, whether vectors of all-ones or zero lanes or mask registers.
   template <class M> static M both(M a, M b) { return M(a & b); }

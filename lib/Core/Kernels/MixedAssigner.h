@@ -16,6 +16,7 @@
 #include "BfpWalk.h"
 #include "BfpPacker.h"
 #include "MixedBfp.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -168,18 +169,15 @@ bfpMixedRoundTripsLoop(const float *x, float *const *q, size_t count) {
       });
 }
 
-/// Eight doubles, lane k the partial sum of i = k mod 8 (clang's vector
-/// extension, as wide as the path takes it), from eight fp32 values.
-using MixedLanes = double __attribute__((vector_size(64)));
-using MixedFloats = float __attribute__((vector_size(32)));
-#define BIRSIM_MIXED_LOAD(p)                                                   \
-  __builtin_convertvector(                                                     \
-      [&] {                                                                    \
-        MixedFloats f;                                                         \
-        std::memcpy(&f, p, sizeof f);                                          \
-        return f;                                                              \
-      }(),                                                                     \
-      MixedLanes)
+/// Eight doubles, lane k the partial sum of i = k mod 8 (the compilers'
+/// vector extension, as wide as the path takes it), from eight fp32 values.
+using MixedLanes = VectorOf<double, 64>::type;
+using MixedFloats = VectorOf<float, 32>::type;
+__attribute__((always_inline)) inline MixedLanes mixedLoad(const float *p) {
+  MixedFloats f;
+  std::memcpy(&f, p, sizeof f);
+  return __builtin_convertvector(f, MixedLanes);
+}
 
 /// The partial sums of `Pass` over `Count` round trips side by side
 /// (independent chains), each term's operations as the portable
@@ -190,7 +188,7 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
                                              const float *const *q,
                                              const double *means, size_t n,
                                              double (*partials)[8]) {
-#pragma clang fp contract(off)
+BIRSIM_FP_CONTRACT_OFF
   constexpr unsigned kSums = mixedSumsOf(Pass, Count);
   MixedLanes sum[kSums] = {};
   if constexpr (Pass == MixedPass::moments) {
@@ -200,14 +198,14 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
     for (unsigned first = 0; first == 0 || first < Count; first += kPer) {
       unsigned last = std::min(Count, first + kPer);
       for (size_t i = 0; i < n; i += 8) {
-        MixedLanes d = BIRSIM_MIXED_LOAD(x + i) - means[0];
+        MixedLanes d = mixedLoad(x + i) - means[0];
         if (first == 0)
-          sum[0] = __builtin_elementwise_fma(d, d, sum[0]);
+          sum[0] = BIRSIM_VECTOR_FMA(d, d, sum[0]);
         for (unsigned c = first; c < last; ++c) {
-          MixedLanes e = BIRSIM_MIXED_LOAD(q[c] + i) - means[1 + c];
-          sum[1 + c] = __builtin_elementwise_fma(e, e, sum[1 + c]);
+          MixedLanes e = mixedLoad(q[c] + i) - means[1 + c];
+          sum[1 + c] = BIRSIM_VECTOR_FMA(e, e, sum[1 + c]);
           sum[1 + Count + c] =
-              __builtin_elementwise_fma(d, e, sum[1 + Count + c]);
+              BIRSIM_VECTOR_FMA(d, e, sum[1 + Count + c]);
         }
       }
     }
@@ -216,18 +214,18 @@ __attribute__((noinline)) void mixedPassLoop(const float *x,
     return;
   }
   for (size_t i = 0; i < n; i += 8) {
-    MixedLanes xs = BIRSIM_MIXED_LOAD(x + i), qs[Count ? Count : 1];
+    MixedLanes xs = mixedLoad(x + i), qs[Count ? Count : 1];
     for (unsigned c = 0; c < Count; ++c)
-      qs[c] = BIRSIM_MIXED_LOAD(q[c] + i);
+      qs[c] = mixedLoad(q[c] + i);
     if constexpr (Pass == MixedPass::sums) {
       sum[0] = sum[0] + xs;
       for (unsigned c = 0; c < Count; ++c)
         sum[1 + c] = sum[1 + c] + qs[c];
-      sum[1 + Count] = sum[1 + Count] + __builtin_elementwise_abs(xs);
+      sum[1 + Count] = sum[1 + Count] + BIRSIM_VECTOR_ABS(xs);
     } else {
-      sum[0] = sum[0] + __builtin_elementwise_abs(xs);
+      sum[0] = sum[0] + BIRSIM_VECTOR_ABS(xs);
       for (unsigned c = 0; c < Count; ++c)
-        sum[1 + c] = sum[1 + c] + __builtin_elementwise_abs(qs[c] - xs);
+        sum[1 + c] = sum[1 + c] + BIRSIM_VECTOR_ABS(qs[c] - xs);
     }
   }
   for (unsigned s = 0; s < kSums; ++s)
@@ -242,8 +240,8 @@ template <class X, unsigned Mask, int Load>
 __attribute__((noinline)) void mixedScreenLoop(const BfpLayout &layout,
                                                const char *src, size_t tile,
                                                MixedScreenSums &out) {
-#pragma clang fp contract(off)
-  using F = float __attribute__((vector_size(X::kVectorBytes)));
+BIRSIM_FP_CONTRACT_OFF
+  using F = typename VectorOf<float, X::kVectorBytes>::type;
   constexpr size_t kLanes = X::kVectorBytes / 4;
   auto total = [](F v) {
     double lanes = 0;
@@ -279,10 +277,10 @@ __attribute__((noinline)) void mixedScreenLoop(const BfpLayout &layout,
         X::mapBlock(
             [&](auto v) {
               F f = (F)v;
-              absX += __builtin_elementwise_abs(f);
+              absX += BIRSIM_VECTOR_ABS(f);
               d[part] = f - shift;
               dx += d[part];
-              dxx = __builtin_elementwise_fma(d[part], d[part], dxx);
+              dxx = BIRSIM_VECTOR_FMA(d[part], d[part], dxx);
               ++part;
               return v;
             },
@@ -294,10 +292,10 @@ __attribute__((noinline)) void mixedScreenLoop(const BfpLayout &layout,
           X::mapBlock(
               [&](auto g) {
                 // q - a rounded once: q = g scale is exact.
-                F e = __builtin_elementwise_fma((F)g, (F)scale, -shift);
+                F e = BIRSIM_VECTOR_FMA((F)g, (F)scale, -shift);
                 dq[code] += e;
-                dqq[code] = __builtin_elementwise_fma(e, e, dqq[code]);
-                dxq[code] = __builtin_elementwise_fma(d[part], e, dxq[code]);
+                dqq[code] = BIRSIM_VECTOR_FMA(e, e, dqq[code]);
+                dxq[code] = BIRSIM_VECTOR_FMA(d[part], e, dxq[code]);
                 ++part;
                 return g;
               },
@@ -322,8 +320,8 @@ __attribute__((noinline)) double
 mixedMaxAbsDifferenceLoop(const float *a, const float *b, size_t n) {
   MixedLanes worst = {};
   for (size_t i = 0; i < n; i += 8) {
-    MixedLanes t = __builtin_elementwise_abs(BIRSIM_MIXED_LOAD(b + i) -
-                                             BIRSIM_MIXED_LOAD(a + i));
+    MixedLanes t = BIRSIM_VECTOR_ABS(mixedLoad(b + i) -
+                                             mixedLoad(a + i));
     worst = t > worst ? t : worst;
   }
   double lanes[8], most = 0;

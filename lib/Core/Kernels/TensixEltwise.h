@@ -24,7 +24,7 @@ typename V::I lookUp(const uint32_t *words, typename V::I index) {
   alignas(64) uint32_t at[kLanes], got[kLanes];
   std::memcpy(at, &index, sizeof at);
   auto *halves = reinterpret_cast<const uint16_t *>(words);
-#pragma clang loop vectorize(disable) unroll(full)
+  BIRSIM_LOOP_HINT(vectorize(disable) unroll(full))
   for (unsigned j = 0; j < kLanes; ++j)
     got[j] = Wide ? words[at[j]] : uint32_t(halves[at[j]]) << 16;
   typename V::I v;
@@ -224,11 +224,13 @@ template <class V> typename V::I tensixUnitLess1(typename V::I v) {
 template <class V, unsigned Kept> typename V::I tensixRoundKept(typename V::I v) {
   using I = typename V::I;
   I less1 = tensixUnitLess1<V>(v);
-  if constexpr (Kept == 11) // half the unit is off itself
+  if constexpr (Kept == 11) { // half the unit is off itself
     return V::add(v, V::shr(v, 11)) & ~less1;
-  I half = V::add(V::shl(less1, 10 - Kept), V::splat(1u << (10 - Kept)));
-  I low = V::shl(less1, 11 - Kept) | V::splat((1u << (11 - Kept)) - 1);
-  return V::add(v, half) & ~low;
+  } else {
+    I half = V::add(V::shl(less1, 10 - Kept), V::splat(1u << (10 - Kept)));
+    I low = V::shl(less1, 11 - Kept) | V::splat((1u << (11 - Kept)) - 1);
+    return V::add(v, half) & ~low;
+  }
 }
 
 /// mul_tiles' Dest bits from a zeroed 16-bit Dest for the phases (with

@@ -26,10 +26,16 @@ extern "C" void __tsan_write_range(void *address, unsigned long size);
 /// attribute string), closed by BIRSIM_TARGET_REGION_END: a path's vocabulary
 /// and everything instantiated over it live inside one.
 #define BIRSIM_PRAGMA(Text) _Pragma(#Text)
+#if defined(__clang__)
 #define BIRSIM_TARGET_REGION_BEGIN(Features)                                   \
   BIRSIM_PRAGMA(clang attribute push(__attribute__((target(Features))),       \
                                      apply_to = function))
 #define BIRSIM_TARGET_REGION_END BIRSIM_PRAGMA(clang attribute pop)
+#else // GCC: the functions defined in the region, templates included
+#define BIRSIM_TARGET_REGION_BEGIN(Features)                                   \
+  BIRSIM_PRAGMA(GCC push_options) BIRSIM_PRAGMA(GCC target(Features))
+#define BIRSIM_TARGET_REGION_END BIRSIM_PRAGMA(GCC pop_options)
+#endif
 /// The x86 paths' features (Select.cpp's probes check the same).
 #define BIRSIM_AVX2_FEATURES "avx2,f16c,fma,popcnt"
 #define BIRSIM_AVX512_FEATURES "avx512f,avx512bw,avx512vl,avx2,f16c,fma,popcnt"
