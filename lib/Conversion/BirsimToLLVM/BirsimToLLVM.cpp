@@ -143,8 +143,8 @@ static RuntimeFn fillCall(TensixEltwiseIntoOp op,
 
 static RuntimeFn fillCall(TensixMatmulIntoOp op, TensixMatmulIntoOp::Adaptor a,
                           RuntimeCall &call) {
-  ArrayRef<int64_t> in0 = cast<MemRefType>(op.getIn0().getType()).getShape();
-  int64_t n = cast<MemRefType>(op.getIn1().getType()).getDimSize(1);
+  auto [m, k, n] =
+      tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
   call.setI32(R::Arch, int64_t(op.getArch()));
   call.setI32(R::Phases, int64_t(op.getFidelity()));
   call.setI32(R::DestKind, int64_t(op.getDest()));
@@ -152,9 +152,9 @@ static RuntimeFn fillCall(TensixMatmulIntoOp op, TensixMatmulIntoOp::Adaptor a,
   call.setI32(R::SrcFormat2, int64_t(op.getIn1Src()));
   call.set(R::Src, call.pointer(op.getIn0(), a.getIn0()));
   call.set(R::Src2, call.pointer(op.getIn1(), a.getIn1()));
-  call.set(R::Rows, call.constant(64, in0[0])); // static: the verifier's
-  call.set(R::Inner, call.constant(64, in0[1]));
-  call.set(R::Cols, call.constant(64, n));
+  call.set(R::Rows, call.constant(64, int64_t(m))); // static: D50
+  call.set(R::Inner, call.constant(64, int64_t(k)));
+  call.set(R::Cols, call.constant(64, int64_t(n)));
   call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
   call.setI32(R::Value, op.getAccumulate() ? 1 : 0);
   return RuntimeFn::birsim_tensix_matmul;

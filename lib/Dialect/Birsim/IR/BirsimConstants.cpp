@@ -4,6 +4,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cstring>
 
@@ -50,6 +51,15 @@ const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
   for (size_t i = 0; i < count; ++i)
     std::memcpy(storage.data() + i * bytes, c.bytes(), bytes);
   return storage.data();
+}
+
+const char *constantElements(Value value, size_t count, unsigned bytes,
+                             SmallVectorImpl<char> &storage) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return nullptr;
+  std::optional<RawConstant> raw = getRawConstant(attr, bytes);
+  return raw ? elementsOf(*raw, count, bytes, storage) : nullptr;
 }
 
 } // namespace birsim

@@ -225,9 +225,7 @@ OpFoldResult TensixMatmulOp::fold(FoldAdaptor adaptor) {
   auto b = getRawConstant(adaptor.getIn1(), 4);
   if (!a || !b)
     return {};
-  auto in0Type = cast<ShapedType>(getIn0().getType());
-  size_t m = size_t(in0Type.getDimSize(0)), k = size_t(in0Type.getDimSize(1)),
-         n = size_t(getType().getDimSize(1));
+  auto [m, k, n] = tensixMatmulExtent(getIn0().getType(), getIn1().getType());
   core::SingleThreadScope singleThread;
   unsigned destBytes = core::kTensixDestTable[int(getDest())].storageBytes;
   SmallVector<char> splatA, splatB;

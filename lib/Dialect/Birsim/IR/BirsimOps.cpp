@@ -359,6 +359,12 @@ static LogicalResult verifyTensixMatmul(Operation *op, TensixDest dest,
                                                                 : "dst");
 }
 
+TensixMatmulExtent birsim::tensixMatmulExtent(Type in0, Type in1) {
+  auto a = cast<ShapedType>(in0);
+  return {size_t(a.getDimSize(0)), size_t(a.getDimSize(1)),
+          size_t(cast<ShapedType>(in1).getDimSize(1))};
+}
+
 /// The packer's paths (Tensix.def): the core's text lists them.
 static LogicalResult verifyTensixPack(Operation *op, TensixDest dest,
                                       TensixArch arch, Type input,

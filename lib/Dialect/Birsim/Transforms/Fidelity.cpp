@@ -47,16 +47,6 @@ struct OpCounts {
   unsigned idlePhases = 0; ///< tensix: the phases that add nothing
 };
 
-/// The constant bytes of `value`, splats expanded, or null.
-const char *constantElements(Value value, size_t count, unsigned bytes,
-                             SmallVectorImpl<char> &storage) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return nullptr;
-  std::optional<RawConstant> raw = getRawConstant(attr, bytes);
-  return raw ? elementsOf(*raw, count, bytes, storage) : nullptr;
-}
-
 size_t elementCount(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   return shaped ? size_t(shaped.getNumElements()) : 1;
@@ -366,10 +356,8 @@ private:
   /// A Tensix matmul on constants (docs/Fidelity.md, tensix): the core's
   /// tally of its outputs, and the phases that multiply only zeros.
   std::optional<OpCounts> analyse(TensixMatmulOp op) {
-    auto in0Type = cast<ShapedType>(op.getIn0().getType());
-    size_t m = size_t(in0Type.getDimSize(0)),
-           k = size_t(in0Type.getDimSize(1)),
-           n = size_t(op.getType().getDimSize(1));
+    auto [m, k, n] =
+        tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
     SmallVector<char> aStorage, bStorage;
     const char *in0 = constantElements(op.getIn0(), m * k, 4, aStorage);
     const char *in1 = constantElements(op.getIn1(), k * n, 4, bStorage);

@@ -13,8 +13,6 @@
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
-#include "mlir/IR/Matchers.h"
-
 #include <cstring>
 
 namespace birsim {
@@ -27,29 +25,17 @@ using namespace birsim;
 
 namespace {
 
-/// The f32 values of a constant operand of `count` elements, splats
-/// expanded, or null.
-const float *constantValues(Value value, size_t count,
-                            SmallVectorImpl<char> &storage) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return nullptr;
-  std::optional<RawConstant> raw = getRawConstant(attr, 4);
-  return raw ? reinterpret_cast<const float *>(
-                   elementsOf(*raw, count, 4, storage))
-             : nullptr;
-}
-
 /// How many of a constant matmul's Dest words differ between `phases` and
 /// `useful`, and the first index; nullopt when an operand is not constant.
 std::optional<std::pair<size_t, size_t>> changedOutputs(TensixMatmulOp op,
                                                         unsigned useful) {
-  auto in0Type = cast<ShapedType>(op.getIn0().getType());
-  size_t m = size_t(in0Type.getDimSize(0)), k = size_t(in0Type.getDimSize(1)),
-         n = size_t(op.getType().getDimSize(1));
+  auto [m, k, n] =
+      tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
   SmallVector<char> aStorage, bStorage;
-  const float *in0 = constantValues(op.getIn0(), m * k, aStorage);
-  const float *in1 = constantValues(op.getIn1(), k * n, bStorage);
+  auto *in0 = reinterpret_cast<const float *>(
+      constantElements(op.getIn0(), m * k, 4, aStorage));
+  auto *in1 = reinterpret_cast<const float *>(
+      constantElements(op.getIn1(), k * n, 4, bStorage));
   if (!in0 || !in1)
     return std::nullopt;
   unsigned bytes = core::kTensixDestTable[int(op.getDest())].storageBytes;

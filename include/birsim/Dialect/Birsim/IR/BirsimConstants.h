@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Types.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -47,6 +48,11 @@ std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes);
 /// `storage`.
 const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
                        SmallVectorImpl<char> &storage);
+
+/// `count` elements of `bytes` each of `value` when it is a constant
+/// (elementsOf of its attribute), else null.
+const char *constantElements(mlir::Value value, size_t count, unsigned bytes,
+                             SmallVectorImpl<char> &storage);
 
 } // namespace birsim
 

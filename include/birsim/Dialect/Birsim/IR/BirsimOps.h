@@ -26,6 +26,12 @@ mlir::LogicalResult verifyBfpOp(mlir::Operation *op);
 /// tile count (0 when dynamic) or the matrix with its leading dimensions
 /// folded into rows.
 core::BfpCall bfpCallOf(BfpOpInterface op);
+/// A verified Tensix matmul's M, K and N, from its operands' static M x K
+/// and K x N types (docs/Decisions.md D50).
+struct TensixMatmulExtent {
+  size_t m, k, n;
+};
+TensixMatmulExtent tensixMatmulExtent(mlir::Type in0, mlir::Type in1);
 
 namespace OpTrait {
 /// Birsim_HasBufferForm: the op bufferizes to `<name>_into`.
