@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's Quick-start commands, as written, on a freshly
+# Runs the README's pip line (with only python3-venv and g++ installed:
+# no LLVM, MLIR or clang), then its Quick-start commands, as written, on a freshly
 # bootstrapped Debian 12: `debootstrap --variant=minbase bookworm`, a clone
 # of this repository's HEAD inside it, `chroot`, and nothing installed by
 # hand, so that a missing install step in utils/setup.sh fails here (CI runs
@@ -76,6 +77,28 @@ mount --bind "$cache/apt-archives" "$root/var/cache/apt/archives"
 # The clone (the chroot has no git: a user's clone arrives as files).
 git clone -q --no-hardlinks "$PWD" "$root/root/birsim"
 
+# First the README's pip line, with only what it says it needs installed:
+# the Python package built and installed with no LLVM, MLIR or clang.
+pip_line=$(awk '/^The Python package alone/ { q = 1 } q && /^```sh/ { b = 1; next }
+                b && /^```/ { exit } b' README.md)
+[ -n "$pip_line" ] || { echo "fresh-debian: no pip line in README.md" >&2; exit 1; }
+echo "fresh-debian: in $root, with python3-venv and g++ only, running:"
+echo "  $pip_line"
+in_chroot() {
+  chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    /bin/bash -euo pipefail -c "cd /root/birsim
+$1"
+}
+in_chroot "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-venv g++ > /dev/null"
+pip_start=$(date +%s)
+in_chroot "$pip_line
+! dpkg-query -W -f='\${Package}\\n' | grep -E 'llvm|mlir|clang'
+venv/bin/python -c 'import birsim, numpy as np; assert birsim.cast(np.float32([1, 1000]), \"float8_e4m3fn\").tolist() == [56, 126]; print(\"fresh-debian: birsim\", birsim.__version__, \"from\", birsim.__file__)'
+echo \"fresh-debian: pip line \$(( \$(date +%s) - $pip_start )) s, venv \$(du -sh venv | cut -f1)\"
+rm -rf venv" || { echo "fresh-debian: the pip line failed" >&2; exit 1; }
+pip_end=$(date +%s)
+
 # The README's Quick-start block, line for line.
 quick_start=$(awk '/^## Quick start/ { q = 1 } q && /^```sh/ { b = 1; next }
                    b && /^```/ { exit } b' README.md)
@@ -83,10 +106,8 @@ quick_start=$(awk '/^## Quick start/ { q = 1 } q && /^```sh/ { b = 1; next }
 echo "fresh-debian: in $root, running:"
 echo "$quick_start" | sed 's/^/  /'
 rc=0
-chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  /bin/bash -euo pipefail -c "cd /root/birsim
-$quick_start" || rc=$?
+in_chroot "$quick_start" || rc=$?
 end=$(date +%s)
-echo "fresh-debian: base system $((bootstrapped - start)) s, Quick start $((end - bootstrapped)) s"
+echo "fresh-debian: base system $((bootstrapped - start)) s, pip line (with" \
+  "python3-venv and g++) $((pip_end - bootstrapped)) s, Quick start $((end - pip_end)) s"
 exit "$rc"

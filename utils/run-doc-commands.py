@@ -4,7 +4,8 @@
 blocks in order in one bash, from a scratch folder that holds `build`
 (the build tree under test), `examples` and `include` as the repository
 has them. Set-up, build, test, benchmark and fuzz commands (`./utils/...`, `./bench/...`,
-`cmake -G`, `cmake --build`) are left out; /opt/birsim, the docs' install
+`cmake -G`, `cmake --build`, and the pip install of the clone, which
+utils/fresh-debian.sh and `utils/test.sh --pypi` run) are left out; /opt/birsim, the docs' install
 prefix, becomes a scratch prefix.
 
     utils/run-doc-commands.py SOURCE_DIR BUILD_DIR SCRATCH_DIR
@@ -14,7 +15,8 @@ import re
 import subprocess
 import sys
 
-SKIPPED = (r"^\./utils/", r"^\./bench/", r"^cmake -G", r"^cmake --build")
+SKIPPED = (r"^\./utils/", r"^\./bench/", r"^cmake -G", r"^cmake --build",
+           r"^python3 -m venv venv && venv/bin/pip install \.")
 
 
 def commands(text):

@@ -14,6 +14,14 @@
 #   --gcc       builds the core, the runtime and their unit tests with GCC
 #               (build-gcc/, core-only, g++-12) and runs them on every path
 #               this CPU has, instead of the suite above.
+#   --pypi      the Python suite on a current stack from PyPI, instead of
+#               the suite above: a virtual environment (build-pypi/venv, from
+#               /usr/bin/python3) with utils/pypi-requirements.txt's pins
+#               (NumPy 2, ml_dtypes, PyTorch 2, pytest, Hypothesis), birsim
+#               pip-installed into it from this clone (pyproject.toml: the
+#               runtime alone; its build folder is checked to have read no
+#               LLVM or MLIR file), and every test/Python/test_*.py run
+#               there with the installed package.
 #   --avx512-emulated  also runs the vector-path tests on an emulated AVX-512
 #               CPU (utils/avx512-emulated.sh; 15-20 minutes), counted as
 #               one more test; with --long, its long pass too (an hour and a
@@ -39,7 +47,8 @@ for arg in "$@"; do
       lit_args=(--filter 'BIRSIM-Unit|fold-multithreaded|tsan-') ;;
     --aarch64) core_only=aarch64 ;;
     --gcc) core_only=gcc ;;
-    *) echo "usage: $0 [--long] [--avx512-emulated] [--sanitize|--tsan|--aarch64|--gcc]" >&2
+    --pypi) exec ./utils/test-pypi.sh ;;
+    *) echo "usage: $0 [--long] [--avx512-emulated] [--sanitize|--tsan|--aarch64|--gcc|--pypi]" >&2
        exit 2 ;;
   esac
 done

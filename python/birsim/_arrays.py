@@ -44,8 +44,10 @@ def to_tensor(table, result, row):
 
 def take(table, x, what):
     """(array, the row its type is or None, the caller's Kind) for an input."""
-    if type(x) is np.ndarray and x.dtype.kind != "V":  # the common case
-        return x, table.by_numpy_type.get(x.dtype.type), NUMPY_KIND
+    if type(x) is np.ndarray:  # the common case: NumPy's own type
+        row = table.by_numpy_type.get(x.dtype.type)
+        if row is not None:
+            return x, row, NUMPY_KIND
     if _types.is_tensor(x):
         torch = _types.torch_module()
         if x.device.type != "cpu":
@@ -67,10 +69,10 @@ def take(table, x, what):
         array = x
     else:
         array = np.asarray(x)
-    row = table.of_numpy(array.dtype)
-    if array.dtype.kind == "V":
+    row = table.of_extension(array.dtype)
+    if row is not None:  # ml_dtypes': results of its row come back in it
         return array, row, Kind(table, dtype=array.dtype)
-    return array, row, NUMPY_KIND
+    return array, table.of_numpy(array.dtype), NUMPY_KIND
 
 
 def check_type(table, array, is_row, row, what):

@@ -188,6 +188,6 @@ def _result_kind(kind, dtype: DtypeLike, row: Dtype):
             dt = np.dtype(_cast_type(Any, dtype))
         except TypeError:
             return kind
-        if dt.kind == "V" and _TABLE.of_numpy(dt) is row:
+        if _TABLE.of_extension(dt) is row:
             return _arrays.Kind(_TABLE, dtype=dt)
     return kind

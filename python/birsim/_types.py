@@ -63,12 +63,18 @@ class Table:
 
     def of_numpy(self, dt):
         """The row a NumPy dtype *is* (not its bit storage), or None: NumPy's
-        own types, and ml_dtypes' by name and size."""
+        own types, and extension types (ml_dtypes')."""
         row = self.by_numpy_type.get(dt.type)
-        if row is not None:
-            return row
+        return row if row is not None else self.of_extension(dt)
+
+    def of_extension(self, dt):
+        """The row of a dtype NumPy lacks that an extension (ml_dtypes)
+        registers, by name and size, or None. Its kind varies (ml_dtypes
+        0.7: "V" for bfloat16, "f" for float8_e5m2); its type is not
+        NumPy's."""
         row = self.by_name.get(dt.name)
-        if row is not None and dt.kind == "V" and dt.itemsize == row.bytes:
+        if (row is not None and dt.itemsize == row.bytes and
+                getattr(dt.type, "__module__", "numpy") != "numpy"):
             return row
         return None
 
