@@ -68,6 +68,14 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
   [ -f "$f" ] && cp "$f" "$root$f"
 done
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# ... and the TLS trust of its way out (an egress proxy may sign with its own
+# CA): the CA bundle, the local CAs that ca-certificates rebuilds it from,
+# and pip's configuration that points at it (PyPI, for the pip line).
+mkdir -p "$root/etc/ssl/certs" "$root/usr/local/share/ca-certificates"
+[ -f /etc/ssl/certs/ca-certificates.crt ] &&
+  cp -L /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
+cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
+[ -f /etc/pip.conf ] && cp /etc/pip.conf "$root/etc/pip.conf"
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
 mount --rbind /dev "$root/dev"
