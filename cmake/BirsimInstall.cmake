@@ -7,7 +7,8 @@ include(CMakePackageConfigHelpers)
 
 set(BIRSIM_CMAKE_DIR lib/cmake/birsim)
 
-install(DIRECTORY ${BIRSIM_SOURCE_DIR}/include/birsim DESTINATION include
+install(DIRECTORY ${BIRSIM_SOURCE_DIR}/include/birsim
+                  ${BIRSIM_SOURCE_DIR}/include/birsim-c DESTINATION include
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.td")
 install(DIRECTORY ${BIRSIM_BINARY_DIR}/include/birsim DESTINATION include
   FILES_MATCHING PATTERN "*.inc" PATTERN "CMakeFiles" EXCLUDE)
@@ -25,6 +26,12 @@ install(TARGETS BirsimCore MLIRBirsimIR MLIRBirsimTransforms MLIRBirsimToLLVM ML
 set_target_properties(birsim-opt birsim-lsp-server PROPERTIES
   INSTALL_RPATH "\$ORIGIN/../lib;${LLVM_LIBRARY_DIR}")
 install(TARGETS BirsimPlugin LIBRARY DESTINATION lib)
+# libbirsim_compiler.so.0 (include/birsim-c; birsim.compiler loads it from
+# the prefix's lib/).
+set_target_properties(birsim_compiler PROPERTIES
+  INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
+install(TARGETS birsim_compiler EXPORT BirsimTargets
+  LIBRARY DESTINATION lib ARCHIVE DESTINATION lib RUNTIME DESTINATION bin)
 install(TARGETS birsim-opt birsim-lsp-server RUNTIME DESTINATION bin)
 
 foreach(set BirsimRuntimeTargets BirsimTargets)

@@ -33,7 +33,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.birsim_tools_dir, config.llvm_tools_dir]
-tools = ["birsim-opt", "birsim-lsp-server", "mlir-tblgen", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
+tools = ["birsim-opt", "birsim-lsp-server", "birsim-capi-test", "mlir-tblgen", "mlir-runner", "mlir-translate", "mlir-opt", "clang",
          "llvm-readelf", "llvm-nm",
          ToolSubst("%mlir_lib_dir", config.mlir_lib_dir, unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

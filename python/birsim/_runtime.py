@@ -88,23 +88,23 @@ def _param(p):
 LIBRARY = "libbirsim_runtime.so.0"
 
 
-def find_library(start):
-    """BIRSIM_RUNTIME, else libbirsim_runtime.so.0 in an ancestor of
-    `start` or in its lib/ (the build tree: build/python/birsim beside
-    build/lib; an installed prefix: lib/python3/dist-packages/birsim below
-    lib), so a moved prefix still finds its own runtime."""
-    if os.environ.get("BIRSIM_RUNTIME"):
-        return os.environ["BIRSIM_RUNTIME"]
+def find_library(start, library=LIBRARY, variable="BIRSIM_RUNTIME"):
+    """$variable, else `library` in an ancestor of `start` or in its lib/
+    (the build tree: build/python/birsim beside build/lib; an installed
+    prefix: lib/python3/dist-packages/birsim below lib), so a moved prefix
+    still finds its own libraries; OSError when there is none."""
+    if os.environ.get(variable):
+        return os.environ[variable]
     here = os.path.dirname(os.path.abspath(start))
     while True:
-        for candidate in (os.path.join(here, LIBRARY),
-                          os.path.join(here, "lib", LIBRARY)):
+        for candidate in (os.path.join(here, library),
+                          os.path.join(here, "lib", library)):
             if os.path.exists(candidate):
                 return candidate
         parent = os.path.dirname(here)
         if parent == here:
-            raise OSError("%s not found above %s (set BIRSIM_RUNTIME)"
-                          % (LIBRARY, start))
+            raise OSError("%s not found above %s (set %s)"
+                          % (library, start, variable))
         here = parent
 
 
