@@ -5,8 +5,23 @@
 # threads, folding against arith.addf (bench/RatioBench.cpp); (3) the runtime's bulk kernels and the
 # folder on 2^20-element constants (bench/CoreBench.cpp); (4) folding
 # dense_resource weights (bench/fold-resource.sh).
+#   --gcc  instead, the runtime built by GCC (build-gcc/, as utils/test.sh
+#          --gcc builds it) against clang's, row by row, on every path
+#          (bench/compilers.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --gcc ]; then
+  ./utils/setup.sh --gcc
+  ./utils/build.sh > /dev/null
+  [ -f build-gcc/build.ninja ] ||
+    cmake -G Ninja -S . -B build-gcc -DCMAKE_BUILD_TYPE=Release \
+      -DBIRSIM_CORE_ONLY=ON -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ > /dev/null
+  cmake --build build-gcc --target birsim_runtime > /dev/null
+  isas="portable avx2"
+  grep -q avx512bw /proc/cpuinfo && isas="$isas avx512"
+  for isa in $isas; do ./bench/compilers.py "$isa"; echo; done
+  exit 0
+fi
 P=/usr/lib/llvm-22
 ./utils/setup.sh
 ./utils/build.sh > /dev/null

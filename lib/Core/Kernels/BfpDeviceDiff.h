@@ -14,6 +14,7 @@
 
 #include "BfpPacker.h"
 #include "BfpUnpack.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -23,9 +24,9 @@ namespace birsim::core::kernel {
 /// equal; mask[i] (when not null) for element i of the call, the number
 /// returned.
 template <class X, BfpSite Site, unsigned M, int Load>
-__attribute__((noinline)) uint64_t
-bfpDeviceDiffLoop(const BfpLayout &layout, const char *src, size_t firstTile,
-                  size_t tileCount, uint8_t *mask) {
+BIRSIM_KERNEL_LOOP uint64_t bfpDeviceDiffLoop(const BfpLayout &layout,
+                                              const char *src, size_t firstTile,
+                                              size_t tileCount, uint8_t *mask) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   using Host = BfpPackerLanes<X, BfpSite::host, false, M, false>;

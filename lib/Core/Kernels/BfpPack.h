@@ -14,9 +14,10 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_BFPPACK_H
 #define BIRSIM_LIB_CORE_KERNELS_BFPPACK_H
 
-#include "BfpWalk.h"
 #include "BfpPacker.h"
 #include "BfpSearch.h"
+#include "BfpWalk.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -103,7 +104,7 @@ bfpPackGroup(const BfpLayout &layout, const BfpGroupSizes &sizes,
 /// == 0) in bands.
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
           bool Fp16Exponent, int Load>
-__attribute__((noinline)) void
+BIRSIM_KERNEL_LOOP void
 bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
                 size_t tileCount, char *out, BfpTally &tally) {
   const BfpStripes order(layout);
@@ -133,9 +134,9 @@ bfpPackBandLoop(const BfpLayout &layout, const char *src, size_t firstTile,
 
 template <class X, BfpSite Site, bool CountEvents, unsigned M,
           bool Fp16Exponent, int Load, bool Search = false>
-__attribute__((noinline)) void
-bfpPackLoop(const BfpLayout &layout, const char *src, size_t firstTile,
-            size_t tileCount, char *out, BfpTally &tally) {
+BIRSIM_KERNEL_LOOP void bfpPackLoop(const BfpLayout &layout, const char *src,
+                                    size_t firstTile, size_t tileCount,
+                                    char *out, BfpTally &tally) {
   using P = BfpPackerLanes<X, Site, CountEvents, M, Fp16Exponent>;
   using H = typename X::template Lanes<16>;
   constexpr bool kHalfLanes = X::kBfpHalfLanes && bfpSiteRow(Site).dest16();

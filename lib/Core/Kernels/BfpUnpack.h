@@ -13,6 +13,7 @@
 #define BIRSIM_LIB_CORE_KERNELS_BFPUNPACK_H
 
 #include "BfpWalk.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -65,10 +66,9 @@ bfpUnpackBlock(const BfpLayout &layout, const BfpGroupSizes &sizes,
 }
 
 template <class X, BfpSite Site, unsigned M>
-__attribute__((noinline)) void bfpUnpackLoop(const BfpLayout &layout,
-                                             const unsigned char *packed,
-                                             size_t firstTile,
-                                             size_t tileCount, char *dst) {
+BIRSIM_KERNEL_LOOP void
+bfpUnpackLoop(const BfpLayout &layout, const unsigned char *packed,
+              size_t firstTile, size_t tileCount, char *dst) {
   const unsigned blocks = layout.shape.blocks();
   const BfpGroupSizes sizes(layout);
   if (BfpStripes::fits(layout)) {

@@ -14,6 +14,8 @@
 #ifndef BIRSIM_LIB_CORE_KERNELS_ELEMENTWISE_H
 #define BIRSIM_LIB_CORE_KERNELS_ELEMENTWISE_H
 
+#include "VectorBuiltins.h"
+
 #ifndef BIRSIM_LIB_CORE_KERNELS_LANEARITHMETIC_H
 #error "include LaneArithmetic.h first"
 #endif
@@ -65,8 +67,8 @@ size_t vectorOpSteps(char *out, const char *acc, const char *x, size_t count,
 }
 
 template <class X, F32Op Op>
-__attribute__((noinline)) void reduceF32Loop(char *out, const char *acc,
-                                             const char *x, size_t count) {
+BIRSIM_KERNEL_LOOP void reduceF32Loop(char *out, const char *acc, const char *x,
+                                      size_t count) {
   size_t i = vectorOpSteps<X, 4>(out, acc, x, count, [](auto a, auto b) {
     return applyLanes<Op, typename X::template Lanes<32>>(a, b);
   });
@@ -79,8 +81,8 @@ __attribute__((noinline)) void reduceF32Loop(char *out, const char *acc,
 /// int32/int64 add (wrapping), min, max (signed; equal values are the same
 /// bits, so the order of MIN/MAX's operands does not matter) (§3).
 template <class X, unsigned Bytes, MemoryReductionOp Op>
-__attribute__((noinline)) void integerLoop(char *out, const char *acc,
-                                           const char *x, size_t count) {
+BIRSIM_KERNEL_LOOP void integerLoop(char *out, const char *acc, const char *x,
+                                    size_t count) {
   size_t i = vectorOpSteps<X, Bytes>(out, acc, x, count, [](auto a, auto b) {
     return X::template integerOp<Bytes, Op>(a, b);
   });
@@ -114,9 +116,8 @@ void narrowReduceTail(const FloatFormat &f, unsigned bytes, char *acc,
 
 /// min/max of a narrow IEEE format on its codes (MinMaxCodeLanes).
 template <class X, bool IsMin, unsigned Bytes>
-__attribute__((noinline)) void minMaxCodesLoop(const FloatFormat &f,
-                                               char *acc, const char *x,
-                                               size_t count) {
+BIRSIM_KERNEL_LOOP void minMaxCodesLoop(const FloatFormat &f, char *acc,
+                                        const char *x, size_t count) {
   MinMaxCodeLanes<typename X::template Lanes<8 * Bytes>, IsMin> minMax(f);
   size_t i = vectorOpSteps<X, Bytes>(acc, acc, x, count, minMax);
   constexpr F32Op op = IsMin ? F32Op::kernelMin : F32Op::kernelMax;
@@ -142,8 +143,7 @@ template <class X> auto bf16Sums(typename X::template Lanes<16>::I a,
 /// VCVTPH2PS quieting a signalling NaN nor the adder's source order changes
 /// a result; VCVTPS2PH rounds the others to nearest even.
 template <class X, bool Bf16>
-__attribute__((noinline)) void halfAddLoop(char *acc, const char *x,
-                                           size_t count) {
+BIRSIM_KERNEL_LOOP void halfAddLoop(char *acc, const char *x, size_t count) {
   size_t i = vectorOpSteps<X, 2>(acc, acc, x, count, [](auto a, auto b) {
     if constexpr (Bf16)
       return bf16Sums<X>(a, b);
@@ -170,9 +170,8 @@ __attribute__((noinline)) void halfAddLoop(char *acc, const char *x,
 /// Only for fp8AddFitsHalf formats. With Count, returns
 /// countFp8AddOverflows of the elements.
 template <class X, bool Count, bool TopByte>
-__attribute__((noinline)) uint64_t fp8AddSteps(const FloatFormat &f,
-                                               char *acc, const char *x,
-                                               size_t count) {
+BIRSIM_KERNEL_LOOP uint64_t fp8AddSteps(const FloatFormat &f, char *acc,
+                                        const char *x, size_t count) {
   using Step = typename X::template Fp8Add<Count, TopByte>;
   Step add(f);
   uint64_t overflows = 0;
@@ -202,10 +201,8 @@ uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
 /// Widen both, fp32 op, narrow with FP8 config 0: narrowReduceLoopOf's
 /// general loop.
 template <class X, F32Op Op, unsigned Bytes>
-__attribute__((noinline)) void generalNarrowReduceLoop(const FloatFormat &f,
-                                                       char *acc,
-                                                       const char *x,
-                                                       size_t count) {
+BIRSIM_KERNEL_LOOP void generalNarrowReduceLoop(const FloatFormat &f, char *acc,
+                                                const char *x, size_t count) {
   using V = typename X::template Lanes<32>;
   WidenLanes<V> widen(f);
   NarrowLanes<V> narrow(f, /*config=*/0);
@@ -224,10 +221,9 @@ __attribute__((noinline)) void generalNarrowReduceLoop(const FloatFormat &f,
 /// fp32 -> a narrow format under `config`; with Count, the FidelityEvents
 /// of each element (NarrowCastClassifier's rule) into `events`.
 template <class X, bool Count, unsigned Bytes>
-__attribute__((noinline)) void narrowLoop(const FloatFormat &f,
-                                          const char *src, char *dst,
-                                          size_t count, unsigned config,
-                                          FidelityCounts *events) {
+BIRSIM_KERNEL_LOOP void narrowLoop(const FloatFormat &f, const char *src,
+                                   char *dst, size_t count, unsigned config,
+                                   FidelityCounts *events) {
   NarrowLanes<typename X::template Lanes<32>> narrow(f, config);
   typename X::template Tally<NarrowClass> lanes{};
   ClassCounts<NarrowClass> totals;
@@ -263,8 +259,8 @@ __attribute__((noinline)) void narrowLoop(const FloatFormat &f,
 
 /// A narrow format -> fp32, exactly.
 template <class X, unsigned Bytes>
-__attribute__((noinline)) void widenLoop(const FloatFormat &f, const char *src,
-                                         char *dst, size_t count) {
+BIRSIM_KERNEL_LOOP void widenLoop(const FloatFormat &f, const char *src,
+                                  char *dst, size_t count) {
   WidenLanes<typename X::template Lanes<32>> widen(f);
   size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
                                                             auto part) {

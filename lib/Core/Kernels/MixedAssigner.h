@@ -37,9 +37,8 @@ void bfpPrefetchTileAhead(const BfpLayout &layout, const char *src,
 /// Tile `tile` of `layout`'s values as fp32, block b at out[16 b], the
 /// tiles ahead prefetched.
 template <class X, int Load>
-__attribute__((noinline)) void bfpGatherLoop(const BfpLayout &layout,
-                                             const char *src, size_t tile,
-                                             float *out) {
+BIRSIM_KERNEL_LOOP void bfpGatherLoop(const BfpLayout &layout, const char *src,
+                                      size_t tile, float *out) {
   size_t bytes = layout.values->bytes;
   const char *origin = src + layout.origin(tile) * bytes;
   bfpPrefetchTileAhead<X>(layout, src, tile);
@@ -149,8 +148,8 @@ bfpMixedTrips(Load &&load, size_t count, Consume &&consume) {
 
 /// bfpMixedTrips' round trips into q[c].
 template <class X, unsigned Mask>
-__attribute__((noinline)) void
-bfpMixedRoundTripsLoop(const float *x, float *const *q, size_t count) {
+BIRSIM_KERNEL_LOOP void bfpMixedRoundTripsLoop(const float *x, float *const *q,
+                                               size_t count) {
   using V = typename X::template Lanes<32>;
   bfpMixedTrips<X, Mask>(
       [&](size_t i) {
@@ -184,11 +183,10 @@ __attribute__((always_inline)) inline MixedLanes mixedLoad(const float *p) {
 /// assigner's (BfpMixed.cpp): a moment's product fused into its sum (D45),
 /// nothing else contracted.
 template <class X, MixedPass Pass, unsigned Count>
-__attribute__((noinline)) void mixedPassLoop(const float *x,
-                                             const float *const *q,
-                                             const double *means, size_t n,
-                                             double (*partials)[8]) {
-BIRSIM_FP_CONTRACT_OFF
+BIRSIM_KERNEL_LOOP void mixedPassLoop(const float *x, const float *const *q,
+                                      const double *means, size_t n,
+                                      double (*partials)[8]) {
+  BIRSIM_FP_CONTRACT_OFF
   constexpr unsigned kSums = mixedSumsOf(Pass, Count);
   MixedLanes sum[kSums] = {};
   if constexpr (Pass == MixedPass::moments) {
@@ -237,10 +235,10 @@ BIRSIM_FP_CONTRACT_OFF
 /// vectors (a block's two halves into one on AVX2: at most 128 terms a
 /// lane for a tile of 1024), the tiles ahead prefetched.
 template <class X, unsigned Mask, int Load>
-__attribute__((noinline)) void mixedScreenLoop(const BfpLayout &layout,
-                                               const char *src, size_t tile,
-                                               MixedScreenSums &out) {
-BIRSIM_FP_CONTRACT_OFF
+BIRSIM_KERNEL_LOOP void mixedScreenLoop(const BfpLayout &layout,
+                                        const char *src, size_t tile,
+                                        MixedScreenSums &out) {
+  BIRSIM_FP_CONTRACT_OFF
   using F = typename VectorOf<float, X::kVectorBytes>::type;
   constexpr size_t kLanes = X::kVectorBytes / 4;
   auto total = [](F v) {
@@ -316,8 +314,8 @@ BIRSIM_FP_CONTRACT_OFF
 
 /// fmax over |b - a|: a NaN term keeps the running maximum.
 template <class X>
-__attribute__((noinline)) double
-mixedMaxAbsDifferenceLoop(const float *a, const float *b, size_t n) {
+BIRSIM_KERNEL_LOOP double mixedMaxAbsDifferenceLoop(const float *a,
+                                                    const float *b, size_t n) {
   MixedLanes worst = {};
   for (size_t i = 0; i < n; i += 8) {
     MixedLanes t = BIRSIM_VECTOR_ABS(mixedLoad(b + i) -

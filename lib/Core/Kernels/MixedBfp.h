@@ -15,6 +15,7 @@
 #include "BfpPack.h"
 #include "BfpUnpack.h"
 #include "Dispatch.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -29,7 +30,7 @@ constexpr unsigned kMixedMagnitudeBits =
 /// in bands as bfpPackLoop's, every format of a band in one walk; a
 /// transpose's columns in the same order. Whole 32x32 tiles: no padding.
 template <class X, int Load>
-__attribute__((noinline)) void
+BIRSIM_KERNEL_LOOP void
 bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
                  const uint8_t *codes, const size_t *offsets, size_t firstTile,
                  size_t tileCount, char *out, BfpTally &tally) {
@@ -72,7 +73,7 @@ bfpPackMixedLoop(const BfpLayout *layouts, const char *src,
 /// offsets[firstTile] (`packed`) into `dst` (the whole call's fp32
 /// values), a bfp0 tile as +0.
 template <class X>
-__attribute__((noinline)) void
+BIRSIM_KERNEL_LOOP void
 bfpUnpackMixedLoop(const BfpLayout *layouts, const unsigned char *packed,
                    const uint8_t *codes, const size_t *offsets,
                    size_t firstTile, size_t tileCount, char *dst) {

@@ -13,6 +13,7 @@
 #define BIRSIM_LIB_CORE_KERNELS_MXTILES_H
 
 #include "BfpWalk.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -23,9 +24,9 @@ namespace birsim::core::kernel {
 /// reduction of their largest magnitudes, and a block with an Inf or a
 /// NaN takes mxScale.
 template <class X, int Load, BfpFormat Format>
-__attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
-                                          const char *src, size_t firstTile,
-                                          size_t tileCount, char *out) {
+BIRSIM_KERNEL_LOOP void mxPackLoop(const BfpLayout &layout, const char *src,
+                                   size_t firstTile, size_t tileCount,
+                                   char *out) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];
@@ -153,10 +154,9 @@ __attribute__((noinline)) void mxPackLoop(const BfpLayout &layout,
 /// Unpacks MX tiles [firstTile, firstTile + tileCount) as unpackMxTiles
 /// does, a walk block (16 elements) at a time.
 template <class X, BfpFormat Format>
-__attribute__((noinline)) void mxUnpackLoop(const BfpLayout &layout,
-                                            const unsigned char *packed,
-                                            size_t firstTile,
-                                            size_t tileCount, char *dst) {
+BIRSIM_KERNEL_LOOP void
+mxUnpackLoop(const BfpLayout &layout, const unsigned char *packed,
+             size_t firstTile, size_t tileCount, char *dst) {
   using V = typename X::template Lanes<32>;
   using Block = typename X::BfpBlock;
   constexpr const BfpFormatInfo &f = kBfpFormatTable[int(Format)];

@@ -13,6 +13,7 @@
 
 #include "Elementwise.h"
 #include "Kernels.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -46,9 +47,9 @@ __attribute__((noinline, cold)) void tensixMulExactLanes(const TensixMulTable &t
 /// a +0 word (the phases' slices are zero) gives +0; the rest are
 /// recomputed exactly (tensixMulTableElement).
 template <class X, bool Wide>
-__attribute__((noinline)) void tensixMulTableLoop(const TensixMulTable &table,
-                                                  const char *a, const char *b,
-                                                  char *dest, size_t count) {
+BIRSIM_KERNEL_LOOP void tensixMulTableLoop(const TensixMulTable &table,
+                                           const char *a, const char *b,
+                                           char *dest, size_t count) {
   using V = typename X::template Lanes<32>;
   constexpr unsigned bytes = Wide ? 4 : 2;
   const auto exponentMask = V::splat(0xFF), fractionMask = V::splat(0x7F);
@@ -311,9 +312,9 @@ template <class V> struct TensixMulOperands {
 /// "From a zeroed 16-bit Dest"): each pair of 32-bit vectors of operands
 /// packed into one of 16-bit lanes, the last elements on 32-bit lanes.
 template <class X, unsigned Kept>
-__attribute__((noinline)) void tensixMulFromZeroLoop(
-    const TensixEltwiseConfig &config, const char *a, const char *b,
-    char *dest, size_t count) {
+BIRSIM_KERNEL_LOOP void tensixMulFromZeroLoop(const TensixEltwiseConfig &config,
+                                              const char *a, const char *b,
+                                              char *dest, size_t count) {
   using V = typename X::template Lanes<32>;
   using V16 = typename X::template Lanes<16>;
   using I = typename V::I;
@@ -373,9 +374,9 @@ __attribute__((noinline)) void tensixMulFromZeroLoop(
 /// mul_tiles by the specification's steps on lanes: one ELWMUL per phase
 /// into Dest (zero, or its values with `accumulate`).
 template <class X, bool Wide>
-__attribute__((noinline)) void tensixMulDirectLoop(
-    const TensixEltwiseConfig &config, const char *a, const char *b,
-    char *dest, size_t count) {
+BIRSIM_KERNEL_LOOP void tensixMulDirectLoop(const TensixEltwiseConfig &config,
+                                            const char *a, const char *b,
+                                            char *dest, size_t count) {
   if constexpr (!Wide) {
     if (!config.accumulate && (config.phases & 1)) {
       if (config.dest == TensixDest::fp16)
@@ -567,9 +568,8 @@ tensixL1Bf16Exact(typename V::I l1, typename V::I v, uint32_t exact) {
 }
 
 template <class X, TensixPackConversion C>
-__attribute__((noinline)) void tensixPackLoop(bool l1Accumulate,
-                                              const char *in, char *out,
-                                              size_t count) {
+BIRSIM_KERNEL_LOOP void tensixPackLoop(bool l1Accumulate, const char *in,
+                                       char *out, size_t count) {
   using V = typename X::template Lanes<32>;
   constexpr unsigned inBytes = tensixPackInBytes(C);
   constexpr unsigned outBytes = tensixPackOutBytes(C);

@@ -11,6 +11,7 @@
 #define BIRSIM_LIB_CORE_KERNELS_TENSIXMATMUL_H
 
 #include "TensixEltwise.h"
+#include "VectorBuiltins.h"
 
 namespace birsim::core::kernel {
 
@@ -182,10 +183,10 @@ typename X::template Lanes<32>::I tensixMvmulTileLanes(
 /// each vector's Dest words through every K tile, phase and MVMUL (§7
 /// "matmul_tiles") before they are stored. n is a multiple of 32.
 template <class X, bool Wide>
-__attribute__((noinline)) void
-tensixMatmulRowsLoop(const TensixMatmulConfig &config,
-                     const TensixMatmulFields &f, char *dest, size_t rowBegin,
-                     size_t rowEnd) {
+BIRSIM_KERNEL_LOOP void tensixMatmulRowsLoop(const TensixMatmulConfig &config,
+                                             const TensixMatmulFields &f,
+                                             char *dest, size_t rowBegin,
+                                             size_t rowEnd) {
   using V = typename X::template Lanes<32>;
   using I = typename V::I;
   constexpr unsigned L = X::kVectorBytes / 4;
