@@ -132,7 +132,9 @@ template <class X> struct EntryPoints {
     withConstant<T::keepFp32, T::fp32RoundBf16, T::fp32TruncFp16,
                  T::fp32RoundFp16, T::keepBf16, T::widenBf16, T::keepFp16,
                  T::widenFp16, T::fp16TruncBf16>(conversion, [&](auto c) {
-      tensixPackLoop<X, c>(l1Accumulate, in, out, count);
+      withBool(l1Accumulate, [&](auto accumulate) {
+        tensixPackLoop<X, c, accumulate>(in, out, count);
+      });
     });
   }
   static uint64_t fp8AddCounted(const FloatFormat &f, void *acc,

@@ -567,66 +567,124 @@ tensixL1Bf16Exact(typename V::I l1, typename V::I v, uint32_t exact) {
   return v;
 }
 
-template <class X, TensixPackConversion C>
-BIRSIM_KERNEL_LOOP void tensixPackLoop(bool l1Accumulate, const char *in,
-                                       char *out, size_t count) {
+/// The packer's output of `count` Dest values; with L1Accumulate, added
+/// into L1's values at `out` (a constant: no per-step branch).
+///
+/// A bf16 step whose L1 holds a NaN takes the scalar rule, a call: such a
+/// step stores nothing in the loop and is redone after its chunk of steps,
+/// so that no call sits inside a loop (around one every vector constant is
+/// caller-saved, and GCC rematerialises them at each step).
+template <class X, TensixPackConversion C, bool L1Accumulate>
+BIRSIM_KERNEL_LOOP void tensixPackLoop(const char *in, char *out,
+                                       size_t count) {
   using V = typename X::template Lanes<32>;
   constexpr unsigned inBytes = tensixPackInBytes(C);
   constexpr unsigned outBytes = tensixPackOutBytes(C);
   using T = TensixPackConversion;
   constexpr bool toBf16 =
       C == T::fp32RoundBf16 || C == T::keepBf16 || C == T::fp16TruncBf16;
-  // One step's values `v` (32-bit lanes) accumulated into L1's `l1`.
-  auto accumulate = [&](auto v, auto l1, auto part) {
+  // One step's values `v` (32-bit lanes) accumulated into L1's `l1`; with
+  // `exact` false, `redo` is set instead of taking the scalar rule.
+  auto accumulate = [&](auto exact, auto v, auto l1, auto part, bool &redo)
+      __attribute__((always_inline)) {
     if constexpr (outBytes == 4) {
       return tensixL1AccumulateF32<V>(l1, v);
     } else if constexpr (toBf16) {
       typename V::M nan;
       auto sum = tensixL1AccumulateBf16<V>(l1, v, nan);
-      uint32_t exact = V::bits(V::both(nan, X::valid(part)));
-      if (__builtin_expect(exact != 0, 0)) // a NaN in L1: the scalar rule
-        v = tensixL1Bf16Exact<V, C>(l1, v, exact);
+      uint32_t lanes = V::bits(V::both(nan, X::valid(part)));
+      if constexpr (decltype(exact)::value) {
+        if (lanes != 0) // a NaN in L1: the scalar rule
+          v = tensixL1Bf16Exact<V, C>(l1, v, lanes);
+      } else {
+        redo |= lanes != 0;
+      }
       return V::select(nan, v, sum);
     } else {
       return tensixL1AccumulateFp16<V>(l1, v);
     }
   };
+  constexpr size_t kChunkSteps = 64;
+  size_t redo[kChunkSteps];
+  // Runs step(exact, at, part) over [first, first + n) by `Lanes`, a chunk
+  // at a time, redoing the steps that asked; returns the values covered.
+  auto chunked = [&](auto lanes, size_t first, size_t n, auto step)
+      __attribute__((always_inline)) {
+    constexpr size_t kLanes = decltype(lanes)::value;
+    using Whole = decltype(X::template whole<kLanes>());
+    size_t done = 0;
+    while (done < n) {
+      size_t chunk = std::min(n - done, kChunkSteps * kLanes);
+      unsigned pending = 0;
+      size_t base = first + done;
+      size_t covered = vectorSteps<X, kLanes>(chunk, [&](size_t j, auto part) {
+        if (step(std::false_type{}, base + j, part))
+          return;
+        if constexpr (std::is_same_v<decltype(part), Whole>)
+          redo[pending++] = base + j;
+        else // the masked tail, once a call
+          step(std::true_type{}, base + j, part);
+      });
+      for (unsigned r = 0; r < pending; ++r)
+        step(std::true_type{}, redo[r], X::template whole<kLanes>());
+      done += covered;
+      if (covered < chunk)
+        break;
+    }
+    return done;
+  };
   size_t paired = 0;
   if constexpr (inBytes == 2 && outBytes == 2) {
     // 16-bit to 16-bit: one vector of each, widened by interleaving with
-    // zeros and narrowed back by the pack that undoes it.
+    // zeros and narrowed back by the pack that undoes it; whole steps only.
     constexpr size_t kStep = X::kVectorBytes / 2;
     const auto zero = V::zero();
-    for (; paired + kStep <= count; paired += kStep) {
-      auto part = X::template whole<kStep / 2>();
-      auto values = X::template load<2>(X::template whole<kStep>(),
-                                        in + 2 * paired);
-      auto low = tensixPackLanes<V, C>(X::unpackLow16(values, zero));
-      auto high = tensixPackLanes<V, C>(X::unpackHigh16(values, zero));
-      if (l1Accumulate) {
-        auto l1 = X::template load<2>(X::template whole<kStep>(),
-                                      out + 2 * paired);
-        low = accumulate(low, X::unpackLow16(l1, zero), part);
-        high = accumulate(high, X::unpackHigh16(l1, zero), part);
-      }
-      X::template store<2>(out + 2 * paired, X::template whole<kStep>(),
-                           X::packUnsigned32(low, high));
-    }
+    size_t whole = count - count % kStep;
+    paired = chunked(
+        std::integral_constant<size_t, kStep>{}, 0,
+        whole, [&](auto exact, size_t at, auto) __attribute__((always_inline)) {
+          auto part = X::template whole<kStep / 2>();
+          auto values =
+              X::template load<2>(X::template whole<kStep>(), in + 2 * at);
+          auto low = tensixPackLanes<V, C>(X::unpackLow16(values, zero));
+          auto high = tensixPackLanes<V, C>(X::unpackHigh16(values, zero));
+          bool again = false;
+          if constexpr (L1Accumulate) {
+            auto l1 =
+                X::template load<2>(X::template whole<kStep>(), out + 2 * at);
+            low = accumulate(exact, low, X::unpackLow16(l1, zero), part, again);
+            high =
+                accumulate(exact, high, X::unpackHigh16(l1, zero), part, again);
+          }
+          if (again)
+            return false;
+          X::template store<2>(out + 2 * at, X::template whole<kStep>(),
+                               X::packUnsigned32(low, high));
+          return true;
+        });
   }
-  size_t covered = paired + vectorSteps<X, X::kVectorBytes / 4>(
-                                count - paired, [&](size_t j, auto part) {
-    size_t i = paired + j;
-    auto v = tensixPackLanes<V, C>(
-        X::template loadWidened<inBytes>(part, in + inBytes * i));
-    if (l1Accumulate) {
-      auto l1 = X::template loadWidened<outBytes>(part, out + outBytes * i);
-      v = accumulate(v, l1, part);
-    }
-    X::template storeNarrowed<outBytes>(out + outBytes * i, part, v);
-  });
+  size_t covered =
+      paired +
+      chunked(
+          std::integral_constant<size_t, X::kVectorBytes / 4>{}, paired,
+          count - paired,
+          [&](auto exact, size_t i, auto part) __attribute__((always_inline)) {
+            auto v = tensixPackLanes<V, C>(
+                X::template loadWidened<inBytes>(part, in + inBytes * i));
+            bool again = false;
+            if constexpr (L1Accumulate) {
+              auto l1 =
+                  X::template loadWidened<outBytes>(part, out + outBytes * i);
+              v = accumulate(exact, v, l1, part, again);
+            }
+            if (again)
+              return false;
+            X::template storeNarrowed<outBytes>(out + outBytes * i, part, v);
+            return true;
+          });
   if (covered < count)
-    portableKernels().tensixPack(C, l1Accumulate, in + inBytes * covered,
-                         out + outBytes * covered, count - covered);
+    portableKernels().tensixPack(C, L1Accumulate, in + inBytes * covered,
+                                 out + outBytes * covered, count - covered);
 }
 
 } // namespace birsim::core::kernel
