@@ -34,6 +34,10 @@ enum {
   BIRSIM_COMPILER_REMARK = 3,
 };
 
+/// A severity's name as diagnostics print it ("error", "warning", "note",
+/// "remark"), or NULL for any other number.
+MLIR_CAPI_EXPORTED const char *birsimCompilerSeverityName(int severity);
+
 /// birsim's version ("0.7.0").
 MLIR_CAPI_EXPORTED const char *birsimCompilerVersion(void);
 

@@ -23,6 +23,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <iterator>
 #include <mutex>
 #include <new>
 #include <string>
@@ -56,11 +57,6 @@ std::string locationText(Location loc) {
     loc.print(os);
   }
   return text;
-}
-
-const char *severityName(int severity) {
-  static const char *const names[] = {"error", "warning", "note", "remark"};
-  return names[severity];
 }
 
 int severityOf(DiagnosticSeverity severity) {
@@ -134,6 +130,12 @@ struct BirsimCompilerSession {
   std::string diagnosticsText;
   std::string printed;
 };
+
+const char *birsimCompilerSeverityName(int severity) {
+  static const char *const names[] = {"error", "warning", "note", "remark"};
+  return severity >= 0 && severity < int(std::size(names)) ? names[severity]
+                                                           : nullptr;
+}
 
 const char *birsimCompilerVersion(void) { return BIRSIM_VERSION_STRING; }
 
@@ -241,8 +243,8 @@ const char *birsimCompilerDiagnostics(BirsimCompilerSession *session) {
   std::string &text = session->diagnosticsText;
   text.clear();
   for (const Record &r : session->records)
-    text += r.location + ": " + severityName(r.severity) + ": " + r.message +
-            "\n";
+    text += r.location + ": " + birsimCompilerSeverityName(r.severity) + ": " +
+            r.message + "\n";
   return text.c_str();
 }
 

@@ -25,7 +25,6 @@ from typing import List, NamedTuple, Tuple, Union
 from . import _runtime
 
 LIBRARY = "libbirsim_compiler.so.0"
-SEVERITIES = ("error", "warning", "note", "remark")
 
 try:
     _PATH = _runtime.find_library(__file__, LIBRARY, "BIRSIM_COMPILER")
@@ -40,6 +39,7 @@ except OSError as e:
 _Session = _c.c_void_p
 for _name, _result, _args in (
         ("birsimCompilerVersion", _c.c_char_p, []),
+        ("birsimCompilerSeverityName", _c.c_char_p, [_c.c_int]),
         ("birsimCompilerSessionCreate", _Session, []),
         ("birsimCompilerSessionDestroy", None, [_Session]),
         ("birsimCompilerParse", _c.c_int,
@@ -169,7 +169,8 @@ class Session:
         for i in range(_lib.birsimCompilerDiagnosticCount(self._s)):
             if _lib.birsimCompilerDiagnostic(self._s, i, _c.byref(severity),
                                              _c.byref(loc), _c.byref(msg)) == 0:
-                out.append(Diagnostic(SEVERITIES[severity.value],
+                name = _lib.birsimCompilerSeverityName(severity.value)
+                out.append(Diagnostic(name.decode(),
                                       (loc.value or b"").decode(),
                                       (msg.value or b"").decode()))
         return tuple(out)

@@ -78,6 +78,10 @@ static void printDiagnostics(BirsimCompilerSession *s) {
 }
 
 static void testSession(void) {
+  printf("severities %s %s %s %s %d\n", birsimCompilerSeverityName(0),
+         birsimCompilerSeverityName(1), birsimCompilerSeverityName(2),
+         birsimCompilerSeverityName(3), birsimCompilerSeverityName(4) == NULL);
+  // CHECK: severities error warning note remark 1
   printf("version %s\n", birsimCompilerVersion());
   // CHECK: version {{[0-9]+\.[0-9]+\.[0-9]+}}
   BirsimCompilerSession *s = birsimCompilerSessionCreate();
