@@ -63,10 +63,11 @@ check "the runtime needs only libc, libm and libstdc++" runtime_needs
 
 step "the Python suite against the installed package"
 log=$(mktemp)
-# From outside the clone, so that `import birsim` is the installed package.
-(cd "$out" && env -u PYTHONPATH -u BIRSIM_RUNTIME "$src/$venv/bin/python" -c \
+# From build-pypi/, where no birsim/ folder shadows the installed package,
+# and without the variables that would point it at other libraries.
+(cd "$out" && env -u PYTHONPATH -u BIRSIM_RUNTIME -u BIRSIM_COMPILER "$src/$venv/bin/python" -c \
    "import birsim; print('birsim', birsim.__version__, 'from', birsim.__file__)" &&
- env -u PYTHONPATH -u BIRSIM_RUNTIME "$src/$venv/bin/python" -m pytest -q \
+ env -u PYTHONPATH -u BIRSIM_RUNTIME -u BIRSIM_COMPILER "$src/$venv/bin/python" -m pytest -q \
    -p no:cacheprovider -rs "$src"/test/Python/test_*.py) 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 # pytest's last line: "N failed, N passed, N skipped, N errors in T s".
