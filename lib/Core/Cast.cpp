@@ -60,6 +60,53 @@ void portable::widenToF32(const FloatFormat &format, unsigned bytes,
               widenToF32(format, uint32_t(loadBits(in + i * bytes, bytes))));
 }
 
+void castSpan(const DtypeInfo &from, const void *src, const DtypeInfo &to,
+              void *dst, size_t count, unsigned fp8Config,
+              FidelityCounts *counts) {
+  auto *in = static_cast<const unsigned char *>(src);
+  auto *out = static_cast<unsigned char *>(dst);
+  if (counts)
+    counts->elements[int(FidelityFamily::cast)] += count;
+  if (&from == &to) { // bits unchanged: every value kept (§4)
+    if (count)        // null buffers are allowed with a zero count
+      std::memmove(out, in, count * from.bytes);
+    return;
+  }
+  // The path's kernels for fp32 <-> the narrow float formats (§4).
+  const PathKernels &kernels = activeKernels();
+  if (from.kind == DtypeKind::Float32 && to.kind == DtypeKind::Float &&
+      vectorCastCovers(*to.format)) {
+    FidelityCounts events; // the kernel counts its elements itself
+    kernels.narrowFromF32(*to.format, to.bytes, in, out, count,
+                          to.isFp8() ? fp8Config : 0,
+                          counts ? &events : nullptr);
+    if (counts)
+      for (int e = 0; e < kNumFidelityEvents; ++e)
+        counts->count[e] += events.count[e];
+    return;
+  }
+  if (to.kind == DtypeKind::Float32 && from.kind == DtypeKind::Float &&
+      vectorCastCovers(*from.format)) // exact widening: no event
+    return kernels.widenToF32(*from.format, from.bytes, in, out, count);
+  if (!counts) {
+    for (size_t i = 0; i < count; ++i, in += from.bytes, out += to.bytes)
+      storeBits(out, to.bytes,
+                writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
+                             fp8Config));
+    return;
+  }
+  CastClassifier classifier(from, to, fp8Config);
+  for (size_t i = 0; i < count; ++i, in += from.bytes, out += to.bytes) {
+    uint64_t bits = loadBits(in, from.bytes);
+    uint32_t hub = readAsF32(from, bits);
+    uint64_t written = writeFromF32(to, hub, fp8Config);
+    storeBits(out, to.bytes, written);
+    if (FidelityEvent e = classifier.classify(bits, hub, written);
+        e != kNoFidelityEvent)
+      ++counts->count[int(e)];
+  }
+}
+
 Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config, FidelityCounts *counts) {
   if (Status s = checkCast(srcDtype, dstDtype, fp8Config))
@@ -70,52 +117,15 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
   if (Status s = checkNoOverlap(dst, count * to.bytes, src, count * from.bytes,
                                 /*exactAllowed=*/true))
     return s;
-  if (&from == &to) { // bits unchanged: every value kept (§4)
-    if (counts) {
-      FidelityCounts kept;
-      kept.elements[int(FidelityFamily::cast)] = count;
-      counts->addLocked(kept);
-    }
-    if (count) // null buffers are allowed with a zero count
-      std::memmove(dst, src, count * from.bytes);
+  if (&from == &to) { // one memmove, in place included
+    castSpan(from, src, to, dst, count, fp8Config, counts);
     return Status::success();
   }
-  // The path's kernels for fp32 <-> the narrow float formats (§4).
-  const PathKernels &kernels = activeKernels();
-  bool fromF32 = from.kind == DtypeKind::Float32 &&
-                 to.kind == DtypeKind::Float && vectorCastCovers(*to.format);
-  bool toF32 = to.kind == DtypeKind::Float32 &&
-               from.kind == DtypeKind::Float && vectorCastCovers(*from.format);
-  unsigned config = to.isFp8() ? fp8Config : 0;
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    auto *in = static_cast<const unsigned char *>(src) + begin * from.bytes;
-    auto *out = static_cast<unsigned char *>(dst) + begin * to.bytes;
-    size_t n = end - begin;
     FidelityCounts chunk;
-    FidelityCounts *events = counts ? &chunk : nullptr;
-    if (fromF32) {
-      kernels.narrowFromF32(*to.format, to.bytes, in, out, n, config, events);
-    } else if (toF32) { // exact widening: no event
-      kernels.widenToF32(*from.format, from.bytes, in, out, n);
-      chunk.elements[int(FidelityFamily::cast)] = n;
-    } else if (events) {
-      CastClassifier classifier(from, to, fp8Config);
-      chunk.elements[int(FidelityFamily::cast)] = n;
-      for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes) {
-        uint64_t bits = loadBits(in, from.bytes);
-        uint32_t hub = readAsF32(from, bits);
-        uint64_t written = writeFromF32(to, hub, fp8Config);
-        storeBits(out, to.bytes, written);
-        if (FidelityEvent e = classifier.classify(bits, hub, written);
-            e != kNoFidelityEvent)
-          ++chunk.count[int((e))];
-      }
-    } else {
-      for (size_t i = 0; i < n; ++i, in += from.bytes, out += to.bytes)
-        storeBits(out, to.bytes,
-                  writeFromF32(to, readAsF32(from, loadBits(in, from.bytes)),
-                               fp8Config));
-    }
+    castSpan(from, static_cast<const unsigned char *>(src) + begin * from.bytes,
+             to, static_cast<unsigned char *>(dst) + begin * to.bytes,
+             end - begin, fp8Config, counts ? &chunk : nullptr);
     if (counts)
       counts->addLocked(chunk);
   });

@@ -190,10 +190,6 @@ static uint64_t copyElement(uint64_t, uint64_t src) { return src; }
 
 //===-- The portable path's reductions (Portable.h) -----------------------===//
 
-/// The kernel's F32Op of each reducing op (add, min, max: a ReducerRow's
-/// index), §3.
-static constexpr F32Op kKernelF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
-                                          F32Op::kernelMax};
 static unsigned reducerIndexOf(F32Op op) {
   return unsigned(std::find(std::begin(kKernelF32Ops), std::end(kKernelF32Ops),
                             op) -

@@ -26,6 +26,15 @@ static std::string choices(int count, const char *(*nameOf)(int)) {
   return textList(items);
 }
 
+/// DmaDtypes.def's rows, by bir::Dtype name.
+static std::string dmaDtypeChoices() {
+  std::vector<std::string> items;
+#define BIRSIM_DMA_DTYPE(Enumerator, NkiName)                                  \
+  items.push_back(dtypeInfo(Dtype::Enumerator).name);
+#include "birsim/Core/DmaDtypes.def"
+  return textList(items);
+}
+
 static const char *bfpFormatName(int format) {
   return lookupBfpFormat(format)->name;
 }
@@ -63,6 +72,10 @@ std::string Status::message() const {
     return "scatter index " + std::to_string(subject) +
            " is outside the destination of " + std::to_string(bound) +
            " elements";
+  case ErrorCode::notDmaDtype:
+    return "dma_compute: dtype " + dtypeText(subject) +
+           " is not one the DMA engine computes on: expected " +
+           dmaDtypeChoices();
   case ErrorCode::notCastable:
     return "cast: dtype " + dtypeText(subject) +
            " is packed and outside the cast engine";

@@ -3,10 +3,11 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
-#include "birsim/Core/Threads.h"
 #include "birsim/Core/Tensix.h"
+#include "birsim/Core/Threads.h"
 #include "birsim/Core/TtFp8.h"
 
 #include <cstdio>
@@ -63,6 +64,10 @@ static_assert(BIRSIM_FP8_SATURATE == kFp8Saturate &&
 #define BIRSIM_TENSIX_FIDELITY(Enumerator, Phases, CMacro)                     \
   static_assert(CMacro == Phases, #CMacro " differs from the core table");
 #include "birsim/Core/Tensix.def"
+static_assert(BIRSIM_ENOT_DMA_DTYPE == int(ErrorCode::notDmaDtype) &&
+                  BIRSIM_ROUND_NEAREST_EVEN == int(Rounding::nearestEven) &&
+                  BIRSIM_ROUND_STOCHASTIC == int(Rounding::stochastic),
+              "Runtime.h's DMA constants differ from the core's");
 static_assert(BIRSIM_ETILE_SHAPE == int(ErrorCode::invalidTileShape) &&
                   BIRSIM_EFORMAT == int(ErrorCode::invalidFormat),
               "Runtime.h's status codes differ from the core's");
@@ -244,6 +249,42 @@ int birsim_scatter_accumulate(int op, void *dst, size_t dst_count,
                              counts);
   });
 }
+
+static Narrowing narrowingOf(unsigned fp8Config, int rounding, uint64_t seed) {
+  return {fp8Config, Rounding(rounding), seed};
+}
+
+int birsim_dma_compute(int op, const void *const *srcs, const int *src_dtypes,
+                       size_t num_srcs, void *dst, int dst_dtype, size_t count,
+                       unsigned fp8_config, int rounding, uint64_t seed) {
+  return counted([&](FidelityCounts *counts) {
+    return dmaCompute(op, srcs, src_dtypes, num_srcs, dst, dst_dtype, count,
+                      narrowingOf(fp8_config, rounding, seed), counts);
+  });
+}
+
+int birsim_accumulate_mixed(int op, void *dst, int dst_dtype, const void *src,
+                            int src_dtype, size_t count, unsigned fp8_config,
+                            int rounding, uint64_t seed) {
+  return counted([&](FidelityCounts *counts) {
+    return accumulateMixed(op, dst, dst_dtype, src, src_dtype, count,
+                           narrowingOf(fp8_config, rounding, seed), counts);
+  });
+}
+
+int birsim_scatter_accumulate_mixed(int op, void *dst, size_t dst_count,
+                                    int dst_dtype, const void *src,
+                                    int src_dtype, const int64_t *indices,
+                                    size_t count, unsigned fp8_config,
+                                    int rounding, uint64_t seed) {
+  return counted([&](FidelityCounts *counts) {
+    return scatterAccumulateMixed(
+        op, dst, dst_count, dst_dtype, src, src_dtype, indices, count,
+        narrowingOf(fp8_config, rounding, seed), counts);
+  });
+}
+
+const char *birsim_nki_dtype_name(int dtype) { return nkiDtypeName(dtype); }
 
 int birsim_alu_op_to_memory_reduction(int alu_op, int *op_out) {
   if (!op_out)

@@ -4,6 +4,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/BfpDeviceTest.cpp
   Core/BfpTest.cpp
   Core/CastTest.cpp
+  Core/DmaComputeTest.cpp
   Core/FidelityTest.cpp
   Core/BfpMixedTest.cpp
   Core/FloatTest.cpp

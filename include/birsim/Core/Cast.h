@@ -27,6 +27,13 @@ Status castBuffer(int srcDtype, const void *src, int dstDtype, void *dst,
                   size_t count, unsigned fp8Config,
                   FidelityCounts *counts = nullptr);
 
+/// `count` elements of checked dtypes from `src` to `dst` on the calling
+/// thread, which exactly alias or do not overlap: one thread's part of
+/// castBuffer. A non-null `counts` gets the cast family's counts added.
+void castSpan(const DtypeInfo &from, const void *src, const DtypeInfo &to,
+              void *dst, size_t count, unsigned fp8Config,
+              FidelityCounts *counts = nullptr);
+
 } // namespace birsim::core
 
 #endif // BIRSIM_CORE_CAST_H

@@ -27,6 +27,7 @@ enum class ErrorCode : int {
   invalidOp = -8,               ///< not a MemoryReductionOps.def row
   invalidFormat = -9,           ///< not a BfpFormats.def row
   invalidTileShape = -10,       ///< not a BfpTileShapes.def row
+  notDmaDtype = -11,            ///< not a DmaDtypes.def row
 };
 
 struct Status {

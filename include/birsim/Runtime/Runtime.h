@@ -35,6 +35,7 @@ extern "C" {
 #define BIRSIM_EOP (-8)            /* not a MemoryReductionOp */
 #define BIRSIM_EFORMAT (-9)        /* not a BFP format */
 #define BIRSIM_ETILE_SHAPE (-10)   /* a BFP tile shape tt-metal rejects */
+#define BIRSIM_ENOT_DMA_DTYPE (-11) /* a dtype the DMA does not compute on */
 
 /* birsim::MemoryReductionOp (include/birsim/Core/MemoryReductionOps.def) */
 #define BIRSIM_OP_COPY 0
@@ -89,6 +90,36 @@ BIRSIM_RT_API int birsim_collective_reduce(int alu_op, float *acc,
                                            const float *x, size_t count);
 BIRSIM_RT_API int birsim_cast(int src_dtype, const void *src, int dst_dtype,
                               void *dst, size_t count, unsigned fp8_config);
+
+/* The DMA engine's arithmetic across dtypes (docs/Semantics.md section 8):
+ * operands widened to fp32, combined by the fp32 core (add, min or max),
+ * narrowed to the destination's dtype under fp8_config, to nearest even
+ * (BIRSIM_ROUND_NEAREST_EVEN) or stochastically from `seed`
+ * (BIRSIM_ROUND_STOCHASTIC: reproducible, not the device's bits). Dtypes
+ * outside DmaDtypes.def are BIRSIM_ENOT_DMA_DTYPE; nothing is written on
+ * error. */
+#define BIRSIM_ROUND_NEAREST_EVEN 0
+#define BIRSIM_ROUND_STOCHASTIC 1
+/* dst = srcs[0] op srcs[1] op ... (1 to 16 sources, in order); dst may be
+ * one of the sources exactly. */
+BIRSIM_RT_API int birsim_dma_compute(int op, const void *const *srcs,
+                                     const int *src_dtypes, size_t num_srcs,
+                                     void *dst, int dst_dtype, size_t count,
+                                     unsigned fp8_config, int rounding,
+                                     uint64_t seed);
+/* dst op= src across dtypes; copy is birsim_cast. */
+BIRSIM_RT_API int birsim_accumulate_mixed(int op, void *dst, int dst_dtype,
+                                          const void *src, int src_dtype,
+                                          size_t count, unsigned fp8_config,
+                                          int rounding, uint64_t seed);
+/* dst[indices[i]] op= src[i] across dtypes, in the order of i. */
+BIRSIM_RT_API int birsim_scatter_accumulate_mixed(
+    int op, void *dst, size_t dst_count, int dst_dtype, const void *src,
+    int src_dtype, const int64_t *indices, size_t count, unsigned fp8_config,
+    int rounding, uint64_t seed);
+/* NKI's name of a dtype the DMA computes on ("float8_e4m3"), else NULL. */
+BIRSIM_RT_API const char *birsim_nki_dtype_name(int dtype);
+
 BIRSIM_RT_API const char *birsim_dtype_name(int dtype); /* NULL when unknown */
 BIRSIM_RT_API size_t birsim_dtype_size(int dtype);      /* 0 when unknown */
 
@@ -480,7 +511,9 @@ BIRSIM_RT_API const char *birsim_version(void);
  * birsim_accumulate_into, birsim_scatter_accumulate,
  * birsim_cast_copy_or_accumulate, birsim_cast, birsim_bfp_pack_tiles,
  * birsim_bfp_pack, birsim_bfp_pack_matrix, birsim_tt_fp8_encode,
- * birsim_tensix_eltwise, birsim_tensix_matmul, and birsim_bfp_pack_at and
+ * birsim_tensix_eltwise, birsim_tensix_matmul, birsim_dma_compute,
+ * birsim_accumulate_mixed, birsim_scatter_accumulate_mixed (the cast
+ * family: the narrowing of each result), and birsim_bfp_pack_at and
  * birsim_bfp_pack_matrix_at at BIRSIM_BFP_HOST; a pack at a device site
  * counts nothing) since the last reset, summed over all threads.
  * Off by default. Field names are the keys of `birsim-opt

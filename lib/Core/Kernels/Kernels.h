@@ -70,6 +70,11 @@ constexpr bool vectorCastCovers(const FloatFormat &f) {
 /// ADDSS(x, acc) / MINSS(x, acc) / MAXSS(x, acc) for the collective reducer.
 enum class F32Op : int { kernelAdd, kernelMin, kernelMax, collectiveAdd };
 
+/// The kernel's F32Op of each reducing MemoryReductionOp (add, min, max:
+/// op - 1), §3.
+constexpr F32Op kKernelF32Ops[] = {F32Op::kernelAdd, F32Op::kernelMin,
+                                   F32Op::kernelMax};
+
 /// The vector kernels' fp8 add runs through fp16 (Elementwise.h's
 /// fp8AddSteps), whose proof covers one-byte IEEE formats with 2..4
 /// mantissa bits and at most 5 exponent bits; any other format takes the

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cstdint>
@@ -21,6 +22,7 @@ namespace oracle {
 
 using llvm::APFloat;
 using llvm::APInt;
+using llvm::APSInt;
 
 /// The oracle's switches name every dtype and have no default: the unit
 /// tests build with -Werror=switch, so a new Dtypes.def row fails the build
@@ -173,6 +175,109 @@ public:
 private:
   std::mt19937_64 rng;
 };
+
+/// §4's cast of one element, written from the spec: the source read as
+/// fp32 (integers RNE, float NaNs with payload at the top, not quieted),
+/// then written to the destination (RNE; integers saturate; FP8 config).
+namespace cast_oracle {
+using namespace birsim::core;
+inline bool isIntegerLike(const birsim::core::DtypeInfo &d) {
+  return d.kind == DtypeKind::SignedInt || d.kind == DtypeKind::UnsignedInt;
+}
+
+/// Source element as an APFloat in fp32 (§4: ints round to nearest even).
+inline APFloat sourceValue(const birsim::core::DtypeInfo &src, uint64_t bits) {
+  unsigned w = 8 * src.bytes;
+  if (isIntegerLike(src)) {
+    APFloat v(APFloat::IEEEsingle());
+    v.convertFromAPInt(APInt(w, bits), src.kind == DtypeKind::SignedInt,
+                       APFloat::rmNearestTiesToEven);
+    return v;
+  }
+  if (src.kind == DtypeKind::Float)
+    return convert(fromBits(src.dtype, bits), Dtype::float32);
+  return f32(uint32_t(bits));
+}
+
+inline uint64_t expectedCast(const birsim::core::DtypeInfo &src, uint64_t bits,
+                             const birsim::core::DtypeInfo &dst,
+                             unsigned config) {
+  if (src.dtype == dst.dtype)
+    return bits;
+  APFloat v = sourceValue(src, bits);
+  uint32_t v32 = uint32_t(toBits(v));
+  if (src.kind == DtypeKind::Float && v.isNaN()) {
+    // §4: sign and payload kept, payload at the top, not quieted.
+    unsigned m = APFloat::semanticsPrecision(semantics(src.dtype)) - 1;
+    unsigned w = width(src.dtype);
+    v32 = uint32_t(bits >> (w - 1)) << 31 | 0x7F800000u |
+          uint32_t(bits & ((1u << m) - 1)) << (23 - m);
+  }
+  switch (dst.kind) {
+  case DtypeKind::Float:
+    return narrow(v32, dst.dtype, dst.isFp8() ? config : 0);
+  case DtypeKind::Float32:
+    return v32;
+  case DtypeKind::Float32r: {
+    bool losesInfo;
+    if (v.isNaN())
+      return ~uint64_t(0); // checked separately
+    v.convert(APFloat::FloatTF32(), APFloat::rmNearestTiesToEven, &losesInfo);
+    v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
+    return toBits(v);
+  }
+  default: {
+    // RNE to an integral value, then clamp in 130-bit signed arithmetic
+    // (every finite fp32 fits); NaN and Inf take the bound of their sign.
+    unsigned w = 8 * dst.bytes;
+    bool isSigned = dst.kind == DtypeKind::SignedInt;
+    APInt maxW = isSigned ? APInt::getSignedMaxValue(w).sext(130)
+                          : APInt::getMaxValue(w).zext(130);
+    APInt minW =
+        isSigned ? APInt::getSignedMinValue(w).sext(130) : APInt(130, 0);
+    if (v.isNaN() || v.isInfinity())
+      return (v.isNegative() ? minW : maxW).trunc(w).getZExtValue();
+    APFloat r = v;
+    r.roundToIntegral(APFloat::rmNearestTiesToEven);
+    APSInt wide(130, /*isUnsigned=*/false);
+    bool exact;
+    r.convertToInteger(wide, APFloat::rmTowardZero, &exact);
+    APInt value = wide;
+    if (value.sgt(maxW))
+      value = maxW;
+    if (value.slt(minW))
+      value = minW;
+    return value.trunc(w).getZExtValue();
+  }
+  }
+}
+
+} // namespace cast_oracle
+using cast_oracle::expectedCast;
+using cast_oracle::sourceValue;
+
+/// The fp32 core of §2 in the kernel's order: add = ADDSS(acc, x), min =
+/// MINSS(x, acc), max = MAXSS(x, acc) (op 1, 2, 3).
+inline uint32_t f32Expected(int op, uint32_t acc, uint32_t x) {
+  APFloat a = f32(acc), b = f32(x);
+  auto isNaN = [](uint32_t v) { return (v & 0x7FFFFFFFu) > 0x7F800000u; };
+  if (op == 1) {
+    if (isNaN(acc))
+      return acc | 0x400000u;
+    if (isNaN(x))
+      return x | 0x400000u;
+    if (a.isInfinity() && b.isInfinity() && a.isNegative() != b.isNegative())
+      return 0xFFC00000u;
+    a.add(b, APFloat::rmNearestTiesToEven);
+    return uint32_t(toBits(a));
+  }
+  if (isNaN(acc) || isNaN(x))
+    return acc;
+  auto cmp = b.compare(a);
+  bool takeX =
+      op == 2 ? cmp == APFloat::cmpLessThan : cmp == APFloat::cmpGreaterThan;
+  return takeX ? x : acc;
+}
 
 } // namespace oracle
 

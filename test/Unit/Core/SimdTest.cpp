@@ -18,6 +18,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
@@ -1015,3 +1016,41 @@ TEST(Threads, ParallelForRunsEveryIndexOnce) {
 }
 
 } // namespace
+
+// The DMA's arithmetic (§8) runs the path's widen, fp32 and narrow kernels:
+// every path gives the portable path's bytes and counts, every DMA pair,
+// with tails and threads.
+TEST(VectorPath, DmaComputeEveryPairAndSource) {
+  std::vector<int> dtypes;
+  for (int d = 0; d < kNumDtypes; ++d)
+    if (nkiDtypeName(d))
+      dtypes.push_back(d);
+  std::mt19937_64 rng(56);
+  for (int dst : dtypes)
+    for (int src : dtypes)
+      for (int op : {1, 2, 3}) {
+        size_t n = 3000 + rng() % 64;
+        unsigned db = lookupDtype(dst)->bytes, sb = lookupDtype(src)->bytes;
+        std::vector<uint8_t> acc(n * db), x(n * sb);
+        for (auto &b : acc)
+          b = uint8_t(rng());
+        for (auto &b : x)
+          b = uint8_t(rng());
+        unsigned config = (rng() & 1) | (rng() & 1 ? 0xFF00 : 0);
+        birsim::test::expectSameOnEveryPath(
+            [&] {
+              std::vector<uint64_t> out(acc.begin(), acc.end());
+              std::vector<uint8_t> a = acc;
+              FidelityCounts counts;
+              EXPECT_TRUE(accumulateMixed(op, a.data(), dst, x.data(), src, n,
+                                          {config}, &counts)
+                              .ok());
+              out.assign(a.begin(), a.end());
+              for (uint64_t c : counts.count)
+                out.push_back(c);
+              return out;
+            },
+            std::string(lookupDtype(dst)->name) +
+                " op= " + lookupDtype(src)->name);
+      }
+}

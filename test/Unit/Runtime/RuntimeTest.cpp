@@ -98,6 +98,44 @@ TEST(RuntimeAbi, AluOpAndCollective) {
   EXPECT_TRUE(acc.untouched());
 }
 
+// Dtype numbers: 4 float8e4, 12 bfloat16, 15 int32, 16 float32, 19 int64.
+TEST(RuntimeAbi, DmaComputeAcrossDtypes) {
+  // bf16 PSUM += fp32: 1 + 1.5 * 2^-8 rounds up to 1 + 2^-7.
+  uint16_t psum[2] = {0x3F80, 0x3F80};
+  float out[2] = {1.0f + 0x1.8p-8f, 0x1p-8f};
+  ASSERT_EQ(birsim_accumulate_mixed(1, psum, 12, out, 16, 2, 0,
+                                    BIRSIM_ROUND_NEAREST_EVEN, 0),
+            BIRSIM_OK);
+  EXPECT_EQ(psum[0], 0x4000); // 1 + 1 + 1.5 * 2^-8 = 2 + ... rounds to 2
+  EXPECT_EQ(psum[1], 0x3F80); // 1 + 2^-8: a tie, to even
+  int64_t indices[2] = {1, 1};
+  ASSERT_EQ(birsim_scatter_accumulate_mixed(1, psum, 2, 12, out, 16, indices, 2,
+                                            0, BIRSIM_ROUND_STOCHASTIC, 42),
+            BIRSIM_OK);
+  const void *srcs[2] = {out, out};
+  const int dtypes[2] = {16, 16};
+  uint16_t sum[2];
+  ASSERT_EQ(birsim_dma_compute(1, srcs, dtypes, 2, sum, 12, 2, 0,
+                               BIRSIM_ROUND_NEAREST_EVEN, 0),
+            BIRSIM_OK);
+  EXPECT_EQ(sum[1], 0x3C00); // 2^-7
+  EXPECT_STREQ(birsim_nki_dtype_name(4), "float8_e4m3");
+  EXPECT_EQ(birsim_nki_dtype_name(19), nullptr);
+  EXPECT_EQ(birsim_nki_dtype_name(99), nullptr);
+  Guarded dst;
+  EXPECT_EQ(birsim_accumulate_mixed(1, dst.bytes, 12, out, 19, 2, 0, 0, 0),
+            BIRSIM_ENOT_DMA_DTYPE);
+  EXPECT_NE(lastError().find("dtype int64 is not one the DMA engine"),
+            std::string::npos);
+  EXPECT_EQ(birsim_accumulate_mixed(1, dst.bytes, 15, out, 16, 2, 0,
+                                    BIRSIM_ROUND_STOCHASTIC, 0),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(
+      birsim_dma_compute(1, nullptr, dtypes, 2, dst.bytes, 12, 2, 0, 0, 0),
+      BIRSIM_EINVAL);
+  EXPECT_TRUE(dst.untouched());
+}
+
 TEST(RuntimeAbi, CastErrors) {
   Guarded dst;
   float src[4] = {1, 2, 3, 4};
