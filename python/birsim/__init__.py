@@ -16,12 +16,15 @@ from ._core import (ArrayLike, BfpFormat, BirsimError, Dtype, DtypeLike,
                     __version__, active_isa, bfp_formats, dtype_of, dtypes,
                     set_num_threads, storage_type, tt_fp8_policies)
 from ._casts import (accumulate, alu_op_to_memory_reduction, cast,
-                     collective_reduce, from_float32, scatter_accumulate,
+                     collective_reduce, from_float32, roundings,
+                     scatter_accumulate,
                      to_float32, tt_fp8_decode, tt_fp8_encode)
 from ._bfp import (bfp_assign_mixed, bfp_device_diff, bfp_mixed_codes,
                    bfp_pack, bfp_pack_matrix, bfp_pack_mixed, bfp_unpack,
                    bfp_unpack_matrix, bfp_unpack_mixed)
 from ._golden import round_trip, ulp_distance
+from ._nki import (ExactValidator, allreduce, dma_compute, nki_dtype_name,
+                   static_cast, tensor_cast, tensor_compute)
 from ._fidelity import FidelityCounts, fidelity
 from ._tensix import (tensix_archs, tensix_dests, tensix_eltwise,
                       tensix_fidelities, tensix_matmul, tensix_mul_tiles,
@@ -29,18 +32,19 @@ from ._tensix import (tensix_archs, tensix_dests, tensix_eltwise,
                       tensix_useful_phases)
 
 __all__ = [
-    "BirsimError", "Dtype", "BfpFormat", "FidelityCounts", "__version__",
-    "accumulate", "active_isa", "alu_op_to_memory_reduction", "bfp_formats",
-    "bfp_assign_mixed", "bfp_device_diff", "bfp_mixed_codes",
-    "bfp_pack", "bfp_pack_matrix", "bfp_pack_mixed", "bfp_unpack",
-    "bfp_unpack_matrix", "bfp_unpack_mixed", "cast",
-    "collective_reduce", "dtype_of", "dtypes", "fidelity", "from_float32",
-    "round_trip", "scatter_accumulate", "set_num_threads", "storage_type",
-    "tensix_archs", "tensix_dests", "tensix_eltwise", "tensix_fidelities",
-    "tensix_matmul", "tensix_mul_tiles", "tensix_ops", "tensix_pack",
-    "tensix_src_formats", "tensix_useful_phases",
-    "to_float32", "tt_fp8_decode", "tt_fp8_encode", "tt_fp8_policies",
-    "ulp_distance",
+    "__version__", "accumulate", "active_isa", "allreduce",
+    "alu_op_to_memory_reduction", "bfp_assign_mixed", "bfp_device_diff",
+    "bfp_formats", "bfp_mixed_codes", "bfp_pack", "bfp_pack_matrix",
+    "bfp_pack_mixed", "bfp_unpack", "bfp_unpack_matrix", "bfp_unpack_mixed",
+    "BfpFormat", "BirsimError", "cast", "collective_reduce", "dma_compute",
+    "Dtype", "dtype_of", "dtypes", "ExactValidator", "fidelity",
+    "FidelityCounts", "from_float32", "nki_dtype_name", "round_trip",
+    "roundings", "scatter_accumulate", "set_num_threads", "static_cast",
+    "storage_type", "tensix_archs", "tensix_dests", "tensix_eltwise",
+    "tensix_fidelities", "tensix_matmul", "tensix_mul_tiles", "tensix_ops",
+    "tensix_pack", "tensix_src_formats", "tensix_useful_phases",
+    "tensor_cast", "tensor_compute", "to_float32", "tt_fp8_decode",
+    "tt_fp8_encode", "tt_fp8_policies", "ulp_distance"
 ]
 
 # The public names are birsim's (as NumPy's set_module does): help(),

@@ -2,7 +2,7 @@
 its collective reducer and cast engine, and tt-metal's FP8 conversions
 (docs/Semantics.md sections 3, 4 and 6)."""
 import ctypes
-from typing import (Any, Optional, Union)
+from typing import (Any, Optional, Tuple, Union)
 
 import numpy as np
 
@@ -10,7 +10,7 @@ from . import _arrays, _types
 from ._core import (ArrayLike, DtypeLike, _ALU_OP_TYPES, _MEMORY_REDUCTION_OPS,
                     _ROW, _TABLE, _check, _fp8_config, _input, _lib,
                     _name_number, _on_copy, _operand, _overlap_error,
-                    _result_kind, tt_fp8_policies)
+                    _result_kind, _whole, tt_fp8_policies)
 
 
 def _elementwise(fn, into, head, tail, what, dst, src, row, kind, out):
@@ -46,9 +46,26 @@ def _elementwise(fn, into, head, tail, what, dst, src, row, kind, out):
     return out
 
 
+#: Roundings of the DMA's narrowing (Runtime.h's BIRSIM_ROUND_*).
+roundings: Tuple[str, ...] = ("nearest_even", "stochastic")
+
+
+def _narrowing(fp8_config, rounding, seed) -> Tuple[int, int, int]:
+    """The runtime's (fp8_config, rounding, seed) of the DMA's narrowing."""
+    word = _whole(seed, "seed")
+    if word >> 64:
+        raise ValueError("seed: %#x is wider than 64 bits" % word)
+    return (_fp8_config(fp8_config),
+            _name_number(rounding, roundings, "rounding"), word)
+
+
 def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
                dtype: Optional[DtypeLike] = None, *,
-               out: Optional[ArrayLike] = None) -> Any:
+               out: Optional[ArrayLike] = None,
+               src_dtype: Optional[DtypeLike] = None,
+               fp8_config: Union[str, int] = "saturate",
+               rounding: Union[str, int] = "nearest_even",
+               seed: int = 0) -> Any:
     """cast_copy_or_accumulate over arrays: ``dst op src`` elementwise with
     the simulator's numerics (docs/Semantics.md section 3).
 
@@ -56,6 +73,10 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     shape and of `dtype` (default: dst's own type); `out` an array of that
     shape and type, which may be `dst` (in place), never partly overlapping
     an operand.
+    With `src_dtype` (even dst's own), the DMA's mixed form
+    (docs/Semantics.md section 8): `src` of `src_dtype`, both widened to
+    float32, `op` there, the result narrowed into dst's dtype under
+    `fp8_config`, to "nearest_even" or "stochastic"ally from `seed`.
     Returns: a new array in dst's kind, or `out`.
     Raises: TypeError, ValueError (misuse); BirsimError (the simulator
     rejects the op on the dtype, or `out` partly overlaps an operand).
@@ -65,9 +86,26 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
 
     >>> birsim.accumulate("add", np.uint8([0x77]), np.uint8([0x77]), "float8e4")
     array([120], dtype=uint8)
+
+    Trainium3's bf16 PSUM accumulation of a float32 matmul result:
+
+    >>> birsim.accumulate("add", np.uint16([0x3F80]), np.float32([3 * 2**-9]), "bfloat16", src_dtype="float32")
+    array([16257], dtype=uint16)
     """
     number = _name_number(op, _MEMORY_REDUCTION_OPS, "accumulate: op")
     d, row, kind, caller_dst = _input(dst, dtype, "accumulate: dst")
+    if src_dtype is not None:
+        s_mixed, srow, _, caller_src = _input(src, src_dtype,
+                                              "accumulate: src")
+        config, mode, word = _narrowing(fp8_config, rounding, seed)
+
+        def mixed(number, target, source, count):
+            return _lib.birsim_accumulate_mixed(
+                number, target, row.number, source, srow.number, count,
+                config, mode, word)
+        return _elementwise(mixed, None, (number,), (), "accumulate",
+                            (d, caller_dst), (s_mixed, caller_src), row, kind,
+                            out)
     s = _operand(src, row, "accumulate: src")
     return _elementwise(_lib.birsim_accumulate, _lib.birsim_accumulate_into,
                         (number,), (row.number,), "accumulate",
@@ -94,13 +132,19 @@ def collective_reduce(op: Union[str, int], acc: ArrayLike, x: ArrayLike, *,
 
 def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
                        indices: ArrayLike, dtype: Optional[DtypeLike] = None,
-                       *, out: Optional[ArrayLike] = None) -> Any:
+                       *, out: Optional[ArrayLike] = None,
+                       src_dtype: Optional[DtypeLike] = None,
+                       fp8_config: Union[str, int] = "saturate",
+                       rounding: Union[str, int] = "nearest_even",
+                       seed: int = 0) -> Any:
     """``dst.flat[indices[i]] = dst.flat[indices[i]] op src[i]`` in order,
     with the simulator's numerics; every index is checked before anything
     is written.
 
     Args: `indices` integers, one per element of `src`; `out` may be `dst`
-    and must not overlap `src` or `indices`; the rest as in accumulate.
+    and must not overlap `src` or `indices`; the rest as in accumulate,
+    `src_dtype` (the DMA's mixed form, each element narrowing in order)
+    included.
     Raises: IndexError (indices that are not integers), TypeError,
     ValueError; BirsimError (an index outside dst, the op on the dtype,
     an overlapping `out`).
@@ -110,7 +154,12 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     """
     number = _name_number(op, _MEMORY_REDUCTION_OPS, "scatter_accumulate: op")
     d, row, kind, caller_dst = _input(dst, dtype, "scatter_accumulate: dst")
-    s, caller_src = _operand(src, row, "scatter_accumulate: src")
+    if src_dtype is None:
+        s, caller_src = _operand(src, row, "scatter_accumulate: src")
+    else:
+        s, srow, _, caller_src = _input(src, src_dtype,
+                                        "scatter_accumulate: src")
+        config, mode, word = _narrowing(fp8_config, rounding, seed)
     idx_array, _, _ = _arrays.take(_TABLE, indices, "scatter_accumulate: indices")
     if idx_array.dtype.kind not in "iu":
         raise IndexError("scatter_accumulate: indices must be integers, not "
@@ -125,9 +174,15 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
                          "elements" % (idx.size, s.size))
     o = _arrays.take_out(_TABLE, out, row, caller_dst.shape,
                          "scatter_accumulate")
-    call = lambda target: _lib.birsim_scatter_accumulate(  # noqa: E731
-        number, target.ctypes.data, target.size, s.ctypes.data, idx.ctypes.data,
-        idx.size, row.number)
+    if src_dtype is None:
+        call = lambda target: _lib.birsim_scatter_accumulate(  # noqa: E731
+            number, target.ctypes.data, target.size, s.ctypes.data,
+            idx.ctypes.data, idx.size, row.number)
+    else:
+        call = lambda target: _lib.birsim_scatter_accumulate_mixed(  # noqa: E731
+            number, target.ctypes.data, target.size, row.number,
+            s.ctypes.data, srow.number, idx.ctypes.data, idx.size, config,
+            mode, word)
     if o is None:
         return kind.give(_on_copy(d, call), row)
     if (np.shares_memory(o, caller_src) or np.shares_memory(o, idx_array) or
