@@ -108,6 +108,54 @@ static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
   return RuntimeFn::birsim_cast;
 }
 
+/// The DMA's narrowing (docs/Semantics.md section 8).
+template <typename DmaOp>
+static void fillNarrowing(DmaOp op, RuntimeCall &call) {
+  call.setI32(R::Fp8Config, int64_t(op.getFp8Config()));
+  call.setI32(R::Rounding, int64_t(op.getRounding()));
+  call.set(R::Seed, call.constant(64, op.getSeed()));
+}
+
+/// `dst = srcs[0] op srcs[1] ...`: the sources' pointers and dtypes as
+/// arrays, as birsim_dma_compute takes them.
+static RuntimeFn fillDmaCompute(RuntimeCall &call, MemoryReductionOp kind,
+                                ArrayRef<Value> pointers, ValueRange srcs) {
+  SmallVector<Value> dtypes;
+  for (Value src : srcs)
+    dtypes.push_back(call.constant(32, dtypeOf(src)));
+  call.setI32(R::Kind, int(kind));
+  call.set(R::Srcs, call.array(pointers));
+  call.set(R::SrcDtypes, call.array(dtypes));
+  call.set(R::SrcCount, call.constant(64, int64_t(pointers.size())));
+  return RuntimeFn::birsim_dma_compute;
+}
+
+static RuntimeFn fillCall(DmaComputeIntoOp op, DmaComputeIntoOp::Adaptor a,
+                          RuntimeCall &call) {
+  SmallVector<Value> pointers;
+  for (auto [src, desc] : llvm::zip(op.getSrcs(), a.getSrcs()))
+    pointers.push_back(call.pointer(src, desc));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.setI32(R::DstDtype, dtypeOf(op.getDst()));
+  call.set(R::Count, call.elementCount(op.getDst(), a.getDst()));
+  fillNarrowing(op, call);
+  return fillDmaCompute(call, op.getKind(), pointers, op.getSrcs());
+}
+
+static RuntimeFn fillCall(DmaScatterOp op, DmaScatterOp::Adaptor a,
+                          RuntimeCall &call) {
+  call.setI32(R::Kind, int(op.getKind()));
+  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
+  call.setI32(R::DstDtype, dtypeOf(op.getDst()));
+  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.setI32(R::SrcDtype, dtypeOf(op.getSrc()));
+  call.set(R::Indices, call.pointer(op.getIndices(), a.getIndices()));
+  call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
+  fillNarrowing(op, call);
+  return RuntimeFn::birsim_scatter_accumulate_mixed;
+}
+
 static RuntimeFn fillCall(TtFp8EncodeIntoOp op, TtFp8EncodeIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Kind, int64_t(op.getPolicy()));
@@ -301,6 +349,20 @@ static RuntimeFn fillValueCall(CastOp op, CastOp::Adaptor a,
   call.set(R::Count, call.constant(64, valueCount(op.getType())));
   call.setI32(R::Fp8Config, int64_t(op.getFp8Config()));
   return RuntimeFn::birsim_cast;
+}
+
+static RuntimeFn fillValueCall(DmaComputeOp op, DmaComputeOp::Adaptor a,
+                               const LLVMTypeConverter &converter,
+                               RuntimeCall &call, Value &result) {
+  SmallVector<Value> pointers;
+  for (Value src : a.getSrcs())
+    pointers.push_back(call.spill(src));
+  call.set(R::Dst,
+           result = call.entrySlot(converter.convertType(op.getType())));
+  call.setI32(R::DstDtype, dtypeOf(op.getResult()));
+  call.set(R::Count, call.constant(64, valueCount(op.getType())));
+  fillNarrowing(op, call);
+  return fillDmaCompute(call, op.getKind(), pointers, op.getSrcs());
 }
 
 //===----------------------------------------------------------------------===//

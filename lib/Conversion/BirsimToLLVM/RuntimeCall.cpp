@@ -141,6 +141,18 @@ Value RuntimeCall::entrySlot(Type type) {
       constant(64, 1));
 }
 
+Value RuntimeCall::array(ArrayRef<Value> values) {
+  auto type = LLVM::LLVMArrayType::get(values.front().getType(), values.size());
+  Value slot = entrySlot(type);
+  auto pointerType = LLVM::LLVMPointerType::get(rewriter.getContext());
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value at = LLVM::GEPOp::create(rewriter, loc, pointerType, type, slot,
+                                   ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+    LLVM::StoreOp::create(rewriter, loc, value, at);
+  }
+  return slot;
+}
+
 Value RuntimeCall::constant(unsigned width, int64_t value) {
   Type type = rewriter.getIntegerType(width);
   return LLVM::ConstantOp::create(rewriter, loc, type,

@@ -64,6 +64,8 @@ public:
   /// A fresh entry-block slot of `type`.
   mlir::Value entrySlot(mlir::Type type);
   mlir::Value constant(unsigned width, int64_t value);
+  /// A fresh entry-block array holding `values` (all of one type).
+  mlir::Value array(llvm::ArrayRef<mlir::Value> values);
 
   /// `status = fn(args...)`, then `birsim_check_status(status, op name)`;
   /// with fidelity counters, `birsim_fidelity_site(op location)` and

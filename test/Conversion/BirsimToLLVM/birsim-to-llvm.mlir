@@ -179,3 +179,29 @@ func.func @row_offset(%row: memref<4xbf16, strided<[1], offset: ?>>, %src: memre
   birsim.dma_copy add %src to %row : memref<4xbf16> to memref<4xbf16, strided<[1], offset: ?>>
   return
 }
+
+// -----
+
+// dma_compute_into passes its sources' pointers and dtypes as two arrays,
+// then the narrowing (fp8_config, rounding, seed).
+// CHECK-LABEL: func.func @dma_compute_into
+// CHECK-DAG: %[[PTRS:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x ptr>
+// CHECK-DAG: %[[DTYPES:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x i32>
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG: %[[SEED:.*]] = llvm.mlir.constant(9 : i64) : i64
+// CHECK: llvm.call @birsim_dma_compute(%{{.*}}, %[[PTRS]], %[[DTYPES]], %[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SEED]]) : (i32, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, i32, i64, i32, i32, i64) -> i32
+func.func @dma_compute_into(%psum: memref<4xbf16>, %mm: memref<4xf32>) {
+  birsim.dma_compute_into add %psum, %mm to %psum {rounding = #birsim.rounding<stochastic>, seed = 9 : i64}
+      : memref<4xbf16>, memref<4xf32> to memref<4xbf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dma_scatter
+// CHECK: llvm.call @birsim_scatter_accumulate_mixed({{.*}}) : (i32, !llvm.ptr, i64, i32, !llvm.ptr, i32, !llvm.ptr, i64, i32, i32, i64) -> i32
+func.func @dma_scatter(%src: memref<4xf32>, %idx: memref<4xi64>, %dst: memref<16xbf16>) {
+  birsim.dma_scatter max %src to %dst[%idx] {fp8_config = #birsim.fp8_config<none>}
+      : memref<4xf32>, memref<4xi64> to memref<16xbf16>
+  return
+}

@@ -67,3 +67,17 @@ func.func @tensix_matmul(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>) -> tensor
   %d = birsim.tensix_matmul %a, %b dest bf16 src tf32, bf16 fidelity phases_02 arch blackhole : tensor<32x64xf32>, tensor<64x32xf32> -> tensor<32x32xbf16>
   return %d : tensor<32x32xbf16>
 }
+
+// -----
+
+// dma_compute writes a new buffer with dma_compute_into, its attributes kept.
+// CHECK-LABEL: func.func @dma_compute
+// CHECK-SAME: (%[[P:.*]]: memref<4xbf16>, %[[M:.*]]: memref<4xf32>) -> memref<4xbf16>
+// CHECK: %[[OUT:.*]] = memref.alloc() {{.*}}: memref<4xbf16>
+// CHECK: birsim.dma_compute_into add %[[P]], %[[M]] to %[[OUT]] {rounding = #birsim.rounding<stochastic>, seed = 9 : i64} : memref<4xbf16>, memref<4xf32> to memref<4xbf16>
+// CHECK: return %[[OUT]]
+func.func @dma_compute(%psum: tensor<4xbf16>, %mm: tensor<4xf32>) -> tensor<4xbf16> {
+  %0 = birsim.dma_compute add %psum, %mm {rounding = #birsim.rounding<stochastic>, seed = 9 : i64}
+      : tensor<4xbf16>, tensor<4xf32> -> tensor<4xbf16>
+  return %0 : tensor<4xbf16>
+}

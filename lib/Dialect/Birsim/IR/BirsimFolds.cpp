@@ -15,11 +15,12 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 
-#include <cstring>
-#include <tuple>
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Threads.h"
+#include <cstring>
+#include <tuple>
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -151,6 +152,47 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
                         elementsOf(*input, count, from->bytes, splat),
                         int(to->dtype), out.data(), count,
                         unsigned(getFp8Config()))
+           .ok())
+    return {};
+  return out.finish();
+}
+
+OpFoldResult DmaComputeOp::fold(FoldAdaptor adaptor) {
+  const core::DtypeInfo *to = lookupDtypeInfo(getType());
+  if (!to || !foldableShape(getType()))
+    return {};
+  SmallVector<RawConstant> inputs;
+  SmallVector<const core::DtypeInfo *> from;
+  for (auto [src, attr] : llvm::zip(getSrcs(), adaptor.getSrcs())) {
+    from.push_back(lookupDtypeInfo(src.getType()));
+    auto raw =
+        from.back() ? getRawConstant(attr, from.back()->bytes) : std::nullopt;
+    if (!raw)
+      return {};
+    inputs.push_back(*raw);
+  }
+  bool allSplat = llvm::all_of(inputs, [](auto &c) { return c.splat; });
+  bool anyResource = llvm::any_of(inputs, [](auto &c) { return c.resource; });
+  // Stochastic rounding draws per element: a splat still rounds each alone.
+  auto shaped = dyn_cast<ShapedType>(getType());
+  size_t count = shaped && (!allSplat || getRounding() == Rounding::stochastic)
+                     ? size_t(shaped.getNumElements())
+                     : 1;
+  core::SingleThreadScope singleThread;
+  SmallVector<SmallVector<char>> splats(inputs.size());
+  SmallVector<const void *> pointers;
+  SmallVector<int> dtypes;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    pointers.push_back(elementsOf(inputs[k], count, from[k]->bytes, splats[k]));
+    dtypes.push_back(int(from[k]->dtype));
+  }
+  FoldResult out(getType(), count * to->bytes, anyResource);
+  core::Narrowing narrowing{unsigned(getFp8Config()),
+                            core::Rounding(int(getRounding())),
+                            uint64_t(getSeed())};
+  if (!core::dmaCompute(int(getKind()), pointers.data(), dtypes.data(),
+                        pointers.size(), out.data(), int(to->dtype), count,
+                        narrowing)
            .ok())
     return {};
   return out.finish();

@@ -11,6 +11,7 @@
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Tensix.h"
@@ -93,6 +94,33 @@ static LogicalResult verifyCast(Operation *op, Value src, Value dst,
   if (!status.ok())
     return op->emitOpError()
            << status.message() << " (docs/Semantics.md section 4)";
+  return success();
+}
+
+/// The DMA's rules (docs/Semantics.md section 8): 1 to 16 sources of its
+/// dtypes, add/min/max (copy too for the scatter), and a narrowing its
+/// destination takes.
+static LogicalResult verifyDma(Operation *op, MemoryReductionOp kind,
+                               bool copyAllowed, ValueRange srcs, Value dst,
+                               Fp8Config config, Rounding rounding) {
+  if (kind == MemoryReductionOp::copy && !copyAllowed)
+    return op->emitOpError("combines sources with add, min or max, not "
+                           "'copy', which is birsim.cast "
+                           "(docs/Semantics.md section 8)");
+  if (srcs.empty() || srcs.size() > core::kMaxDmaSources)
+    return op->emitOpError("takes 1 to ")
+           << core::kMaxDmaSources << " sources, got " << srcs.size()
+           << " (nki.isa.dma_compute's limit)";
+  for (auto [i, src] : llvm::enumerate(srcs))
+    if (core::Status s = core::checkDmaDtype(int(dtypeOf(src).dtype)))
+      return op->emitOpError("source ")
+             << i << " element type " << getElementTypeOrSelf(src) << ": "
+             << s.message() << " (docs/Semantics.md section 8)";
+  core::Narrowing narrowing{unsigned(config), core::Rounding(int(rounding)), 0};
+  if (core::Status s = core::checkNarrowing(int(dtypeOf(dst).dtype), narrowing))
+    return op->emitOpError("destination element type ")
+           << getElementTypeOrSelf(dst) << ": " << s.message()
+           << " (docs/Semantics.md section 8)";
   return success();
 }
 
@@ -234,6 +262,43 @@ LogicalResult CollectiveReduceOp::verify() {
 
 LogicalResult CastOp::verify() {
   return verifyCast(*this, getInput(), getResult(), getFp8Config());
+}
+
+LogicalResult DmaComputeOp::verify() {
+  auto containerOf = [](Type type) {
+    return isa<TensorType>(type) ? 1 : isa<VectorType>(type) ? 2 : 0;
+  };
+  for (Value src : getSrcs())
+    if (containerOf(src.getType()) != containerOf(getType()))
+      return emitOpError("sources and result must all be tensors, vectors "
+                         "or scalars, got ")
+             << src.getType() << " and " << getType();
+  return verifyDma(*this, getKind(), false, getSrcs(), getResult(),
+                   getFp8Config(), getRounding());
+}
+
+LogicalResult DmaComputeIntoOp::verify() {
+  auto dst = cast<MemRefType>(getDst().getType());
+  for (Value src : getSrcs()) {
+    auto type = cast<MemRefType>(src.getType());
+    if (type.hasStaticShape() && dst.hasStaticShape() &&
+        type.getNumElements() != dst.getNumElements())
+      return emitOpError("source ") << type << " and destination " << dst
+                                    << " differ in element count";
+  }
+  return verifyDma(*this, getKind(), false, getSrcs(), getDst(), getFp8Config(),
+                   getRounding());
+}
+
+LogicalResult DmaScatterOp::verify() {
+  int64_t sources = getSrc().getType().getDimSize(0);
+  int64_t indices = getIndices().getType().getDimSize(0);
+  if (!ShapedType::isDynamic(sources) && !ShapedType::isDynamic(indices) &&
+      sources != indices)
+    return emitOpError("has ")
+           << sources << " source elements but " << indices << " indices";
+  return verifyDma(*this, getKind(), true, getSrc(), getDst(), getFp8Config(),
+                   getRounding());
 }
 
 LogicalResult DmaCopyOp::verify() {

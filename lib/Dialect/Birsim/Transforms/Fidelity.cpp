@@ -8,11 +8,12 @@
 #include "birsim/Dialect/Birsim/Transforms/Passes.h"
 #include "birsim/Dialect/Birsim/Transforms/TensixOperands.h"
 
-#include "birsim/Core/Tensix.h"
-#include "birsim/Core/TtFp8.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
+#include "birsim/Core/Tensix.h"
+#include "birsim/Core/TtFp8.h"
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
@@ -245,6 +246,43 @@ private:
       remark << ": of " << count << " values, "
              << describeEvents(counts.tally, counts.family);
     }
+    return counts;
+  }
+
+  /// The DMA's narrowing of constant sources (docs/Fidelity.md, cast): the
+  /// exact fp32 results, then the cast engine's events into the result's
+  /// dtype (with stochastic rounding, those of nearest-even's narrowing).
+  std::optional<OpCounts> analyse(DmaComputeOp op) {
+    const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
+    if (!to || !isStatic(op.getType()))
+      return std::nullopt;
+    size_t count = elementCount(op.getType());
+    SmallVector<SmallVector<char>> storage(op.getSrcs().size());
+    SmallVector<const void *> srcs;
+    SmallVector<int> dtypes;
+    for (auto [k, src] : llvm::enumerate(op.getSrcs())) {
+      const core::DtypeInfo *from = lookupDtypeInfo(src.getType());
+      const char *in = constantElements(src, count, from->bytes, storage[k]);
+      if (!in)
+        return std::nullopt;
+      srcs.push_back(in);
+      dtypes.push_back(int(from->dtype));
+    }
+    const core::DtypeInfo &f32 = core::dtypeInfo(core::Dtype::float32);
+    SmallVector<uint32_t> exact(count);
+    if (!core::dmaCompute(int(op.getKind()), srcs.data(), dtypes.data(),
+                          srcs.size(), exact.data(), int(f32.dtype), count, {})
+             .ok())
+      return std::nullopt;
+    OpCounts counts{op, FidelityFamily::cast, {}};
+    core::tallyCast(f32, *to, exact.data(), 0, count,
+                    unsigned(op.getFp8Config()), counts.tally);
+    if (anyEvent(counts.tally, counts.family))
+      op.emitRemark() << "dma_compute "
+                      << stringifyMemoryReductionOp(op.getKind()) << " into "
+                      << getElementTypeOrSelf(op.getType()) << ": of " << count
+                      << " results, "
+                      << describeEvents(counts.tally, counts.family);
     return counts;
   }
 

@@ -101,6 +101,18 @@ def Birsim_Fp8ConfigAttr : EnumAttr<Birsim_Dialect, Birsim_Fp8Config,
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The DMA's narrowing (docs/Semantics.md section 8).
+def Birsim_Rounding : I32EnumAttr<"Rounding",
+    "how the DMA narrows its fp32 result (Runtime.h's BIRSIM_ROUND_*)", [
+    I32EnumAttrCase<"nearest_even", 0>, I32EnumAttrCase<"stochastic", 1>]> {
+  let cppNamespace = "::birsim";
+  let genSpecializedAttr = 0;
+}
+def Birsim_RoundingAttr : EnumAttr<Birsim_Dialect, Birsim_Rounding,
+    "rounding"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 // The Tensix FPU's and packer's settings (include/birsim/Core/Tensix.def;
 // checked against it at compile time; docs/Semantics.md section 7).
 def Birsim_TensixArch : I32EnumAttr<"TensixArch", "a Tensix architecture", [

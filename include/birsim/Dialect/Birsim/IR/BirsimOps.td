@@ -110,6 +110,59 @@ def Birsim_CastOp : Birsim_Op<"cast",
 }
 
 //===----------------------------------------------------------------------===//
+// The DMA engine's arithmetic across dtypes (docs/Semantics.md section 8)
+//===----------------------------------------------------------------------===//
+
+class Birsim_DmaNarrowing {
+  dag narrowingArguments = (ins
+      DefaultValuedAttr<Birsim_Fp8ConfigAttr,
+                        "::birsim::Fp8Config::saturate">:$fp8_config,
+      DefaultValuedAttr<Birsim_RoundingAttr,
+                        "::birsim::Rounding::nearest_even">:$rounding,
+      DefaultValuedAttr<I64Attr, "0">:$seed);
+  code narrowingDescription = [{
+    The fp32 result is narrowed into the result's dtype by the cast engine
+    (docs/Semantics.md section 4) under `fp8_config` (default `saturate`,
+    as on `birsim.cast`), to nearest even or, with
+    `rounding = #birsim.rounding<stochastic>`, stochastically from `seed`:
+    reproducible, and not the device's bits (docs/Decisions.md D55). The
+    dtypes are the DMA's (uint8, int8, uint16, int16, uint32, int32,
+    float8e4, float8_e4m3fn, float8e5, float16, bfloat16, float32; D54);
+    stochastic rounding narrows into bf16, fp16 or fp8 only.
+  }];
+}
+
+def Birsim_DmaComputeOp : Birsim_Op<"dma_compute",
+    [Pure, Birsim_HasBufferForm, SameOperandsAndResultShape]>,
+    Birsim_DmaNarrowing {
+  let summary = "nki.isa.dma_compute: sources combined through fp32";
+  let description = [{
+    The DMA's arithmetic across dtypes (docs/Semantics.md section 8): each
+    of 1 to 16 sources is widened to fp32 by the cast engine, and they
+    combine in order with the fp32 core, `add` = ADDSS(acc, x), `min` =
+    MINSS(x, acc), `max` = MAXSS(x, acc). Trainium3's bf16 PSUM
+    accumulation is `add` of the PSUM tile and the matmul's fp32 result.
+  }] # narrowingDescription # [{
+    Constant sources fold through the core.
+
+    ```mlir
+    %psum2 = birsim.dma_compute add %psum, %mm
+        : tensor<128xbf16>, tensor<128xf32> -> tensor<128xbf16>
+    %r = birsim.dma_compute add %a, %b {rounding = #birsim.rounding<stochastic>, seed = 7 : i64}
+        : vector<4xf32>, vector<4xi32> -> vector<4xf8E4M3FN>
+    ```
+  }];
+  let arguments = !con((ins Birsim_MemoryReductionOpAttr:$kind,
+                            Variadic<Birsim_DtypeValue>:$srcs),
+                       narrowingArguments);
+  let results = (outs Birsim_DtypeValue:$result);
+  let assemblyFormat =
+      "`` $kind $srcs attr-dict `:` type($srcs) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Per-tile mixed BFP (docs/Semantics.md section 5)
 //===----------------------------------------------------------------------===//
 
@@ -492,6 +545,32 @@ def Birsim_IndirectSaveAccumulateOp : Birsim_IndirectSaveBase<
   let summary = "indirect save-accumulate with a cce-reduce AluOpType";
 }
 
+def Birsim_DmaScatterOp : Birsim_Op<"dma_scatter">, Birsim_DmaNarrowing {
+  let summary = "dma_copy's read-modify-write scatter across dtypes";
+  let description = [{
+    `dst[indices[i]] = narrow(op(widen(dst[indices[i]]), widen(src[i])))`
+    in the order of `i` (docs/Semantics.md section 8), each element
+    narrowing, so repeated indices round at every step; `copy` writes the
+    cast engine's conversion of `src[i]`. `src` and `indices` are 1-D with
+    one index per element; `dst` is indexed as a flat row-major buffer.
+    Every index is checked against `dst` before any element is written.
+    Stochastic rounding draws by `i`.
+  }] # narrowingDescription # [{
+    ```mlir
+    birsim.dma_scatter add %rows to %table[%idx]
+        : memref<64xf32>, memref<64xi64> to memref<4096xbf16>
+    ```
+  }];
+  let arguments = !con((ins Birsim_MemoryReductionOpAttr:$kind,
+      Arg<Birsim_DtypeVectorBuffer, "", [MemRead]>:$src,
+      Arg<Birsim_IndexBuffer, "", [MemRead]>:$indices,
+      Arg<Birsim_DtypeBuffer, "", [MemRead, MemWrite]>:$dst),
+      narrowingArguments);
+  let assemblyFormat = "`` $kind $src `to` $dst `[` $indices `]` attr-dict "
+                       "`:` type($src) `,` type($indices) `to` type($dst)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Buffer forms: what the tensor ops bufferize to and what lowers to calls
 //===----------------------------------------------------------------------===//
@@ -557,6 +636,27 @@ def Birsim_CastIntoOp : Birsim_BufferOp<"cast_into", "cast",
       DefaultValuedAttr<Birsim_Fp8ConfigAttr,
                         "::birsim::Fp8Config::saturate">:$fp8_config);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Birsim_DmaComputeIntoOp : Birsim_BufferOp<"dma_compute_into",
+    "dma_compute">, Birsim_DmaNarrowing {
+  let summary = "dma_compute from buffers into a buffer";
+  let description = bufferDescription # [{
+    Lowers to `birsim_dma_compute`; `dst` may be one of `srcs` (the same
+    buffer), never partly overlap one.
+
+    ```mlir
+    birsim.dma_compute_into add %psum, %mm to %psum
+        : memref<128xbf16>, memref<128xf32> to memref<128xbf16>
+    ```
+  }];
+  let arguments = !con((ins Birsim_MemoryReductionOpAttr:$kind,
+      Arg<Variadic<Birsim_DtypeBuffer>, "", [MemRead]>:$srcs,
+      Arg<Birsim_DtypeBuffer, "", [MemRead, MemWrite]>:$dst),
+      narrowingArguments);
+  let assemblyFormat = "`` $kind $srcs `to` $dst attr-dict `:` type($srcs) "
+                       "`to` type($dst)";
   let hasVerifier = 1;
 }
 

@@ -17,6 +17,10 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
       saturating narrow gives ±max finite;
     - `birsim.cast` under its `fp8_config`: `saturated`, `overflow_to_inf`,
       `overflow_to_nan`, `nan_suppressed`, `inexact`, `underflow_to_zero`;
+    - `birsim.dma_compute` (family `cast`): the cast engine's events of
+      narrowing each exact fp32 result into the result's dtype under its
+      `fp8_config` (with stochastic rounding, those nearest-even's
+      narrowing has);
     - `birsim.bfp_pack` and `birsim.bfp_pack_matrix`: `flushed_to_zero`,
       `rounding_ties`, `saturated`, `exponent_clamped`, `device_differs`
       (the keys of include/birsim/Core/Fidelity.def; `device_differs`
