@@ -29,6 +29,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -168,6 +169,29 @@ void ratios(size_t n) {
     auto [t, copied] = bestSecondsSideBySide(
         [&] { birsim_cast(16, f32.data(), dtype, out.data(), n, 1); }, copyF32);
     row(what, t, copied, 1.2);
+  }
+  // The DMA's mixed accumulate (docs/Semantics.md section 8): a 16- or
+  // 8-bit destination += fp32 (Trainium3's bf16 PSUM), against a memcpy of
+  // the fp32 source. Three kernel passes per L1 block (widen, the fp32
+  // core, narrow), hence 2.5.
+  for (auto [dmaDtype, rounding, name, target] :
+       {std::tuple{12, 0, "bf16 += f32", 2.5},
+        {12, 1, "bf16 += f32 sr", 0.0},
+        {4, 0, "f8E4M3 += f32", 2.5}}) {
+    int dtype = dmaDtype, mode = rounding;
+    char what[64];
+    std::snprintf(what, sizeof what, "dma %s", name);
+    if (!wanted(what))
+      continue;
+    std::vector<char> acc = randomBytes(n * birsim_dtype_size(dtype), 8);
+    std::vector<float> mm(n, 0x1p-9f);
+    auto [t, copied] = bestSecondsSideBySide(
+        [&] {
+          birsim_accumulate_mixed(1, acc.data(), dtype, mm.data(), 16, n, 1,
+                                  mode, 7);
+        },
+        copyF32);
+    row(what, t, copied, target);
   }
   // BFP on Gaussian data (realistic exponents).
   std::vector<float> tiles(n);

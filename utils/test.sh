@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every birsim test; ends with "N passed, N failed".
 #   --long      also runs the exhaustive vector-vs-portable sweeps (every bf16
-#               and fp16 pair, 10^8 random fp32 values; tens of minutes),
+#               and fp16 pair, 10^8 random fp32 values; tens of minutes) and
+#               the DMA's every 16-bit destination against every binade,
 #               counted as one more test.
 #   --sanitize  builds build-sanitize/ with ASan + UBSan and runs the whole
 #               suite there (any report fails its test).
@@ -89,7 +90,8 @@ passed=${passed:-0}
 rm -f "$log"
 if [ "$long" -eq 1 ]; then
   echo "== long: every bf16/fp16 pair, 10^8 random fp32 values, on every path =="
-  if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimSimdTests" --gtest_filter='VectorPath.*'; then
+  if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimSimdTests" --gtest_filter='VectorPath.*' &&
+     BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimCoreTests" --gtest_filter='DmaCompute.*'; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); rc=1

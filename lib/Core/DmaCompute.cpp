@@ -114,6 +114,26 @@ uint64_t narrowStochastic(const DtypeInfo &dst, uint32_t f32,
   return sign | (up ? high : low);
 }
 
+/// narrowStochastic into bfloat16 over `count` fp32 values, element i
+/// drawing by `firstIndex + i`: below the largest finite value, adding
+/// 0xFFFF - (draw >> 16) under the kept bits carries exactly when
+/// draw >> 16 < the low 16 bits, §8's condition (the neighbours are 2^16
+/// fp32 units apart at every bfloat16 binade and among the subnormals).
+static void narrowStochasticBf16(const void *f32, void *bf16, size_t count,
+                                 uint64_t seed, uint64_t firstIndex) {
+  const DtypeInfo &to = dtypeInfo(Dtype::bfloat16);
+  auto *in = static_cast<const unsigned char *>(f32);
+  auto *out = static_cast<unsigned char *>(bf16);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t x = uint32_t(loadBits(in + 4 * i, 4));
+    uint32_t draw = stochasticDraw(seed, firstIndex + i);
+    uint32_t rounded = (x & 0x7FFFFFFFu) > 0x7F7F0000u // NaN, Inf, past max
+                           ? uint32_t(writeFromF32(to, x, 0))
+                           : (x + (0xFFFFu - (draw >> 16))) >> 16;
+    storeBits(out + 2 * i, 2, rounded);
+  }
+}
+
 //===-- dma_compute -------------------------------------------------------===//
 
 Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
@@ -146,38 +166,53 @@ Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
   const DtypeInfo &f32 = dtypeInfo(Dtype::float32);
   F32Op f32Op = kKernelF32Ops[op - 1];
   const PathKernels &kernels = activeKernels();
+  bool bf16 = &to == &dtypeInfo(Dtype::bfloat16);
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
-    // Blocks of every source widened into fp32 before `dst`'s block is
-    // written, so `dst` may be a source.
-    constexpr size_t kBlock = 1024;
+    // Blocks of every source read (fp32 ones in place, others widened) and
+    // combined before `dst`'s block is written, so `dst` may be a source.
+    constexpr size_t kBlock = 2048;
     uint32_t acc[kBlock], x[kBlock];
     FidelityCounts chunk;
     FidelityCounts *events = counts ? &chunk : nullptr;
     CastClassifier classifier(f32, to, narrowing.fp8Config);
     for (size_t b = begin; b < end; b += kBlock) {
       size_t m = std::min(kBlock, end - b);
-      auto at = [&](size_t k) {
-        return static_cast<const unsigned char *>(srcs[k]) + b * from[k]->bytes;
+      auto asF32 = [&](size_t k, uint32_t *scratch) -> const void * {
+        auto *in =
+            static_cast<const unsigned char *>(srcs[k]) + b * from[k]->bytes;
+        if (from[k] == &f32)
+          return in;
+        castSpan(*from[k], in, f32, scratch, m, 0);
+        return scratch;
       };
-      castSpan(*from[0], at(0), f32, acc, m, 0);
+      const void *hub = asF32(0, acc);
       for (size_t k = 1; k < numSrcs; ++k) {
-        castSpan(*from[k], at(k), f32, x, m, 0);
-        kernels.reduceF32(f32Op, acc, acc, x, m);
+        kernels.reduceF32(f32Op, acc, hub, asF32(k, x), m);
+        hub = acc;
       }
       auto *out = static_cast<unsigned char *>(dst) + b * to.bytes;
       if (narrowing.rounding == Rounding::nearestEven) {
-        castSpan(f32, acc, to, out, m, narrowing.fp8Config, events);
+        castSpan(f32, hub, to, out, m, narrowing.fp8Config, events);
         continue;
       }
-      for (size_t j = 0; j < m; ++j) {
-        uint64_t written =
-            narrowStochastic(to, acc[j], narrowing.fp8Config,
-                             stochasticDraw(narrowing.seed, b + j));
-        storeBits(out + j * to.bytes, to.bytes, written);
-        if (events)
-          if (FidelityEvent e = classifier.classify(acc[j], acc[j], written);
-              e != kNoFidelityEvent)
-            ++chunk.count[int(e)];
+      if (bf16)
+        narrowStochasticBf16(hub, out, m, narrowing.seed, b);
+      else
+        for (size_t j = 0; j < m; ++j)
+          storeBits(
+              out + j * to.bytes, to.bytes,
+              narrowStochastic(
+                  to,
+                  uint32_t(loadBits(
+                      static_cast<const unsigned char *>(hub) + 4 * j, 4)),
+                  narrowing.fp8Config, stochasticDraw(narrowing.seed, b + j)));
+      for (size_t j = 0; events && j < m; ++j) {
+        uint32_t value = uint32_t(
+            loadBits(static_cast<const unsigned char *>(hub) + 4 * j, 4));
+        uint64_t written = loadBits(out + j * to.bytes, to.bytes);
+        if (FidelityEvent e = classifier.classify(value, value, written);
+            e != kNoFidelityEvent)
+          ++chunk.count[int(e)];
       }
       chunk.elements[int(FidelityFamily::cast)] += m;
     }
