@@ -12,15 +12,16 @@
 // and any caller's struct size; the mixed codes' packing the core's.
 //
 //===----------------------------------------------------------------------===//
+#include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
 #include "birsim/Core/Cast.h"
+#include "birsim/Core/DmaCompute.h"
 #include "birsim/Core/Enums.h"
 #include "birsim/Core/Float.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
-#include "Kernels/Kernels.h" // lib/Core, private
 #include "birsim/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   birsim_fidelity_enable(counting);
   FidelityCounts ref;
   FidelityCounts *refCounts = counting ? &ref : nullptr;
-  unsigned call = unsigned(in.take(1)) % 11;
+  unsigned call = unsigned(in.take(1)) % 12;
   int op = int(in.take(1) % 6) - 1;          // -1..4: invalid ones included
   int dtype = int(in.take(1) % 23) - 1;      // -1..21
   size_t count = size_t(in.take(2) % 1025);  // bounded buffers
@@ -125,6 +126,55 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             scatterAccumulate(op, want.data(), dstCount, src.data(),
                               indices.data(), count, dtype, refCounts),
             got, want, before);
+    break;
+  }
+  case 11: { // the DMA's arithmetic: any dtype pair, config, rounding
+    int dstDtype = int(in.take(1) % 23) - 1;
+    unsigned config = unsigned(in.take(1) & 1) | unsigned(in.take(1) << 8);
+    if (in.take(1) == 0)
+      config = unsigned(in.take(4)); // invalid bits too
+    int rounding = int(in.take(1) % 4) - 1;
+    uint64_t seed = in.take(8);
+    Narrowing narrowing{config, Rounding(rounding), seed};
+    unsigned form = unsigned(in.take(1) % 3);
+    if (form == 0) {
+      compare(birsim_accumulate_mixed(op, got.data(), dstDtype, src.data(),
+                                      dtype, count, config, rounding, seed),
+              accumulateMixed(op, want.data(), dstDtype, src.data(), dtype,
+                              count, narrowing, refCounts),
+              got, want, before);
+    } else if (form == 1) {
+      size_t dstCount = size_t(in.take(2) % 1025);
+      std::vector<int64_t> indices(count);
+      for (int64_t &index : indices)
+        index =
+            int64_t(in.take(2) % (dstCount + 2)) - (in.take(1) == 0 ? 1 : 0);
+      compare(birsim_scatter_accumulate_mixed(
+                  op, got.data(), dstCount, dstDtype, src.data(), dtype,
+                  indices.data(), count, config, rounding, seed),
+              scatterAccumulateMixed(op, want.data(), dstCount, dstDtype,
+                                     src.data(), dtype, indices.data(), count,
+                                     narrowing, refCounts),
+              got, want, before);
+    } else { // up to 17 sources in slices of src (one may be dst itself)
+      size_t numSrcs = size_t(in.take(1) % 18);
+      std::vector<const void *> srcsGot, srcsWant;
+      std::vector<int> dtypes;
+      bool aliasDst = in.take(1) & 1;
+      size_t n = count / 8;
+      for (size_t k = 0; k < numSrcs; ++k) {
+        dtypes.push_back(int(in.take(1) % 23) - 1);
+        srcsGot.push_back(k == 0 && aliasDst ? got.data()
+                                             : src.data() + (k % 8) * n);
+        srcsWant.push_back(k == 0 && aliasDst ? want.data() : srcsGot.back());
+      }
+      compare(birsim_dma_compute(op, srcsGot.data(), dtypes.data(), numSrcs,
+                                 got.data(), dstDtype, n, config, rounding,
+                                 seed),
+              dmaCompute(op, srcsWant.data(), dtypes.data(), numSrcs,
+                         want.data(), dstDtype, n, narrowing, refCounts),
+              got, want, before);
+    }
     break;
   }
   case 2: { // birsim_collective_reduce with any AluOpType
