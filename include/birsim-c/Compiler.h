@@ -38,7 +38,7 @@ enum {
 /// "remark"), or NULL for any other number.
 MLIR_CAPI_EXPORTED const char *birsimCompilerSeverityName(int severity);
 
-/// birsim's version ("0.7.0").
+/// birsim's version ("0.8.0").
 MLIR_CAPI_EXPORTED const char *birsimCompilerVersion(void);
 
 /// A new session, or NULL when out of memory.

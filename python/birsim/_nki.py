@@ -40,6 +40,23 @@ def static_cast(array: ArrayLike, dtype: DtypeLike, *,
     return cast(array, dtype, fp8_config=fp8_config)
 
 
+def psum_accumulate(psum: ArrayLike, matmul: ArrayLike, *,
+                    rounding: Union[str, int] = "nearest_even", seed: int = 0,
+                    out: Optional[ArrayLike] = None) -> Any:
+    """Trainium3's bf16 PSUM accumulation (docs/Semantics.md section 8):
+    the bfloat16 `psum` widened, the float32 matmul result `matmul` added in
+    float32, the sum rounded into bfloat16, to nearest even or
+    stochastically from `seed`. ``accumulate("add", psum, matmul,
+    "bfloat16", src_dtype="float32")``; `out` as there (``out=psum``: in
+    place, as the device writes).
+
+    >>> birsim.psum_accumulate(np.uint16([0x3F80, 0x3F80]), np.float32([2**-8, 3 * 2**-9]))
+    array([16256, 16257], dtype=uint16)
+    """
+    return accumulate("add", psum, matmul, "bfloat16", src_dtype="float32",
+                      rounding=rounding, seed=seed, out=out)
+
+
 def _destination(dst: ArrayLike, dtype: Optional[DtypeLike], what: str):
     """(flat writable storage view of dst, its row): `dst`'s own type
     names the row, or `dtype` where dst holds bits."""

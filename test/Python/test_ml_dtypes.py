@@ -112,3 +112,23 @@ def test_every_16_bit_value_narrowed_against_ml_dtypes(src, dst, fp8_config):
     want, _ = peers.narrowed(dst, a.astype(np.float32), peer,
                              saturate=fp8_config == "saturate")
     np.testing.assert_array_equal(got.view(peers.storage(dst)), want)
+
+
+def test_nki_call_shapes_take_and_give_ml_dtypes():
+    """NKI tests name dtypes as ml_dtypes does (nl.bfloat16 and the fp8
+    types): static_cast gives them back, tensor_cast and tensor_compute
+    write into them, and the DMA's float8_e4m3fn (which the simulator's
+    kernel does not add) is a destination like any other."""
+    x = np.float32([1.0, 1 + 2**-8, 3 * 2**-9, 500.0])
+    b = birsim.static_cast(x, ml_dtypes.bfloat16)
+    assert b.dtype == np.dtype(ml_dtypes.bfloat16)
+    assert b.astype(np.float32).tolist() == x.astype(
+        ml_dtypes.bfloat16).astype(np.float32).tolist()
+    e4 = np.zeros(4, ml_dtypes.float8_e4m3fn)
+    assert birsim.tensor_cast(x, e4) is e4
+    assert e4.astype(np.float32).tolist() == [1.0, 1.0, 0.005859375, 448.0]
+    birsim.tensor_compute("add", [e4, b], e4)
+    assert e4.astype(np.float32).tolist() == [2.0, 2.0, 0.01171875, 448.0]
+    psum = np.ones(2, ml_dtypes.bfloat16)
+    birsim.psum_accumulate(psum, np.float32([2**-8, 3 * 2**-9]), out=psum)
+    assert psum.astype(np.float32).tolist() == [1.0, 1.0078125]

@@ -178,3 +178,18 @@ def test_allreduce_reduces_ranks_in_order():
     assert total.dtype == torch.bfloat16
     assert total.tolist() == [2.0, 10.0]  # each rank's 2^-8 ties to even
     assert birsim.allreduce(ranks, "max").tolist() == [1e8]
+
+
+def test_psum_accumulate_is_the_named_bf16_case():
+    psum = birsim.from_float32([1, 1, 256, 1], "bfloat16")
+    mm = F32([2**-8, 3 * 2**-9, 1, -1])
+    got = birsim.psum_accumulate(psum, mm)
+    assert got.tolist() == [0x3F80, 0x3F81, 0x4380, 0]
+    np.testing.assert_array_equal(
+        got, birsim.accumulate("add", psum, mm, "bfloat16",
+                               src_dtype="float32"))
+    t = torch.ones(2, dtype=torch.bfloat16)
+    birsim.psum_accumulate(t, torch.tensor([2.0**-8, 0.5]), out=t)
+    assert t.tolist() == [1.0, 1.5]
+    sr = birsim.psum_accumulate(psum, mm, rounding="stochastic", seed=1)
+    assert sr[2] == 0x4380 or sr[2] == 0x4381
