@@ -1,6 +1,7 @@
 //===- DmaCompute.cpp - the DMA engine's arithmetic (Semantics.md 8) ------===//
 #include "birsim/Core/DmaCompute.h"
 #include "Kernels/Kernels.h"
+#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Convert.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <iterator>
 
 namespace birsim::core {
 
@@ -134,6 +136,29 @@ static void narrowStochasticBf16(const void *f32, void *bf16, size_t count,
   }
 }
 
+//===-- The portable path's fused accumulate (Portable.h) -----------------===//
+
+/// Widen, the fp32 kernel's element function (§2), narrow under `config`.
+void portable::reduceNarrowF32(const FloatFormat &format, unsigned bytes,
+                               F32Op op, unsigned config, void *acc,
+                               const void *x, size_t count) {
+  int memoryOp =
+      int(std::find(std::begin(kKernelF32Ops), std::end(kKernelF32Ops), op) -
+          std::begin(kKernelF32Ops)) +
+      1;
+  Reducer core{};
+  const DtypeInfo *f32;
+  (void)resolveReducer(memoryOp, int(Dtype::float32), core, f32);
+  auto *a = static_cast<unsigned char *>(acc);
+  auto *b = static_cast<const unsigned char *>(x);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t sum = uint32_t(core.element(
+        widenToF32(format, uint32_t(loadBits(a + i * bytes, bytes))),
+        loadBits(b + 4 * i, 4)));
+    storeBits(a + i * bytes, bytes, narrowFromF32(format, sum, config));
+  }
+}
+
 //===-- dma_compute -------------------------------------------------------===//
 
 Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
@@ -166,6 +191,20 @@ Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
   const DtypeInfo &f32 = dtypeInfo(Dtype::float32);
   F32Op f32Op = kKernelF32Ops[op - 1];
   const PathKernels &kernels = activeKernels();
+  // dst op= fp32 into a narrow float, uncounted and to nearest even: one
+  // fused pass (the path's reduceNarrowF32).
+  if (numSrcs == 2 && srcs[0] == dst && from[0] == &to && from[1] == &f32 &&
+      to.kind == DtypeKind::Float && vectorCastCovers(*to.format) &&
+      narrowing.rounding == Rounding::nearestEven && !counts) {
+    unsigned config = to.isFp8() ? narrowing.fp8Config : 0;
+    parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
+      kernels.reduceNarrowF32(
+          *to.format, to.bytes, f32Op, config,
+          static_cast<unsigned char *>(dst) + begin * to.bytes,
+          static_cast<const unsigned char *>(srcs[1]) + 4 * begin, end - begin);
+    });
+    return Status::success();
+  }
   bool bf16 = &to == &dtypeInfo(Dtype::bfloat16);
   parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
     // Blocks of every source read (fp32 ones in place, others widened) and

@@ -102,15 +102,19 @@ BIRSIM_KERNEL_LOOP void integerLoop(char *out, const char *acc, const char *x,
 
 //===-- Narrow float formats (§3, §4) -------------------------------------===//
 
-/// The elements [i, count) of a narrow reduction, by the portable path.
-template <F32Op Op>
+/// The elements [i, count) of a narrow reduction, by the portable path:
+/// `x` of the format (FP8 config 0, §3) or, XIsF32, fp32 (the DMA's, §8,
+/// under `config`).
+template <F32Op Op, bool XIsF32 = false>
 void narrowReduceTail(const FloatFormat &f, unsigned bytes, char *acc,
-                      const char *x, size_t i, size_t count) {
+                      const char *x, size_t i, size_t count,
+                      unsigned config = 0) {
   for (; i < count; ++i) {
     char *a = acc + i * bytes;
-    uint32_t r = applyScalar<Op>(widenToF32(f, loadScalar(a, bytes)),
-                                 widenToF32(f, loadScalar(x + i * bytes, bytes)));
-    storeBits(a, bytes, narrowFromF32(f, r, 0));
+    uint32_t b = XIsF32 ? loadScalar(x + 4 * i, 4)
+                        : widenToF32(f, loadScalar(x + i * bytes, bytes));
+    uint32_t r = applyScalar<Op>(widenToF32(f, loadScalar(a, bytes)), b);
+    storeBits(a, bytes, narrowFromF32(f, r, config));
   }
 }
 
@@ -199,23 +203,32 @@ uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
 }
 
 /// Widen both, fp32 op, narrow with FP8 config 0: narrowReduceLoopOf's
-/// general loop.
-template <class X, F32Op Op, unsigned Bytes>
+/// general loop. XIsF32: `x` is fp32 and the narrowing takes `config`, the
+/// DMA's accumulate of fp32 into a narrow float (§8) in one pass.
+template <class X, F32Op Op, unsigned Bytes, bool XIsF32 = false>
 BIRSIM_KERNEL_LOOP void generalNarrowReduceLoop(const FloatFormat &f, char *acc,
-                                                const char *x, size_t count) {
+                                                const char *x, size_t count,
+                                                unsigned config = 0) {
   using V = typename X::template Lanes<32>;
+  constexpr unsigned kXBytes = XIsF32 ? 4 : Bytes;
   WidenLanes<V> widen(f);
-  NarrowLanes<V> narrow(f, /*config=*/0);
+  NarrowLanes<V> narrow(f, config);
   size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
                                                             auto part) {
     char *a = acc + i * Bytes;
-    X::prefetch(a, x + i * Bytes);
-    auto r = applyLanes<Op, V>(
-        widen(X::template loadWidened<Bytes>(part, a)),
-        widen(X::template loadWidened<Bytes>(part, x + i * Bytes)));
+    const char *b = x + i * kXBytes;
+    X::prefetch(a, b);
+    auto y = [&] {
+      if constexpr (XIsF32)
+        return X::template load<4>(part, b);
+      else
+        return widen(X::template loadWidened<Bytes>(part, b));
+    }();
+    auto r =
+        applyLanes<Op, V>(widen(X::template loadWidened<Bytes>(part, a)), y);
     X::template storeNarrowed<Bytes>(a, part, narrow(r));
   });
-  narrowReduceTail<Op>(f, Bytes, acc, x, i, count);
+  narrowReduceTail<Op, XIsF32>(f, Bytes, acc, x, i, count, config);
 }
 
 /// fp32 -> a narrow format under `config`; with Count, the FidelityEvents

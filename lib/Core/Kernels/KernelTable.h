@@ -74,6 +74,20 @@ template <class X> struct EntryPoints {
     }
   }
 
+  static void reduceNarrowF32(const FloatFormat &f, unsigned bytes, F32Op op,
+                              unsigned config, void *acc, const void *x,
+                              size_t count) {
+    Guard guard(x, 4 * count, acc, bytes * count);
+    withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
+        op, [&](auto f32Op) {
+          withConstant<1u, 2u>(bytes, [&](auto width) {
+            generalNarrowReduceLoop<X, f32Op, width, true>(
+                f, static_cast<char *>(acc), static_cast<const char *>(x),
+                count, config);
+          });
+        });
+  }
+
   static void reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
                             const void *acc, const void *x, size_t count) {
     Guard guard(x, bytes * count, out, bytes * count);

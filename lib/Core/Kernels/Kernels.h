@@ -229,6 +229,11 @@ struct PathKernels {
   /// widen both, fp32 op, narrow with FP8 config 0 (§3).
   void (*reduceNarrow)(const FloatFormat &format, unsigned bytes, F32Op op,
                        void *acc, const void *x, size_t count);
+  /// acc[i] = narrow(widen(acc[i]) op x[i]) for fp32 `x`, the narrowing
+  /// under `config` (the DMA's accumulate, §8); `format` vectorCastCovers.
+  void (*reduceNarrowF32)(const FloatFormat &format, unsigned bytes, F32Op op,
+                          unsigned config, void *acc, const void *x,
+                          size_t count);
   /// out[i] = acc[i] op x[i] on int32 (`bytes` 4) or int64 (8): wrapping
   /// add, signed min/max (§3); `out` is `acc`, or apart from both.
   void (*reduceInteger)(unsigned bytes, MemoryReductionOp op, void *out,

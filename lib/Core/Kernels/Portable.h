@@ -20,6 +20,8 @@ void reduceF32(F32Op op, void *out, const void *acc, const void *x,
                size_t count);
 void reduceNarrow(const FloatFormat &format, unsigned bytes, F32Op op,
                   void *acc, const void *x, size_t count);
+void reduceNarrowF32(const FloatFormat &format, unsigned bytes, F32Op op,
+                     unsigned config, void *acc, const void *x, size_t count);
 void reduceInteger(unsigned bytes, MemoryReductionOp op, void *out,
                    const void *acc, const void *x, size_t count);
 uint64_t fp8AddCounted(const FloatFormat &format, void *acc, const void *x,
