@@ -299,26 +299,9 @@ Status scatterAccumulateMixed(int op, void *dst, size_t dstCount, int dstDtype,
   const DtypeInfo &to = *lookupDtype(dstDtype), &from = *lookupDtype(srcDtype);
   if (Status s = checkBuffers(dst, src, count, from.bytes))
     return s;
-  if (count != 0 && !indices)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null index buffer with a non-zero element count");
-  if (Status s = checkCount(count, sizeof(int64_t)))
+  if (Status s = checkScatter(dst, dstCount, to.bytes, src, from.bytes, indices,
+                              count))
     return s;
-  if (Status s = checkCount(dstCount, to.bytes))
-    return s;
-  if (dstCount != 0 && !dst)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null destination with a non-zero element count");
-  if (Status s = checkNoOverlap(dst, dstCount * to.bytes, src,
-                                count * from.bytes, false))
-    return s;
-  if (Status s = checkNoOverlap(dst, dstCount * to.bytes, indices,
-                                count * sizeof(int64_t), false))
-    return s;
-  for (size_t i = 0; i < count; ++i)
-    if (indices[i] < 0 || uint64_t(indices[i]) >= dstCount)
-      return Status::error(ErrorCode::indexOutOfRange, indices[i],
-                           int64_t(dstCount));
   bool copy = op == int(MemoryReductionOp::copy);
   Reducer core{};
   const DtypeInfo *f32Info;

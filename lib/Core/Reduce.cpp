@@ -386,6 +386,29 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
   return Status::success();
 }
 
+Status checkScatter(const void *dst, size_t dstCount, unsigned dstBytes,
+                    const void *src, unsigned srcBytes, const int64_t *indices,
+                    size_t count) {
+  if (count != 0 && !indices)
+    return Status::error(ErrorCode::invalidArgument, 0, 0,
+                         "null index buffer with a non-zero element count");
+  if (Status s = checkCount(count, sizeof(int64_t)))
+    return s;
+  if (Status s = checkCount(dstCount, dstBytes))
+    return s;
+  if (Status s = checkNoOverlap(dst, dstCount * dstBytes, src, count * srcBytes,
+                                false))
+    return s;
+  if (Status s = checkNoOverlap(dst, dstCount * dstBytes, indices,
+                                count * sizeof(int64_t), false))
+    return s;
+  for (size_t i = 0; i < count; ++i)
+    if (indices[i] < 0 || uint64_t(indices[i]) >= dstCount)
+      return Status::error(ErrorCode::indexOutOfRange, indices[i],
+                           int64_t(dstCount));
+  return Status::success();
+}
+
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          const int64_t *indices, size_t count, int dtype,
                          FidelityCounts *counts) {
@@ -393,23 +416,9 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
   const DtypeInfo *info;
   if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
     return s;
-  if (count != 0 && !indices)
-    return Status::error(ErrorCode::invalidArgument, 0, 0,
-                         "null index buffer with a non-zero element count");
-  if (Status s = checkCount(count, sizeof(int64_t)))
+  if (Status s = checkScatter(dst, dstCount, info->bytes, src, info->bytes,
+                              indices, count))
     return s;
-  if (Status s = checkCount(dstCount, info->bytes))
-    return s;
-  if (Status s = checkNoOverlap(dst, dstCount * info->bytes, src,
-                                count * info->bytes, false))
-    return s;
-  if (Status s = checkNoOverlap(dst, dstCount * info->bytes, indices,
-                                count * sizeof(int64_t), false))
-    return s;
-  for (size_t i = 0; i < count; ++i)
-    if (indices[i] < 0 || uint64_t(indices[i]) >= dstCount)
-      return Status::error(ErrorCode::indexOutOfRange, indices[i],
-                           int64_t(dstCount));
   unsigned bytes = info->bytes;
   auto *d = static_cast<unsigned char *>(dst);
   auto *s = static_cast<const unsigned char *>(src);

@@ -57,6 +57,13 @@ Status accumulateInto(int op, void *out, const void *dst, const void *src,
                       int dtype, size_t count,
                       FidelityCounts *counts = nullptr);
 
+/// A scatter's buffers after its elements' (checkBuffers): the index
+/// buffer, the counts, no overlap of `dst` with `src` or `indices`, and
+/// every index below dstCount.
+Status checkScatter(const void *dst, size_t dstCount, unsigned dstBytes,
+                    const void *src, unsigned srcBytes, const int64_t *indices,
+                    size_t count);
+
 /// dst[indices[i]] = reduce(dst[indices[i]], src[i]) in order; every index
 /// is checked against dstCount before any write.
 Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,

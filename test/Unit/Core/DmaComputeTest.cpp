@@ -270,20 +270,11 @@ TEST(DmaCompute, Bf16PsumHandWorkedTable) {
   }
 }
 
-float asFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-uint32_t bitsOf(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return bits;
-}
+using oracle::bitsOf;
+using oracle::floatOf;
 
 /// fp32 bits of a bf16 value.
-float bf16Value(uint16_t bits) { return asFloat(uint32_t(bits) << 16); }
+float bf16Value(uint16_t bits) { return floatOf(uint32_t(bits) << 16); }
 
 // Stochastic rounding, 10^6 draws of one value per probability k/16: the
 // share rounded up is k/16 and the mean is the value, within 5 sigma; the
@@ -311,7 +302,7 @@ TEST(DmaCompute, StochasticRoundingMeanAndDistribution) {
   double up[16] = {}, sum[16] = {}, count[16] = {};
   for (size_t i = 0; i < n; ++i) {
     unsigned k = 1 + i % 15;
-    float x = std::fabs(asFloat(src[i]));
+    float x = std::fabs(floatOf(src[i]));
     float r = std::fabs(bf16Value(out[i]));
     ASSERT_TRUE(r == 1.0f || r == 1.0f + 0x1p-7f) << i;
     ASSERT_EQ(unsigned(out[i] >> 15), src[i] >> 31) << i;

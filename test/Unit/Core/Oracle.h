@@ -16,6 +16,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 
 namespace oracle {
@@ -85,6 +86,18 @@ inline APFloat convert(const APFloat &v, birsim::core::Dtype to) {
   bool losesInfo;
   r.convert(semantics(to), APFloat::rmNearestTiesToEven, &losesInfo);
   return r;
+}
+
+/// A float's bits and back.
+inline uint32_t bitsOf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+inline float floatOf(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
 }
 
 inline APFloat f32(uint32_t bits) {
