@@ -2,6 +2,7 @@
 (docs/Semantics.md section 8): against a plain NumPy reading of the rule,
 with NumPy and torch arrays, and the misuse each call refuses."""
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -193,3 +194,10 @@ def test_psum_accumulate_is_the_named_bf16_case():
     assert t.tolist() == [1.0, 1.5]
     sr = birsim.psum_accumulate(psum, mm, rounding="stochastic", seed=1)
     assert sr[2] == 0x4380 or sr[2] == 0x4381
+
+
+def test_no_neuron_package_is_imported():
+    neuron = [m for m in sys.modules
+              if m.split(".")[0] in ("nki", "neuronxcc", "nrtpy",
+                                     "neuron_dtypes", "torch_neuronx")]
+    assert neuron == []
