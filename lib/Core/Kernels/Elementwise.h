@@ -204,15 +204,32 @@ uint64_t fp8AddLoop(const FloatFormat &f, char *acc, const char *x,
 
 /// Widen both, fp32 op, narrow with FP8 config 0: narrowReduceLoopOf's
 /// general loop. XIsF32: `x` is fp32 and the narrowing takes `config`, the
-/// DMA's accumulate of fp32 into a narrow float (§8) in one pass.
-template <class X, F32Op Op, unsigned Bytes, bool XIsF32 = false>
+/// DMA's accumulate of fp32 into a narrow float (§8) in one pass; Bf16
+/// (with it): bfloat16 is fp32's top half, so widening is a shift and the
+/// narrowing bf16Round (every NaN 0x7FC0, a carry running up to Inf; no
+/// FP8 config applies).
+template <class X, F32Op Op, unsigned Bytes, bool XIsF32 = false,
+          bool Bf16 = false>
 BIRSIM_KERNEL_LOOP void generalNarrowReduceLoop(const FloatFormat &f, char *acc,
                                                 const char *x, size_t count,
                                                 unsigned config = 0) {
   using V = typename X::template Lanes<32>;
+  static_assert(!Bf16 || (XIsF32 && Bytes == 2), "the DMA's bf16 form");
   constexpr unsigned kXBytes = XIsF32 ? 4 : Bytes;
-  WidenLanes<V> widen(f);
-  NarrowLanes<V> narrow(f, config);
+  WidenLanes<V> widenGeneral(f);
+  NarrowLanes<V> narrowGeneral(f, config);
+  auto widen = [&](auto code) {
+    if constexpr (Bf16)
+      return V::shl(code, 16);
+    else
+      return widenGeneral(code);
+  };
+  auto narrow = [&](auto value) {
+    if constexpr (Bf16)
+      return bf16Round<V>(value);
+    else
+      return narrowGeneral(value);
+  };
   size_t i = vectorSteps<X, X::kVectorBytes / 4>(count, [&](size_t i,
                                                             auto part) {
     char *a = acc + i * Bytes;

@@ -78,12 +78,16 @@ template <class X> struct EntryPoints {
                               unsigned config, void *acc, const void *x,
                               size_t count) {
     Guard guard(x, 4 * count, acc, bytes * count);
+    auto *a = static_cast<char *>(acc);
+    auto *b = static_cast<const char *>(x);
     withConstant<F32Op::kernelAdd, F32Op::kernelMin, F32Op::kernelMax>(
         op, [&](auto f32Op) {
+          if (&f == dtypeInfo(Dtype::bfloat16).format)
+            return generalNarrowReduceLoop<X, f32Op, 2u, true, true>(
+                f, a, b, count, config);
           withConstant<1u, 2u>(bytes, [&](auto width) {
-            generalNarrowReduceLoop<X, f32Op, width, true>(
-                f, static_cast<char *>(acc), static_cast<const char *>(x),
-                count, config);
+            generalNarrowReduceLoop<X, f32Op, width, true>(f, a, b, count,
+                                                           config);
           });
         });
   }
