@@ -13,6 +13,7 @@
 #ifndef BIRSIM_C_COMPILER_H
 #define BIRSIM_C_COMPILER_H
 
+#include "birsim/Runtime/Runtime.h" /* struct birsim_function_info */
 #include "mlir-c/Support.h"
 
 #include <stddef.h>
@@ -33,6 +34,17 @@ enum {
   BIRSIM_COMPILER_NOTE = 2,
   BIRSIM_COMPILER_REMARK = 3,
 };
+
+/// Every function this header exports, as rows numbered
+/// 0..birsimCompilerFunctionCount()-1 (birsim-c/CompilerFunctions.def) in
+/// the runtime's struct birsim_function_info (`lowered` and `counted` 0),
+/// so that bindings build their signatures from the library itself.
+/// FunctionInfo fills *out (out_size = sizeof *out): 0, or non-zero for an
+/// index past the last row or a null or too small out.
+MLIR_CAPI_EXPORTED int birsimCompilerFunctionCount(void);
+MLIR_CAPI_EXPORTED int
+birsimCompilerFunctionInfo(int index, struct birsim_function_info *out,
+                           size_t out_size);
 
 /// A severity's name as diagnostics print it ("error", "warning", "note",
 /// "remark"), or NULL for any other number.

@@ -7,6 +7,7 @@
 
 #include "birsim-c/Compiler.h"
 #include "birsim-c/Dialects.h"
+#include "birsim/Runtime/FunctionInfo.h"
 
 #include "birsim/InitAll.h"
 
@@ -23,10 +24,12 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <iterator>
 #include <mutex>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -262,5 +265,58 @@ int birsimCompilerDiagnostic(BirsimCompilerSession *session, size_t index,
   *severity = r.severity;
   *location = r.location.c_str();
   *message = r.message.c_str();
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// The function table (birsim-c/CompilerFunctions.def)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A row's result and parameter types, and a function's, to compare.
+struct Head {};
+template <typename... Types> struct TypeList {};
+template <typename Function> struct SignatureOf;
+template <typename Result, typename... Args>
+struct SignatureOf<Result (*)(Args...)> {
+  using type = TypeList<Head, Result, Args...>;
+};
+} // namespace
+
+#define BIRSIM_ARG(CType, Role) , CType
+#define BIRSIM_COMPILER_FUNCTION(Name, Result, ...)                            \
+  static_assert(std::is_same_v<SignatureOf<decltype(&Name)>::type,             \
+                               TypeList<Head, Result __VA_ARGS__>>,            \
+                #Name "'s row differs from Compiler.h");
+#include "birsim-c/CompilerFunctions.def"
+
+#define BIRSIM_ARG(CType, Role) birsim::describeCType<CType>(#CType, #Role),
+#define BIRSIM_COMPILER_FUNCTION(Name, Result, ...)                            \
+  static constexpr birsim_function_param Name##Params[] = {                    \
+      __VA_ARGS__ birsim::describeCType<void>(nullptr, nullptr)};
+#include "birsim-c/CompilerFunctions.def"
+
+static const struct birsim_function_info kCompilerFunctions[] = {
+#define BIRSIM_ARG(CType, Role)
+#define BIRSIM_COMPILER_FUNCTION(Name, Result, ...)                            \
+  {#Name,                                                                      \
+   birsim::describeCType<Result>(#Result, ""),                                 \
+   Name##Params,                                                               \
+   uint32_t(std::size(Name##Params) - 1),                                      \
+   0,                                                                          \
+   0},
+#include "birsim-c/CompilerFunctions.def"
+};
+
+int birsimCompilerFunctionCount(void) {
+  return int(std::size(kCompilerFunctions));
+}
+
+int birsimCompilerFunctionInfo(int index, struct birsim_function_info *out,
+                               size_t out_size) {
+  if (!out || out_size < sizeof(struct birsim_function_info) || index < 0 ||
+      index >= birsimCompilerFunctionCount())
+    return 1;
+  std::memcpy(out, &kCompilerFunctions[index], sizeof *out);
   return 0;
 }

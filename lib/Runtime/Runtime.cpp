@@ -9,6 +9,7 @@
 #include "birsim/Core/Tensix.h"
 #include "birsim/Core/Threads.h"
 #include "birsim/Core/TtFp8.h"
+#include "birsim/Runtime/FunctionInfo.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -759,34 +760,19 @@ unsigned birsim_bfp_flag_page_bytes(int index) {
 // The function table (RuntimeFunctions.def)
 //===----------------------------------------------------------------------===//
 
-/// A C type as birsim_function_param describes it.
-template <typename CType>
-constexpr birsim_function_param describe(const char *spelling,
-                                         const char *role) {
-  if constexpr (std::is_void_v<CType>)
-    return {spelling, role, "void", 0};
-  else if constexpr (std::is_same_v<CType, const char *>)
-    return {spelling, role, "string", sizeof(CType)};
-  else if constexpr (std::is_pointer_v<CType>)
-    return {spelling, role, "pointer", sizeof(CType)};
-  else if constexpr (std::is_floating_point_v<CType>)
-    return {spelling, role, "float", sizeof(CType)};
-  else
-    return {spelling, role, std::is_signed_v<CType> ? "signed" : "unsigned",
-            sizeof(CType)};
-}
+using birsim::describeCType;
 
-#define BIRSIM_ARG(CType, Role) describe<CType>(#CType, #Role),
+#define BIRSIM_ARG(CType, Role) describeCType<CType>(#CType, #Role),
 #define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
-  static constexpr birsim_function_param Name##Params[] = {                   \
-      __VA_ARGS__ describe<void>(nullptr, nullptr)};
+  static constexpr birsim_function_param Name##Params[] = {                    \
+      __VA_ARGS__ describeCType<void>(nullptr, nullptr)};
 #include "birsim/Runtime/RuntimeFunctions.def"
 
 static const struct birsim_function_info kFunctions[] = {
 #define BIRSIM_ARG(CType, Role)
 #define BIRSIM_RUNTIME_FUNCTION(Name, Result, Lowered, Counts, ...)            \
   {#Name,                                                                      \
-   describe<Result>(#Result, ""),                                              \
+   describeCType<Result>(#Result, ""),                                         \
    Name##Params,                                                               \
    uint32_t(std::size(Name##Params) - 1),                                      \
    std::string_view(#Lowered) == "Lowered",                                    \

@@ -85,6 +85,31 @@ def _param(p):
                    for f, _ in FunctionParam._fields_))
 
 
+def bind(lib, path, count, info):
+    """Every row of a library's function table (`count()` rows, `info(i,
+    out, size)` fills a FunctionInfo): the ctypes signatures set on `lib`'s
+    functions, and the rows by name."""
+    functions = {}
+    row_info = FunctionInfo()
+    for index in range(getattr(lib, count)()):
+        # Bootstrap: typed arguments, until its own row declares it.
+        status = getattr(lib, info)(
+            _c.c_int(index), _c.byref(row_info),
+            _c.c_size_t(_c.sizeof(row_info)))
+        if status != 0:
+            raise OSError("%s: %s(%d) failed: %d"
+                          % (path, info, index, status))
+        row = Function(row_info.name.decode(), _param(row_info.result),
+                       tuple(_param(row_info.params[i])
+                             for i in range(row_info.param_count)),
+                       bool(row_info.lowered), bool(row_info.counted))
+        functions[row.name] = row
+        fn = getattr(lib, row.name)
+        fn.restype = _ctype(row.result)
+        fn.argtypes = [_ctype(p) for p in row.params]
+    return functions
+
+
 LIBRARY = "libbirsim_runtime.so.0"
 
 
@@ -113,23 +138,8 @@ class Runtime:
 
     def __init__(self, path):
         self.lib = _c.CDLL(path)
-        # Bootstrap: typed arguments, until its own row declares it.
-        self.functions = {}
-        info = FunctionInfo()
-        for index in range(self.lib.birsim_function_count()):
-            status = self.lib.birsim_function_info(
-                _c.c_int(index), _c.byref(info), _c.c_size_t(_c.sizeof(info)))
-            if status != 0:
-                raise OSError("%s: birsim_function_info(%d) failed: %d"
-                              % (path, index, status))
-            row = Function(info.name.decode(), _param(info.result),
-                           tuple(_param(info.params[i])
-                                 for i in range(info.param_count)),
-                           bool(info.lowered), bool(info.counted))
-            self.functions[row.name] = row
-            fn = getattr(self.lib, row.name)
-            fn.restype = _ctype(row.result)
-            fn.argtypes = [_ctype(p) for p in row.params]
+        self.functions = bind(self.lib, path, "birsim_function_count",
+                              "birsim_function_info")
 
     def error(self):
         return self.lib.birsim_last_error().decode()

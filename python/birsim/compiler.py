@@ -36,24 +36,10 @@ except OSError as e:
         "this birsim (a pip install of the runtime alone, or a build "
         "without it) lacks it: %s" % (LIBRARY, e), name=__name__) from None
 
-_Session = _c.c_void_p
-for _name, _result, _args in (
-        ("birsimCompilerVersion", _c.c_char_p, []),
-        ("birsimCompilerSeverityName", _c.c_char_p, [_c.c_int]),
-        ("birsimCompilerSessionCreate", _Session, []),
-        ("birsimCompilerSessionDestroy", None, [_Session]),
-        ("birsimCompilerParse", _c.c_int,
-         [_Session, _c.c_char_p, _c.c_size_t, _c.c_char_p]),
-        ("birsimCompilerRun", _c.c_int, [_Session, _c.c_char_p]),
-        ("birsimCompilerPrint", _c.c_int,
-         [_Session, _c.c_int, _c.POINTER(_c.c_void_p),
-          _c.POINTER(_c.c_size_t)]),
-        ("birsimCompilerDiagnosticCount", _c.c_size_t, [_Session]),
-        ("birsimCompilerDiagnostic", _c.c_int,
-         [_Session, _c.c_size_t, _c.POINTER(_c.c_int),
-          _c.POINTER(_c.c_char_p), _c.POINTER(_c.c_char_p)])):
-    _fn = getattr(_lib, _name)
-    _fn.restype, _fn.argtypes = _result, _args
+#: The library's exports by name, their ctypes signatures from its own
+#: table (birsim-c/CompilerFunctions.def).
+functions = _runtime.bind(_lib, _PATH, "birsimCompilerFunctionCount",
+                          "birsimCompilerFunctionInfo")
 
 #: The compiler library's version: the package's own.
 __version__: str = _lib.birsimCompilerVersion().decode()
