@@ -65,24 +65,18 @@ void castSpan(const DtypeInfo &from, const void *src, const DtypeInfo &to,
               FidelityCounts *counts) {
   auto *in = static_cast<const unsigned char *>(src);
   auto *out = static_cast<unsigned char *>(dst);
+  // The path's kernels for fp32 <-> the narrow float formats (§4); the
+  // narrowing counts its elements and events itself.
+  const PathKernels &kernels = activeKernels();
+  if (from.kind == DtypeKind::Float32 && to.kind == DtypeKind::Float &&
+      vectorCastCovers(*to.format))
+    return kernels.narrowFromF32(*to.format, to.bytes, in, out, count,
+                                 fp8ConfigFor(to, fp8Config), counts);
   if (counts)
     counts->elements[int(FidelityFamily::cast)] += count;
   if (&from == &to) { // bits unchanged: every value kept (§4)
     if (count)        // null buffers are allowed with a zero count
       std::memmove(out, in, count * from.bytes);
-    return;
-  }
-  // The path's kernels for fp32 <-> the narrow float formats (§4).
-  const PathKernels &kernels = activeKernels();
-  if (from.kind == DtypeKind::Float32 && to.kind == DtypeKind::Float &&
-      vectorCastCovers(*to.format)) {
-    FidelityCounts events; // the kernel counts its elements itself
-    kernels.narrowFromF32(*to.format, to.bytes, in, out, count,
-                          to.isFp8() ? fp8Config : 0,
-                          counts ? &events : nullptr);
-    if (counts)
-      for (int e = 0; e < kNumFidelityEvents; ++e)
-        counts->count[e] += events.count[e];
     return;
   }
   if (to.kind == DtypeKind::Float32 && from.kind == DtypeKind::Float &&

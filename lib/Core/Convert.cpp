@@ -58,7 +58,7 @@ uint64_t f32ToInteger(const DtypeInfo &dst, uint32_t x, bool &clamped) {
 uint64_t writeFromF32(const DtypeInfo &dst, uint32_t x, unsigned fp8Config) {
   switch (dst.kind) {
   case DtypeKind::Float:
-    return narrowFromF32(*dst.format, x, dst.isFp8() ? fp8Config : 0);
+    return narrowFromF32(*dst.format, x, fp8ConfigFor(dst, fp8Config));
   case DtypeKind::Float32:
     return x;
   case DtypeKind::Float32r:

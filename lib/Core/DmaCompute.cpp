@@ -1,7 +1,6 @@
 //===- DmaCompute.cpp - the DMA engine's arithmetic (Semantics.md 8) ------===//
 #include "birsim/Core/DmaCompute.h"
 #include "Kernels/Kernels.h"
-#include "Kernels/Portable.h"
 #include "ParallelFor.h"
 #include "birsim/Core/Cast.h"
 #include "birsim/Core/Convert.h"
@@ -11,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <iterator>
 
 namespace birsim::core {
 
@@ -136,29 +134,6 @@ static void narrowStochasticBf16(const void *f32, void *bf16, size_t count,
   }
 }
 
-//===-- The portable path's fused accumulate (Portable.h) -----------------===//
-
-/// Widen, the fp32 kernel's element function (§2), narrow under `config`.
-void portable::reduceNarrowF32(const FloatFormat &format, unsigned bytes,
-                               F32Op op, unsigned config, void *acc,
-                               const void *x, size_t count) {
-  int memoryOp =
-      int(std::find(std::begin(kKernelF32Ops), std::end(kKernelF32Ops), op) -
-          std::begin(kKernelF32Ops)) +
-      1;
-  Reducer core{};
-  const DtypeInfo *f32;
-  (void)resolveReducer(memoryOp, int(Dtype::float32), core, f32);
-  auto *a = static_cast<unsigned char *>(acc);
-  auto *b = static_cast<const unsigned char *>(x);
-  for (size_t i = 0; i < count; ++i) {
-    uint32_t sum = uint32_t(core.element(
-        widenToF32(format, uint32_t(loadBits(a + i * bytes, bytes))),
-        loadBits(b + 4 * i, 4)));
-    storeBits(a + i * bytes, bytes, narrowFromF32(format, sum, config));
-  }
-}
-
 //===-- dma_compute -------------------------------------------------------===//
 
 Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
@@ -196,7 +171,7 @@ Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
   if (numSrcs == 2 && srcs[0] == dst && from[0] == &to && from[1] == &f32 &&
       to.kind == DtypeKind::Float && vectorCastCovers(*to.format) &&
       narrowing.rounding == Rounding::nearestEven && !counts) {
-    unsigned config = to.isFp8() ? narrowing.fp8Config : 0;
+    unsigned config = fp8ConfigFor(to, narrowing.fp8Config);
     parallelFor(count, kMinElementsPerThread, [&](size_t begin, size_t end) {
       kernels.reduceNarrowF32(
           *to.format, to.bytes, f32Op, config,

@@ -257,7 +257,8 @@ CastClassifier::CastClassifier(const DtypeInfo &from, const DtypeInfo &to,
       betweenFloats(isFloatKind(from) && isFloatKind(to)),
       floatToInteger(isFloatKind(from) && isIntegerKind(to)),
       integerToFloat(isIntegerKind(from) && isFloatKind(to)),
-      floats(to.format ? *to.format : kFloat32Format, to.isFp8() ? config : 0) {
+      floats(to.format ? *to.format : kFloat32Format,
+             fp8ConfigFor(to, config)) {
   if (!floatToInteger)
     return;
   // f32ToInteger clamps from a magnitude on, monotonically on each side.

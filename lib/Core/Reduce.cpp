@@ -226,6 +226,23 @@ void portable::reduceNarrow(const FloatFormat &format, unsigned bytes,
   }
 }
 
+/// Widen `acc`, the fp32 row's element function with fp32 `x`, narrow
+/// under `config` (the DMA's accumulate, §8).
+void portable::reduceNarrowF32(const FloatFormat &format, unsigned bytes,
+                               F32Op op, unsigned config, void *acc,
+                               const void *x, size_t count) {
+  uint64_t (*f32)(uint64_t, uint64_t) =
+      kReducerRows[int(Dtype::float32)].ops[reducerIndexOf(op)].element;
+  auto *a = static_cast<char *>(acc);
+  auto *b = static_cast<const char *>(x);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t sum = uint32_t(
+        f32(widenToF32(format, uint32_t(loadBits(a + i * bytes, bytes))),
+            loadBits(b + 4 * i, 4)));
+    storeBits(a + i * bytes, bytes, narrowFromF32(format, sum, config));
+  }
+}
+
 template <typename Signed>
 static void integerLoop(MemoryReductionOp op, void *out, const void *acc,
                         const void *x, size_t count) {

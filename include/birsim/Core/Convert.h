@@ -19,6 +19,12 @@ namespace birsim::core {
 /// RNE for integers).
 uint32_t readAsF32(const DtypeInfo &src, uint64_t bits);
 
+/// The config a narrowing into `dst` takes: `fp8Config` for the fp8 dtypes,
+/// 0 for every other (§4; D2).
+inline unsigned fp8ConfigFor(const DtypeInfo &dst, unsigned fp8Config) {
+  return dst.isFp8() ? fp8Config : 0;
+}
+
 /// Writes fp32 bits as one element of a castable dtype (§4). `fp8Config`
 /// applies to the fp8 dtypes only.
 uint64_t writeFromF32(const DtypeInfo &dst, uint32_t f32, unsigned fp8Config);
