@@ -12,7 +12,7 @@ from . import _arrays, _types
 from ._casts import _narrowing, accumulate, cast, collective_reduce
 from ._core import (ArrayLike, Dtype, DtypeLike, _MEMORY_REDUCTION_OPS,
                     _TABLE, _check, _fp8_config, _input, _lib, _name_number,
-                    _whole)
+                    _overlap_error, _whole)
 
 def nki_dtype_name(dtype: DtypeLike) -> Optional[str]:
     """NKI's name of a dtype the DMA computes on, else None.
@@ -134,7 +134,7 @@ def tensor_compute(op: Union[str, int], srcs: Sequence[ArrayLike],
         if np.shares_memory(out, caller) and not (
                 out.ctypes.data == array.ctypes.data and
                 array.dtype.itemsize == out.dtype.itemsize):
-            raise ValueError("tensor_compute: dst partly overlaps a source")
+            raise _overlap_error(True)
     _check(_lib.birsim_dma_compute(number, pointers, numbers, len(taken),
                                    out.ctypes.data, row.number, count, config,
                                    mode, word))
@@ -158,7 +158,7 @@ def tensor_cast(src: ArrayLike, dst: ArrayLike, n: Optional[int] = None, *,
     out, row = _destination(dst, dst_dtype, "tensor_cast: dst")
     count = _count(n, [s.size, out.size], "tensor_cast")
     if np.shares_memory(out, caller):
-        raise ValueError("tensor_cast: dst overlaps src")
+        raise _overlap_error(False)
     _check(_lib.birsim_cast(srow.number, s.ctypes.data, row.number,
                             out.ctypes.data, count, _fp8_config(fp8_config)))
     return dst

@@ -201,3 +201,16 @@ def test_no_neuron_package_is_imported():
               if m.split(".")[0] in ("nki", "neuronxcc", "nrtpy",
                                      "neuron_dtypes", "torch_neuronx")]
     assert neuron == []
+
+
+def test_overlapping_dst_is_the_runtimes_aliasing_error_and_writes_nothing():
+    buf = np.arange(8, dtype=F32)
+    before = buf.copy()
+    with pytest.raises(birsim.BirsimError, match="overlap"):
+        birsim.tensor_cast(buf[:4], buf[2:6])
+    with pytest.raises(birsim.BirsimError, match="partly overlap"):
+        birsim.tensor_compute("add", [buf[:4], buf[4:]], buf[1:5])
+    np.testing.assert_array_equal(buf, before)
+    # dst as a source, the same elements: allowed.
+    birsim.tensor_compute("add", [buf[:4], buf[4:]], buf[:4])
+    assert buf[:4].tolist() == [4, 6, 8, 10]
