@@ -1037,22 +1037,45 @@ TEST(VectorPath, DmaComputeEveryPairAndSource) {
         for (auto &b : x)
           b = uint8_t(rng());
         unsigned config = (rng() & 1) | (rng() & 1 ? 0xFF00 : 0);
-        // Counted (three kernel passes per block) and not (fp32 sources
-        // into narrow floats: the fused reduceNarrowF32), equal bytes.
+        // Counted (three kernel passes per block), not (fp32 sources into
+        // narrow floats: the fused reduceNarrowF32) and, into a narrow
+        // float, stochastically: each destination inside 64 guard bytes a
+        // side that no path may touch.
+        constexpr size_t kGuard = 64;
+        const bool narrowFloat = lookupDtype(dst)->kind == DtypeKind::Float;
         birsim::test::expectSameOnEveryPath(
             [&] {
-              std::vector<uint8_t> a = acc, b = acc;
+              auto guarded = [&] {
+                std::vector<uint8_t> g(kGuard, 0xA5);
+                g.insert(g.end(), acc.begin(), acc.end());
+                g.insert(g.end(), kGuard, 0x5A);
+                return g;
+              };
+              auto guardsKept = [&](const std::vector<uint8_t> &g) {
+                return std::all_of(g.begin(), g.begin() + kGuard,
+                                   [](uint8_t v) { return v == 0xA5; }) &&
+                       std::all_of(g.end() - kGuard, g.end(),
+                                   [](uint8_t v) { return v == 0x5A; });
+              };
+              std::vector<uint8_t> a = guarded(), b = guarded(), c = guarded();
               FidelityCounts counts;
-              EXPECT_TRUE(accumulateMixed(op, a.data(), dst, x.data(), src, n,
-                                          {config}, &counts)
+              EXPECT_TRUE(accumulateMixed(op, a.data() + kGuard, dst, x.data(),
+                                          src, n, {config}, &counts)
                               .ok());
-              EXPECT_TRUE(
-                  accumulateMixed(op, b.data(), dst, x.data(), src, n, {config})
-                      .ok());
+              EXPECT_TRUE(accumulateMixed(op, b.data() + kGuard, dst, x.data(),
+                                          src, n, {config})
+                              .ok());
+              if (narrowFloat)
+                EXPECT_TRUE(accumulateMixed(op, c.data() + kGuard, dst,
+                                            x.data(), src, n,
+                                            {config, Rounding::stochastic, 9})
+                                .ok());
+              EXPECT_TRUE(guardsKept(a) && guardsKept(b) && guardsKept(c));
               EXPECT_EQ(a, b);
               std::vector<uint64_t> out(a.begin(), a.end());
-              for (uint64_t c : counts.count)
-                out.push_back(c);
+              out.insert(out.end(), c.begin(), c.end());
+              for (uint64_t count : counts.count)
+                out.push_back(count);
               return out;
             },
             std::string(lookupDtype(dst)->name) +
