@@ -32,8 +32,8 @@ def to_tensor(table, result, row):
     """A storage array as a torch tensor sharing its memory: torch's own
     dtype of the row's name where torch has one, else the bits."""
     torch = _types.torch_module()
-    named = getattr(torch, _types.ml_name(row.mlir_type), None)
-    if isinstance(named, torch.dtype) and row.number not in table.numpy_type:
+    named = _types.torch_dtype(_types.ml_name(row.mlir_type))
+    if named is not None and row.number not in table.numpy_type:
         bits = result.view("i%d" % row.bytes) if row.bytes > 1 else result
         return torch.from_numpy(np.ascontiguousarray(bits)).view(named)
     try:
@@ -49,7 +49,6 @@ def take(table, x, what):
         if row is not None:
             return x, row, NUMPY_KIND
     if _types.is_tensor(x):
-        torch = _types.torch_module()
         if x.device.type != "cpu":
             raise ValueError("%s: a tensor on %s; birsim takes CPU tensors"
                              % (what, x.device))
@@ -57,8 +56,8 @@ def take(table, x, what):
         row = table.by_name.get(str(x.dtype).split(".", 1)[1])
         if row is not None and row.number not in table.numpy_type:
             # NumPy lacks the type (bfloat16): its bits, without a copy.
-            signed = getattr(torch, "int%d" % (8 * row.bytes))
-            bits = x.view(signed) if row.bytes > 1 else x.view(torch.uint8)
+            bits = x.view(_types.torch_dtype(
+                "int%d" % (8 * row.bytes) if row.bytes > 1 else "uint8"))
             return (bits.numpy().view(table.storage(row)), row,
                     Kind(table, torch=True))
         array = x.numpy()
@@ -111,6 +110,11 @@ def take_out(table, out, row, shape, what):
     if out is None:
         return None
     if _types.is_tensor(out):
+        # torch's rule for out= (an in-place write is outside autograd).
+        if out.requires_grad:
+            raise ValueError("%s: out requires grad; birsim writes it in "
+                             "place, outside autograd: pass a tensor that "
+                             "does not (out.detach())" % what)
         array, is_row, _ = take(table, out, what + ": out")
     elif isinstance(out, np.ndarray):
         array, is_row = out, table.of_numpy(out.dtype)
@@ -119,6 +123,11 @@ def take_out(table, out, row, shape, what):
                         "not %s" % (what, type(out).__name__))
     if not array.flags.writeable:
         raise ValueError("output array is read-only")
+    if overlaps_itself(array):
+        raise ValueError("%s: out has elements at one address (a stride of "
+                         "0, as an expanded or broadcast view has), so "
+                         "results would overwrite each other: pass a copy "
+                         "(.clone(), .copy())" % what)
     if not array.dtype.isnative:
         raise ValueError("%s: out has non-native byte order (%s); pass a "
                          "native-order array" % (what, array.dtype.str))
@@ -128,6 +137,29 @@ def take_out(table, out, row, shape, what):
                          % (what, array.shape, tuple(shape)))
     storage = table.storage(row)
     return array if array.dtype is storage else array.view(storage)
+
+
+def overlaps_itself(a):
+    """Whether two of `a`'s elements share memory: a stride of 0 on an axis
+    of more than one element, or strides that interleave (as_strided)."""
+    axes = sorted((abs(stride), n) for stride, n in zip(a.strides, a.shape)
+                  if n > 1)
+    if not axes or 0 in a.shape:
+        return False
+    reach = a.itemsize  # the bytes the inner axes span
+    for stride, n in axes:
+        if stride < reach:
+            break
+        reach = stride * n
+    else:
+        return False
+    # A layout the sort cannot clear: count its distinct element offsets.
+    offsets = np.zeros((), np.int64)
+    for stride, n in zip(a.strides, a.shape):
+        offsets = np.add.outer(offsets, np.arange(n, dtype=np.int64) * stride)
+    starts = np.unique(offsets.ravel())
+    return starts.size < a.size or bool(
+        (np.diff(starts) < a.itemsize).any())
 
 
 def same_elements(a, b):

@@ -51,21 +51,40 @@ roundings: Tuple[str, ...] = ("nearest_even", "stochastic")
 
 
 def _narrowing(fp8_config, rounding, seed) -> Tuple[int, int, int]:
-    """The runtime's (fp8_config, rounding, seed) of the DMA's narrowing."""
-    word = _whole(seed, "seed")
+    """The runtime's (fp8_config, rounding, seed) of the DMA's narrowing;
+    None is the default (saturate, nearest_even, 0)."""
+    word = _whole(0 if seed is None else seed, "seed")
     if word >> 64:
         raise ValueError("seed: %#x is wider than 64 bits" % word)
-    return (_fp8_config(fp8_config),
-            _name_number(rounding, roundings, "rounding"), word)
+    return (_fp8_config("saturate" if fp8_config is None else fp8_config),
+            _name_number("nearest_even" if rounding is None else rounding,
+                         roundings, "rounding"), word)
+
+
+def _kernel_narrowing(fp8_config, rounding, seed, what: str) -> None:
+    """The narrowing options where the simulator's kernel runs (no
+    src_dtype): checked as the mixed form checks them, and refused where
+    they would change the result, since the kernel has no FP8 config and
+    rounds to nearest even."""
+    _, mode, _ = _narrowing(fp8_config, rounding, seed)
+    if fp8_config is not None:
+        raise ValueError("%s: fp8_config applies to the DMA's mixed form "
+                         "(src_dtype=...); without src_dtype the simulator's "
+                         "kernel runs, which has none (docs/Semantics.md "
+                         "section 3)" % what)
+    if roundings[mode] != "nearest_even":
+        raise ValueError("%s: rounding=%r applies to the DMA's mixed form "
+                         "(src_dtype=...); without src_dtype the simulator's "
+                         "kernel rounds to nearest even" % (what, rounding))
 
 
 def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
                dtype: Optional[DtypeLike] = None, *,
                out: Optional[ArrayLike] = None,
                src_dtype: Optional[DtypeLike] = None,
-               fp8_config: Union[str, int] = "saturate",
-               rounding: Union[str, int] = "nearest_even",
-               seed: int = 0) -> Any:
+               fp8_config: Optional[Union[str, int]] = None,
+               rounding: Optional[Union[str, int]] = None,
+               seed: Optional[int] = None) -> Any:
     """cast_copy_or_accumulate over arrays: ``dst op src`` elementwise with
     the simulator's numerics (docs/Semantics.md section 3).
 
@@ -76,7 +95,10 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     With `src_dtype` (even dst's own), the DMA's mixed form
     (docs/Semantics.md section 8): `src` of `src_dtype`, both widened to
     float32, `op` there, the result narrowed into dst's dtype under
-    `fp8_config`, to "nearest_even" or "stochastic"ally from `seed`.
+    `fp8_config` (default "saturate"), to "nearest_even" (the default) or
+    "stochastic"ally from `seed` (default 0). Without `src_dtype` those
+    options are checked and, but for rounding="nearest_even", refused: the
+    simulator's kernel has no FP8 config and rounds to nearest even.
     Returns: a new array in dst's kind, or `out`.
     Raises: TypeError, ValueError (misuse); BirsimError (the simulator
     rejects the op on the dtype, or `out` partly overlaps an operand).
@@ -92,23 +114,34 @@ def accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     >>> birsim.accumulate("add", np.uint16([0x3F80]), np.float32([3 * 2**-9]), "bfloat16", src_dtype="float32")
     array([16257], dtype=uint16)
     """
-    number = _name_number(op, _MEMORY_REDUCTION_OPS, "accumulate: op")
-    d, row, kind, caller_dst = _input(dst, dtype, "accumulate: dst")
+    return _accumulate(("accumulate", "dst", "src"), op, dst, src, dtype, out,
+                       src_dtype, fp8_config, rounding, seed)
+
+
+def _accumulate(names: Tuple[str, str, str], op, dst, src, dtype, out,
+                src_dtype, fp8_config, rounding, seed) -> Any:
+    """accumulate, its errors naming (the call, dst, src) as `names` does
+    (psum_accumulate's are psum and matmul)."""
+    what, dst_name, src_name = names
+    number = _name_number(op, _MEMORY_REDUCTION_OPS, what + ": op")
+    d, row, kind, caller_dst = _input(dst, dtype,
+                                      "%s: %s" % (what, dst_name))
     if src_dtype is not None:
-        s_mixed, srow, _, caller_src = _input(src, src_dtype,
-                                              "accumulate: src")
+        s_mixed, srow, _, caller_src = _input(src, src_dtype, "%s: %s"
+                                              % (what, src_name))
         config, mode, word = _narrowing(fp8_config, rounding, seed)
 
         def mixed(number, target, source, count):
             return _lib.birsim_accumulate_mixed(
                 number, target, row.number, source, srow.number, count,
                 config, mode, word)
-        return _elementwise(mixed, None, (number,), (), "accumulate",
+        return _elementwise(mixed, None, (number,), (), what,
                             (d, caller_dst), (s_mixed, caller_src), row, kind,
                             out)
-    s = _operand(src, row, "accumulate: src")
+    _kernel_narrowing(fp8_config, rounding, seed, what)
+    s = _operand(src, row, "%s: %s" % (what, src_name))
     return _elementwise(_lib.birsim_accumulate, _lib.birsim_accumulate_into,
-                        (number,), (row.number,), "accumulate",
+                        (number,), (row.number,), what,
                         (d, caller_dst), s, row, kind, out)
 
 
@@ -134,9 +167,9 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
                        indices: ArrayLike, dtype: Optional[DtypeLike] = None,
                        *, out: Optional[ArrayLike] = None,
                        src_dtype: Optional[DtypeLike] = None,
-                       fp8_config: Union[str, int] = "saturate",
-                       rounding: Union[str, int] = "nearest_even",
-                       seed: int = 0) -> Any:
+                       fp8_config: Optional[Union[str, int]] = None,
+                       rounding: Optional[Union[str, int]] = None,
+                       seed: Optional[int] = None) -> Any:
     """``dst.flat[indices[i]] = dst.flat[indices[i]] op src[i]`` in order,
     with the simulator's numerics; every index is checked before anything
     is written.
@@ -155,6 +188,7 @@ def scatter_accumulate(op: Union[str, int], dst: ArrayLike, src: ArrayLike,
     number = _name_number(op, _MEMORY_REDUCTION_OPS, "scatter_accumulate: op")
     d, row, kind, caller_dst = _input(dst, dtype, "scatter_accumulate: dst")
     if src_dtype is None:
+        _kernel_narrowing(fp8_config, rounding, seed, "scatter_accumulate")
         s, caller_src = _operand(src, row, "scatter_accumulate: src")
     else:
         s, srow, _, caller_src = _input(src, src_dtype,
@@ -222,8 +256,15 @@ def cast(x: ArrayLike, dtype: DtypeLike, *,
     >>> birsim.cast(np.float32([1.0, 448.0, 1000.0]), "float8_e4m3fn").tolist()
     [56, 126, 126]
     """
-    src, src_row, kind, _ = _input(x, src_dtype, "cast: x")
-    dst = _TABLE.resolve(dtype, "cast: dtype")
+    return _cast(("cast", "x"), x, dtype, src_dtype, fp8_config)
+
+
+def _cast(names: Tuple[str, str], x: ArrayLike, dtype: DtypeLike,
+          src_dtype: Optional[DtypeLike], fp8_config: Union[str, int]) -> Any:
+    """cast, its errors naming (the call, x) as `names` does."""
+    what, x_name = names
+    src, src_row, kind, _ = _input(x, src_dtype, "%s: %s" % (what, x_name))
+    dst = _TABLE.resolve(dtype, what + ": dtype")
     config = _fp8_config(fp8_config)
     result = np.empty(src.shape, dtype=_TABLE.storage(dst))
     _check(_lib.birsim_cast(src_row.number, src.ctypes.data, dst.number,
@@ -238,7 +279,7 @@ def to_float32(bits: ArrayLike, dtype: Optional[DtypeLike] = None) -> Any:
     >>> birsim.to_float32(np.uint16([0x3F80, 0xC040]), "bfloat16")
     array([ 1., -3.], dtype=float32)
     """
-    return cast(bits, "float32", src_dtype=dtype)
+    return _cast(("to_float32", "bits"), bits, "float32", dtype, "saturate")
 
 
 def from_float32(x: ArrayLike, dtype: DtypeLike, *,
@@ -252,8 +293,20 @@ def from_float32(x: ArrayLike, dtype: DtypeLike, *,
     if _types.is_tensor(x):
         x = x.float()
     else:
-        x = np.asarray(x).astype(np.float32, copy=False)
-    return cast(x, dtype, src_dtype="float32", fp8_config=fp8_config)
+        x = _numbers_as_float32(x, "from_float32: x")
+    return _cast(("from_float32", "x"), x, dtype, "float32", fp8_config)
+
+
+def _numbers_as_float32(x: Any, what: str) -> np.ndarray:
+    """Numbers as float32, rounded as NumPy rounds them; TypeError naming
+    `what` for what is not numbers."""
+    try:
+        array = np.asarray(x)
+        if array.dtype.kind not in "biuf":
+            raise TypeError("a %s array" % array.dtype)
+        return array.astype(np.float32, copy=False)
+    except (TypeError, ValueError) as e:
+        raise TypeError("%s must be numbers: %s" % (what, e)) from None
 
 
 def tt_fp8_encode(x: ArrayLike, policy: Union[str, int] = "ttmetal_host"

@@ -4,13 +4,15 @@ nrtpy's tensor_cast and tensor_compute, nki.isa.dma_compute, a validator of
 nki-library's CustomValidator shape and an allreduce body for a
 SimDistRunner-style emulation. No Neuron package is imported."""
 import ctypes
-from typing import (Any, List, Optional, Sequence, Tuple, Union)
+from typing import (Any, List, Optional, Sequence, Union)
 
 import numpy as np
 
 from . import _arrays, _types
-from ._casts import _narrowing, accumulate, cast, collective_reduce
-from ._core import (ArrayLike, Dtype, DtypeLike, _MEMORY_REDUCTION_OPS,
+from ._casts import (_accumulate, _cast, _narrowing, accumulate, cast,
+                     collective_reduce, scatter_accumulate)
+from ._core import (ArrayLike, BirsimError, Dtype, DtypeLike,
+                    _MEMORY_REDUCTION_OPS,
                     _TABLE, _check, _fp8_config, _input, _lib, _name_number,
                     _overlap_error, _whole)
 
@@ -37,7 +39,7 @@ def static_cast(array: ArrayLike, dtype: DtypeLike, *,
     >>> birsim.static_cast(np.int32([16842753]), "bfloat16")
     array([19328], dtype=uint16)
     """
-    return cast(array, dtype, fp8_config=fp8_config)
+    return _cast(("static_cast", "array"), array, dtype, None, fp8_config)
 
 
 def psum_accumulate(psum: ArrayLike, matmul: ArrayLike, *,
@@ -53,8 +55,9 @@ def psum_accumulate(psum: ArrayLike, matmul: ArrayLike, *,
     >>> birsim.psum_accumulate(np.uint16([0x3F80, 0x3F80]), np.float32([2**-8, 3 * 2**-9]))
     array([16256, 16257], dtype=uint16)
     """
-    return accumulate("add", psum, matmul, "bfloat16", src_dtype="float32",
-                      rounding=rounding, seed=seed, out=out)
+    return _accumulate(("psum_accumulate", "psum", "matmul"), "add", psum,
+                       matmul, "bfloat16", out, "float32", None, rounding,
+                       seed)
 
 
 def _destination(dst: ArrayLike, dtype: Optional[DtypeLike], what: str):
@@ -85,12 +88,26 @@ def _count(n: Optional[int], sizes: Sequence[int], what: str) -> int:
     return count
 
 
+def _list_of(items: Any, what: str, rule: str) -> List[Any]:
+    """`items` as a list: a list or tuple (or other sequence of arrays),
+    never one array (whose rows would be taken as the items)."""
+    if (isinstance(items, (np.ndarray, bytes, bytearray, memoryview, str))
+            or _types.is_tensor(items)
+            or not hasattr(items, "__len__") or not hasattr(items, "__iter__")):
+        raise TypeError("%s must be %s, not %s"
+                        % (what, rule, type(items).__name__))
+    return list(items)
+
+
 def _sources(srcs: Sequence[ArrayLike], dtypes, what: str):
-    if isinstance(srcs, (np.ndarray, bytes)) or _types.is_tensor(srcs):
-        raise TypeError("%s: srcs must be a list of tensors" % what)
-    srcs = list(srcs)
+    srcs = _list_of(srcs, what + ": srcs", "a list of 1 to 16 tensors")
+    if not srcs:
+        raise ValueError("%s: srcs is empty; the DMA combines 1 to 16 "
+                         "sources" % what)
     if dtypes is None:
         dtypes = [None] * len(srcs)
+    dtypes = _list_of(dtypes, what + ": src_dtypes",
+                      "a list of dtypes (or None), one per source")
     if len(dtypes) != len(srcs):
         raise ValueError("%s: %d src_dtypes for %d sources"
                          % (what, len(dtypes), len(srcs)))
@@ -164,45 +181,197 @@ def tensor_cast(src: ArrayLike, dst: ArrayLike, n: Optional[int] = None, *,
     return dst
 
 
+def _reduce_op_name(reduce_op: Any) -> str:
+    """The name of a reduce op: a str, or a function's (np.add, nl.add)."""
+    if isinstance(reduce_op, str):
+        return reduce_op
+    name = getattr(reduce_op, "__name__", None)
+    if not callable(reduce_op) or not isinstance(name, str):
+        raise TypeError("dma_compute: reduce_op must be add (the name, or "
+                        "a function named add such as np.add), not %r"
+                        % (reduce_op,))
+    return name
+
+
+def _vector_offset_scatter(dst: ArrayLike, srcs: List[Any], indices: Any,
+                           unique_indices: bool, src_dtypes: Any,
+                           dst_dtype: Optional[DtypeLike],
+                           **narrowing: Any) -> Any:
+    """dma_compute's scatter read-modify-write (aws-neuron-sdk @539a73c5):
+    ``dst[indices[i], ...] = dst[indices[i], ...] + data[i, ...]``, the
+    indices on dst's first axis (indirect_dim=0), by scatter_accumulate."""
+    what = "dma_compute"
+    if len(srcs) != 2 or not any(s is dst for s in srcs):
+        raise ValueError("%s: with vector_offset, srcs must be [dst, data] "
+                         "(exactly 2 sources, one of them dst itself: the "
+                         "scatter read-modify-write)" % what)
+    position = 0 if srcs[0] is not dst else 1
+    data = srcs[position]
+    data_dtype = None
+    if src_dtypes is not None:
+        data_dtype = _list_of(src_dtypes, what + ": src_dtypes",
+                              "a list of dtypes (or None), one per source")
+        if len(data_dtype) != 2:
+            raise ValueError("%s: %d src_dtypes for 2 sources"
+                             % (what, len(data_dtype)))
+        data_dtype = data_dtype[position]
+    taken, _, _ = _arrays.take(_TABLE, dst, what + ": dst")
+    if taken.ndim == 0:
+        raise ValueError("%s: vector_offset indexes dst's first axis; dst "
+                         "is 0-d" % what)
+    index_array, _, _ = _arrays.take(_TABLE, indices,
+                                     what + ": vector_offset")
+    if index_array.dtype.kind not in "iu":
+        raise IndexError("%s: vector_offset must hold integers, not %s"
+                         % (what, index_array.dtype))
+    given = index_array.reshape(-1)
+    outside = (given < 0) | (given >= taken.shape[0])
+    if outside.any():
+        raise IndexError("%s: vector_offset index %d is outside dst's %d "
+                         "rows" % (what, given[np.flatnonzero(outside)[0]],
+                                   taken.shape[0]))
+    rows = given.astype(np.int64)
+    if unique_indices:
+        values, counts = np.unique(rows, return_counts=True)
+        if (counts > 1).any():
+            repeated = int(values[np.flatnonzero(counts > 1)[0]])
+            at = np.flatnonzero(rows == repeated)[:2].tolist()
+            raise ValueError("%s: vector_offset repeats index %d (at %s) "
+                             "with unique_indices=True, which promises "
+                             "unique indices (the only case NKI's "
+                             "dma_compute supports); pass "
+                             "unique_indices=False for birsim's in-order "
+                             "rule (docs/Decisions.md D56)"
+                             % (what, repeated, at))
+    row_size = int(np.prod(taken.shape[1:], dtype=np.int64))
+    flat = (rows[:, None] * row_size +
+            np.arange(row_size, dtype=np.int64)).reshape(-1)
+    data_array, data_row, _, _ = _input(data, data_dtype, what + ": data")
+    if data_array.size != flat.size:
+        raise ValueError("%s: data has %d elements, vector_offset's %d rows "
+                         "of dst take %d" % (what, data_array.size,
+                                              rows.size, flat.size))
+    scatter_accumulate("add", dst, data_array.reshape(-1), flat, dst_dtype,
+                       out=dst, src_dtype=data_row, **narrowing)
+    return dst
+
+
 def dma_compute(dst: ArrayLike, srcs: Sequence[ArrayLike],
-                scales: Optional[Sequence[float]] = None,
-                reduce_op: Any = "add", **narrowing: Any) -> Any:
-    """``nki.isa.dma_compute(dst, srcs, scales, reduce_op)``'s call:
-    ``dst = srcs[0] + srcs[1] + ...`` through float32 (docs/Semantics.md
-    section 8). As the document says, `reduce_op` must be add (the name, or
-    a function named add such as ``np.add``) and every scale 1.0; the other
+                reduce_op: Any = "add", scales: Any = None, *,
+                unique_indices: bool = True, vector_offset: Any = None,
+                **narrowing: Any) -> Any:
+    """``nki.isa.dma_compute(dst, srcs, reduce_op, scales=None,
+    unique_indices=True)``'s call (aws-neuron-sdk @539a73c5 on): ``dst =
+    srcs[0] + srcs[1] + ...`` through float32 (docs/Semantics.md section
+    8). As the document says, `reduce_op` must be add (the name, or a
+    function named add such as ``np.add``) and every scale 1.0; the other
     keywords are tensor_compute's. Returns `dst`.
 
+    `vector_offset` (integer indices on dst's first axis, NKI's
+    ``dst.ap(vector_offset=idx, indirect_dim=0)``) makes it the scatter
+    read-modify-write ``dst[idx[i], ...] += data[i, ...]`` with ``srcs =
+    [dst, data]``; `unique_indices` True (NKI's only supported case)
+    refuses a repeated index, False applies them in order, each write
+    rounding (D56). The older call ``dma_compute(dst, srcs, scales,
+    reduce_op)`` (@3cd78520, a list of scales third) is taken too.
+
     >>> psum = np.zeros(1, np.float32)
-    >>> birsim.dma_compute(psum, [np.float16([0.5]), np.float32([0.25])], [1.0, 1.0], np.add)
+    >>> birsim.dma_compute(psum, [np.float16([0.5]), np.float32([0.25])], np.add)
     array([0.75], dtype=float32)
+    >>> table = np.zeros((3, 2), np.float32)
+    >>> birsim.dma_compute(table, [table, np.float32([[1, 2], [3, 4]])], np.add,
+    ...                    vector_offset=[2, 0]).tolist()
+    [[3.0, 4.0], [0.0, 0.0], [1.0, 2.0]]
     """
-    name = reduce_op if isinstance(reduce_op, str) else getattr(
-        reduce_op, "__name__", repr(reduce_op))
+    if reduce_op is None or isinstance(reduce_op, (list, tuple, np.ndarray)):
+        # The older order (@3cd78520): scales, then reduce_op.
+        reduce_op, scales = ("add" if scales is None else scales), reduce_op
+    name = _reduce_op_name(reduce_op)
     if name != "add":
         raise ValueError("dma_compute: reduce_op must be add, not %s" % name)
-    if scales is not None and any(float(s) != 1.0 for s in scales):
-        raise ValueError("dma_compute: every scale must be 1.0, not %s"
-                         % list(scales))
-    if scales is not None and len(scales) != len(srcs):
-        raise ValueError("dma_compute: %d scales for %d sources"
-                         % (len(scales), len(srcs)))
+    srcs = _list_of(srcs, "dma_compute: srcs", "a list of 1 to 16 tensors")
+    if scales is not None:
+        scales = _list_of(scales, "dma_compute: scales",
+                          "a list of 1.0s, one per source")
+        for s in scales:
+            if isinstance(s, (bool, np.bool_)) or not isinstance(
+                    s, (int, float, np.integer, np.floating)):
+                raise TypeError("dma_compute: scales must be numbers (every "
+                                "one 1.0), not %r" % (s,))
+        if any(float(s) != 1.0 for s in scales):
+            raise ValueError("dma_compute: every scale must be 1.0, not %s"
+                             % scales)
+        if len(scales) != len(srcs):
+            raise ValueError("dma_compute: %d scales for %d sources"
+                             % (len(scales), len(srcs)))
+    if not isinstance(unique_indices, (bool, np.bool_)):
+        raise TypeError("dma_compute: unique_indices must be True or False, "
+                        "not %r" % (unique_indices,))
+    if vector_offset is not None:
+        src_dtypes = narrowing.pop("src_dtypes", None)
+        dst_dtype = narrowing.pop("dst_dtype", None)
+        return _vector_offset_scatter(dst, srcs, vector_offset,
+                                      bool(unique_indices), src_dtypes,
+                                      dst_dtype, **narrowing)
     return tensor_compute("add", srcs, dst, **narrowing)
+
+
+def _max_report(value: Any) -> int:
+    return _whole(value, "ExactValidator: max_report")
+
+
+def _fidelity_counts(fidelity: Any) -> Any:
+    """`fidelity` checked: None, a FidelityCounts, or its counts (a dict of
+    families, each a dict of int counts)."""
+    if fidelity is None:
+        return None
+    counts = getattr(fidelity, "counts", fidelity)
+    if not isinstance(counts, dict) or not all(
+            isinstance(keys, dict) and all(
+                isinstance(v, (int, np.integer)) for v in keys.values())
+            for keys in counts.values()):
+        raise TypeError("ExactValidator: fidelity must be a "
+                        "birsim.FidelityCounts or its counts (a dict of "
+                        "dicts of ints), not %s" % type(fidelity).__name__)
+    return fidelity
+
+
+def _describe(bits: int, value: Optional[float], width: int) -> str:
+    """An element as its bits (`width` bytes, so a NaN's payload and a
+    zero's sign show) and its value where it has one."""
+    if value is None:
+        return "0x%0*x" % (2 * width, bits)
+    return "0x%0*x (%r)" % (2 * width, bits, value)
+
+
+def _little_endian_bytes(array: np.ndarray) -> np.ndarray:
+    """An array's elements as little-endian bytes, one row per element."""
+    flat = np.ascontiguousarray(array.reshape(-1))
+    little = flat.astype(flat.dtype.newbyteorder("<"), copy=False)
+    return np.ascontiguousarray(little).view(np.uint8).reshape(
+        flat.size, flat.dtype.itemsize)
 
 
 class ExactValidator:
     """A validator of nki-library's ``CustomValidator`` shape
     (test/utils/common_dataclasses.py): ``validator(logfile)`` then
     ``validate(raw_output_bytes) -> bool``, true when the kernel's bytes
-    are exactly the expected array's. ``expecting(expected, ...)`` makes
-    the class the harness instantiates; ``report`` names the first
-    differing elements (index, bits, values) and the fidelity counts given.
+    are exactly the expected array's: the bytes of the expected dtype,
+    little-endian (the device's order; docs/Decisions.md D60), so -0.0 is
+    not +0.0 and a NaN matches only its own bits. ``expecting(expected,
+    ...)`` makes the class the harness instantiates; ``report`` names the
+    first differing elements (index, bits and values, a NaN's and a signed
+    zero's by their bits) and the fidelity counts given.
 
     >>> V = birsim.ExactValidator.expecting(np.float32([1, 2]))
     >>> V().validate(np.float32([1, 2]).tobytes())
     True
     >>> v = V(); v.validate(np.float32([1, 3]).tobytes()), v.mismatches
     (False, 1)
+    >>> v = V(); v.validate(np.float32([-0.0, 2]).tobytes()); print(v.report)
+    False
+    1 of 2 float32 elements differ; first:
+      [0] 0x80000000 (-0.0), expected 0x3f800000 (1.0)
     """
 
     expected: Optional[np.ndarray] = None
@@ -214,14 +383,19 @@ class ExactValidator:
                  expected: Optional[ArrayLike] = None,
                  dtype: Optional[DtypeLike] = None, fidelity: Any = None,
                  max_report: Optional[int] = None) -> None:
+        if logfile is not None and not callable(getattr(logfile, "write",
+                                                        None)):
+            raise TypeError("ExactValidator: logfile must be a text file "
+                            "(an object with write()) or None, not %s"
+                            % type(logfile).__name__)
         self.logfile = logfile
         if expected is not None:
             array, row, _, _ = _input(expected, dtype, "ExactValidator")
-            self.expected, self.row = array.reshape(-1), row
+            self.expected, self.row = array.reshape(-1).copy(), row
         if fidelity is not None:
-            self.fidelity = fidelity
+            self.fidelity = _fidelity_counts(fidelity)
         if max_report is not None:
-            self.max_report = max_report
+            self.max_report = _max_report(max_report)
         self.mismatches = 0
         self.report = ""
 
@@ -233,11 +407,42 @@ class ExactValidator:
         array, row, _, _ = _input(expected, dtype, "ExactValidator")
         return type(cls.__name__, (cls,), {
             "expected": array.reshape(-1).copy(), "row": row,
-            "fidelity": fidelity, "max_report": max_report})
+            "fidelity": _fidelity_counts(fidelity),
+            "max_report": _max_report(max_report)})
 
     def _print_with_log(self, message: str) -> None:
         if self.logfile is not None:
             print(message, file=self.logfile)
+
+    def _output_bytes(self, output: Any, row: Dtype) -> np.ndarray:
+        """The output's bytes: raw bytes (bytes-like or a 1-byte array) as
+        they are, an array of the expected type little-endian."""
+        if output is None:
+            raise TypeError("validate: inference_output must be the raw "
+                            "output bytes or an array of %s, not None"
+                            % row.name)
+        array, is_row, _ = _arrays.take(_TABLE, output,
+                                        "validate: inference_output")
+        if array.dtype.kind == "O":
+            raise TypeError("validate: inference_output must be the raw "
+                            "output bytes or an array of %s, not %s"
+                            % (row.name, type(output).__name__))
+        if array.dtype.itemsize != 1:
+            _arrays.check_type(_TABLE, array, is_row, row,
+                               "validate: inference_output")
+        return _little_endian_bytes(array).reshape(-1)
+
+    def _values(self, elements: np.ndarray) -> List[Optional[float]]:
+        """float32 values of expected-type elements, where they have one."""
+        assert self.row is not None
+        if self.row.kind not in ("float", "float32", "float32r"):
+            return [int(v) if self.row.kind.endswith("int") else None
+                    for v in elements]
+        try:
+            return [float(v) for v in cast(elements, "float32",
+                                           src_dtype=self.row)]
+        except BirsimError:
+            return [None] * elements.size
 
     def validate(self, inference_output: ArrayLike) -> bool:
         """True when `inference_output` (the raw output bytes, or an array
@@ -245,10 +450,9 @@ class ExactValidator:
         if self.expected is None or self.row is None:
             raise TypeError("ExactValidator: no expected array; use "
                             "ExactValidator.expecting(expected)")
-        raw = np.ascontiguousarray(
-            _arrays.take(_TABLE, inference_output, "validate")[0]
-        ).reshape(-1).view(np.uint8)
-        want = self.expected.view(np.uint8)
+        raw = self._output_bytes(inference_output, self.row)
+        want = _little_endian_bytes(self.expected)
+        width = want.shape[1]
         lines: List[str] = []
         if raw.size != want.size:
             self.mismatches = -1
@@ -256,20 +460,27 @@ class ExactValidator:
                          % (raw.size, want.size, self.expected.size,
                             self.row.name))
         else:
-            got = raw.view(self.expected.dtype)
-            differ = np.flatnonzero(got != self.expected)
+            got = raw.reshape(-1, width)
+            differ = np.flatnonzero((got != want).any(axis=1))
             self.mismatches = int(differ.size)
             if differ.size:
                 lines.append("%d of %d %s elements differ; first:"
-                             % (differ.size, got.size, self.row.name))
+                             % (differ.size, got.shape[0], self.row.name))
                 shown = differ[:self.max_report]
-                values = lambda a: cast(a[shown], "float32",  # noqa: E731
-                                        src_dtype=self.row)
-                for i, g, e, gv, ev in zip(shown, got[shown],
-                                           self.expected[shown],
-                                           values(got), values(self.expected)):
-                    lines.append("  [%d] 0x%x (%r), expected 0x%x (%r)"
-                                 % (i, int(g), float(gv), int(e), float(ev)))
+                # Bits little-endian, as stored; values through the dtype.
+                bits = np.dtype("<u%d" % width)
+                got_bits = got[shown].copy().view(bits).reshape(-1)
+                want_bits = want[shown].copy().view(bits).reshape(-1)
+                storage = self.expected.dtype.newbyteorder("<")
+                got_values = self._values(
+                    got[shown].copy().view(storage).reshape(-1))
+                want_values = self._values(
+                    want[shown].copy().view(storage).reshape(-1))
+                for i, g, e, gv, ev in zip(shown, got_bits, want_bits,
+                                           got_values, want_values):
+                    lines.append("  [%d] %s, expected %s"
+                                 % (i, _describe(int(g), gv, width),
+                                    _describe(int(e), ev, width)))
         if self.fidelity is not None:
             counts = getattr(self.fidelity, "counts", self.fidelity)
             changed = {f: {k: v for k, v in keys.items() if v}
@@ -293,9 +504,10 @@ def allreduce(data: Sequence[ArrayLike], op: str = "add", *,
     >>> birsim.allreduce([np.float32([1e8]), np.float32([1]), np.float32([-1e8])])
     array([0.], dtype=float32)
     """
-    ranks = list(data)
+    ranks = _list_of(data, "allreduce: data",
+                     "a list of arrays, one per rank")
     if not ranks:
-        raise ValueError("allreduce: no ranks")
+        raise ValueError("allreduce: data holds no ranks")
     first, row, kind, _ = _input(ranks[0], dtype, "allreduce: data[0]")
     acc: Any = kind.give(np.array(first, copy=True), row)
     for rank in ranks[1:]:

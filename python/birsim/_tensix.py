@@ -7,9 +7,8 @@ import numpy as np
 
 from . import _arrays
 from ._core import (ArrayLike, _BFP_FORMAT_NAMES, _TABLE, _check, _input,
-                    _lib, _name_number, _whole)
-from ._casts import _float32
-from ._bfp import _is_bfp
+                    _lib, _name_number, _whole, bfp_formats)
+from ._casts import _float32, _numbers_as_float32
 
 _TABLES = ("arch", "op", "dest", "src", "fidelity")
 
@@ -76,7 +75,7 @@ def _values32(x: ArrayLike, what: str) -> np.ndarray:
     converted exactly; Python numbers and float64 rounded as NumPy does."""
     if isinstance(x, (list, tuple, float, int)) or (
             isinstance(x, np.ndarray) and x.dtype == np.float64):
-        return np.require(x, np.float32, "C")
+        return np.require(_numbers_as_float32(x, what), requirements="C")
     return np.require(_float32(x, None, what), requirements="C")
 
 
@@ -208,26 +207,42 @@ def tensix_pack(dest_values: ArrayLike, to: Union[str, int], *,
         work, row)
 
 
+# The tile formats tensix_mul_tiles, tensix_matmul and tensix_useful_phases
+# take, each with the Src class its values reach (float32: TF32 with an
+# fp32 Dest, else BF16): float32, bfloat16, float16 and the "b" BFP formats,
+# those with an fp32 exponent (ttsim's unpacker takes no "a" or MX format).
+_TILE_FORMATS = {"float32": None, "bfloat16": "bf16", "float16": "fp16"}
+_TILE_FORMATS.update((f.name, "bf16") for f in bfp_formats
+                     if f.exponent == "fp32")
 # ttnn's names of the BFP formats.
 _TTNN_BFP = {"bfloat8_b": "bfp8_b", "bfloat4_b": "bfp4_b",
              "bfloat2_b": "bfp2_b"}
 
 
+def _tile_format(fmt: Any, what: str) -> str:
+    """A tile format's name in _TILE_FORMATS (ttnn's BFP names mapped)."""
+    if not isinstance(fmt, str):
+        raise TypeError("%s must be a tile format's name, not %s"
+                        % (what, type(fmt).__name__))
+    name = _TTNN_BFP.get(fmt, fmt)
+    if name not in _TILE_FORMATS:
+        bfp = [f for f in _TILE_FORMATS if f in _BFP_FORMAT_NAMES]
+        raise ValueError("%s: %r is not a tile format the FPU takes: "
+                         "float32, bfloat16, float16 or a \"b\" BFP format "
+                         "(%s, or ttnn's %s)" % (what, fmt, ", ".join(bfp),
+                                                 ", ".join(_TTNN_BFP)))
+    return name
+
+
 def _tile_src(x: ArrayLike, fmt: str, dest: str, what: str):
     """(float32 values as Src receives them, Src class) for a tile format."""
     from ._golden import round_trip
-    fmt = _TTNN_BFP.get(fmt, fmt)
-    if _is_bfp(fmt):
-        if not str(fmt).endswith("_b"):
-            raise ValueError("%s: the FPU takes the \"b\" BFP formats only "
-                             "(ttsim), not %r" % (what, fmt))
-        return round_trip(_values32(x, what), str(fmt), matrix=True), "bf16"
-    if fmt == "float32":
+    name = _tile_format(fmt, what + "_format")
+    if name in _BFP_FORMAT_NAMES:
+        return round_trip(_values32(x, what), name, matrix=True), "bf16"
+    if name == "float32":
         return _values32(x, what), "tf32" if dest == "fp32" else "bf16"
-    if fmt in ("bfloat16", "float16"):
-        return round_trip(_values32(x, what), fmt), _SRC_OF_FORMAT[fmt]
-    raise ValueError("%s: unknown tile format %r: expected float32, "
-                     "bfloat16, float16 or a \"b\" BFP format" % (what, fmt))
+    return round_trip(_values32(x, what), name), _TILE_FORMATS[name]
 
 
 def tensix_mul_tiles(in0: ArrayLike, in1: ArrayLike,
@@ -252,8 +267,14 @@ def tensix_mul_tiles(in0: ArrayLike, in1: ArrayLike,
     """
     what = "tensix_mul_tiles"
     dest_name = _dest(dest, what)
+    phases = _phases(fidelity, what)
+    out_row = _TABLE.resolve(out_format, what + ": out_format")
     a, src_a = _tile_src(in0, in0_format, dest_name, what + ": in0")
     b, src_b = _tile_src(in1, in1_format, dest_name, what + ": in1")
+    if np.shape(a) != np.shape(b):
+        raise ValueError("%s: in0 and in1 have shapes %s and %s; mul_tiles "
+                         "multiplies elementwise" % (what, np.shape(a),
+                                                     np.shape(b)))
     if (src_a == "fp16") != (src_b == "fp16"):
         raise ValueError("%s: float16 tiles need float16 on both operands "
                          "(got %s and %s)" % (what, in0_format, in1_format))
@@ -262,11 +283,10 @@ def tensix_mul_tiles(in0: ArrayLike, in1: ArrayLike,
     kind = _arrays.take(_TABLE, in0, what + ": in0")[2]
     values = tensix_eltwise(np.asarray(a, np.float32),
                             np.asarray(b, np.float32), "mul",
-                            fidelity=fidelity, dest=dest_name, src_format=src,
+                            fidelity=phases, dest=dest_name, src_format=src,
                             arch=arch)
-    packed = tensix_pack(values, out_format, dest=dest_name, arch=arch)
-    return kind.give(np.asarray(packed), _TABLE.resolve(out_format,
-                                                         what + ": out"))
+    packed = tensix_pack(values, out_row, dest=dest_name, arch=arch)
+    return kind.give(np.asarray(packed), out_row)
 
 
 def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
@@ -299,6 +319,7 @@ def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
     """
     what = "tensix_matmul"
     dest_name = _dest(dest, what)
+    out_row = _TABLE.resolve(out_format, what + ": out_format")
     a, src_a = _tile_src(in0, in0_format, dest_name, what + ": in0")
     b, src_b = _tile_src(in1, in1_format, dest_name, what + ": in1")
     a = np.require(a, np.float32, "C")
@@ -324,9 +345,8 @@ def tensix_matmul(in0: ArrayLike, in1: ArrayLike, *,
         arch_number, phases, tensix_dests.index(dest_name),
         tensix_src_formats.index(src_a), tensix_src_formats.index(src_b),
         a.ctypes.data, b.ctypes.data, m, k, n, values.ctypes.data, 0))
-    packed = tensix_pack(values, out_format, dest=dest_name, arch=arch)
-    return kind.give(np.asarray(packed), _TABLE.resolve(out_format,
-                                                         what + ": out"))
+    packed = tensix_pack(values, out_row, dest=dest_name, arch=arch)
+    return kind.give(np.asarray(packed), out_row)
 
 
 def _significant_bits(fmt: str, what: str) -> int:
@@ -334,14 +354,10 @@ def _significant_bits(fmt: str, what: str) -> int:
     keep in Src as the device unpacker decodes them: a BFP format's
     (birsim_bfp_significant_bits), else its Src class's with an fp32 Dest
     (birsim_tensix_src_bits; float32 reaches Src as TF32)."""
-    key = _TTNN_BFP.get(fmt, fmt)
-    if key in _BFP_FORMAT_NAMES:
-        return _lib.birsim_bfp_significant_bits(_BFP_FORMAT_NAMES.index(key))
-    src = "tf32" if key == "float32" else _SRC_OF_FORMAT.get(key)
-    if src is None:
-        raise ValueError("%s: unknown tile format %r: expected float32, "
-                         "tf32, bfloat16, float16 or a BFP format"
-                         % (what, fmt))
+    name = _tile_format(fmt, what)
+    if name in _BFP_FORMAT_NAMES:
+        return _lib.birsim_bfp_significant_bits(_BFP_FORMAT_NAMES.index(name))
+    src = _TILE_FORMATS[name] or "tf32"
     return _lib.birsim_tensix_src_bits(tensix_src_formats.index(src))
 
 
@@ -364,11 +380,11 @@ def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
     bits = [_significant_bits(fmt, "%s: %s" % (what, name))
             for fmt, name in ((in0_format, "in0_format"),
                               (in1_format, "in1_format"))]
-    if op == "matmul":
-        useful = _lib.birsim_tensix_useful_phases(phases, bits[0], bits[1])
-    elif op == "mul":
-        useful = _lib.birsim_tensix_useful_phases(phases, bits[1], bits[0])
-    else:
+    if not isinstance(op, str) or op not in ("matmul", "mul"):
         raise ValueError("%s: op must be \"matmul\" or \"mul\", not %r"
                          % (what, op))
+    if op == "matmul":
+        useful = _lib.birsim_tensix_useful_phases(phases, bits[0], bits[1])
+    else:
+        useful = _lib.birsim_tensix_useful_phases(phases, bits[1], bits[0])
     return tuple(p for p in range(4) if useful >> p & 1)

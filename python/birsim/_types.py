@@ -6,7 +6,7 @@ size, never imported) and torch dtypes (torch imported only when one is
 passed)."""
 import re
 import sys
-from typing import Any, TypeGuard
+from typing import Any, Dict, TypeGuard
 
 import numpy as np
 
@@ -114,6 +114,31 @@ class Table:
 def torch_module():
     """torch when the caller has imported it (a tensor implies it)."""
     return sys.modules.get("torch")
+
+
+# torch's dtypes by their own names, found once (torch_dtype).
+_torch_dtypes: Dict[str, Any] = {}
+
+
+def torch_dtype(name: str) -> Any:
+    """torch's dtype named `name` ("bfloat16", "int16", ...), or None where
+    torch has none. Resolved once, from the dtypes themselves: each by its
+    own name (its repr, from torch's C type), never by ``torch.<name>``,
+    which a library may rebind in the process (tt-lang's functional
+    simulator does, for bfloat16 and float16); a tensor's conversion
+    methods (``.bfloat16()``, ``.half()``, ...) reach the dtypes whatever
+    the module's names hold."""
+    torch = torch_module()
+    if torch is not None and not _torch_dtypes:
+        empty = torch.empty(0)
+        candidates = [v for v in vars(torch).values()
+                      if isinstance(v, torch.dtype)]
+        candidates += [getattr(empty, method)().dtype for method in (
+            "bfloat16", "half", "float", "double", "byte", "char", "short",
+            "int", "long", "bool")]
+        _torch_dtypes.update((str(dt).split(".", 1)[1], dt)
+                             for dt in candidates)
+    return _torch_dtypes.get(name)
 
 
 def is_tensor(x: object) -> TypeGuard[Any]:

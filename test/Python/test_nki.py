@@ -6,7 +6,6 @@ import sys
 
 import numpy as np
 import pytest
-import torch
 
 import birsim
 
@@ -58,7 +57,15 @@ def test_mixed_forms_agree_and_keep_their_inputs():
                                                    "int32"))
 
 
+def needs_torch():
+    """torch, or the calling test skipped with the reason: torch is optional
+    (docs/Python.md), so the other tests run without it."""
+    return pytest.importorskip("torch", reason="torch is not installed "
+                               "(python3-torch, or PyTorch from PyPI)")
+
+
 def test_static_cast_rounds_int32_twice_into_bf16():
+    torch = needs_torch()
     x = np.int32([(1 << 24) + (1 << 16) + 1])
     assert birsim.static_cast(x, "bfloat16").tolist() == [0x4B80]
     assert birsim.static_cast(x, torch.bfloat16).dtype == np.uint16
@@ -69,6 +76,7 @@ def test_static_cast_rounds_int32_twice_into_bf16():
 
 
 def test_tensor_cast_and_compute_write_into_numpy_and_torch():
+    torch = needs_torch()
     out = torch.zeros(3, dtype=torch.bfloat16)
     assert birsim.tensor_cast(F32([1, 2, 1 + 2**-8]), out) is out
     assert out.tolist() == [1.0, 2.0, 1.0]
@@ -166,6 +174,7 @@ def test_exact_validator_has_custom_validators_shape():
 
 
 def test_allreduce_reduces_ranks_in_order():
+    torch = needs_torch()
     ranks = [F32([1e8]), F32([1]), F32([-1e8])]
     assert birsim.allreduce(ranks).tolist() == [0.0]  # 1e8 + 1 == 1e8
     assert birsim.allreduce(ranks[::-1]).tolist() == [0.0]
@@ -182,6 +191,7 @@ def test_allreduce_reduces_ranks_in_order():
 
 
 def test_psum_accumulate_is_the_named_bf16_case():
+    torch = needs_torch()
     psum = birsim.from_float32([1, 1, 256, 1], "bfloat16")
     mm = F32([2**-8, 3 * 2**-9, 1, -1])
     got = birsim.psum_accumulate(psum, mm)

@@ -345,7 +345,7 @@ def test_matmul_of_no_k_is_zero():
     assert got.shape == (32, 64) and not got.any()
 
 
-@pytest.mark.parametrize("fmt, bits", [("float32", 11), ("tf32", 11),
+@pytest.mark.parametrize("fmt, bits", [("float32", 11),
                                        ("bfloat16", 8), ("float16", 11),
                                        ("bfloat8_b", 7), ("bfp4_b", 3),
                                        ("bfloat2_b", 1)])
