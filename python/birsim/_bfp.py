@@ -9,7 +9,7 @@ import numpy as np
 from . import _arrays
 from ._core import (ArrayLike, BfpFormat, DtypeLike, _BFP_FORMAT_NAMES,
                     _BFP_SITES, _ROW, _TABLE, _bfp_flags, _check, _input, _lib,
-                    _name_number, _rt, _whole, bfp_formats)
+                    _name_number, _real, _rt, _whole, bfp_formats)
 
 
 def _format(fmt: Union[str, int, BfpFormat]) -> BfpFormat:
@@ -33,10 +33,13 @@ _PAGE_FLAGS = _rt.bfp_page_flags()
 def _page(page: Any) -> int:
     """A DRAM page alignment: 0 (none) or one a page flag selects (32 for
     Wormhole, 64 for Blackhole)."""
-    if isinstance(page, bool) or (page != 0 and page not in _PAGE_FLAGS):
-        raise ValueError("page must be 0 or %s (the DRAM alignment), not %r"
-                         % (" or ".join(map(str, sorted(_PAGE_FLAGS))),
-                            page))
+    rule = "0 or %s (the DRAM alignment)" % " or ".join(
+        map(str, sorted(_PAGE_FLAGS)))
+    if isinstance(page, (bool, np.bool_)) or not isinstance(
+            page, (int, np.integer)):
+        raise TypeError("page must be %s, not %r" % (rule, page))
+    if page != 0 and int(page) not in _PAGE_FLAGS:
+        raise ValueError("page must be %s, not %r" % (rule, page))
     return int(page)
 
 
@@ -312,12 +315,19 @@ def bfp_assign_mixed(m: ArrayLike, metric: str = "pcc", bound: float = 0.999,
     >>> birsim.bfp_assign_mixed(m, formats=("bfp8_b", "bfp0")).tolist()
     [[0, 3]]
     """
-    if metric not in _MIXED_METRICS:
+    if not isinstance(metric, str) or metric not in _MIXED_METRICS:
         raise ValueError("bfp_assign_mixed: metric must be one of %s, not %r"
                          % (sorted(_MIXED_METRICS), metric))
+    bound = _real(bound, "bfp_assign_mixed: bound")
+    zero_bound = _real(zero_bound, "bfp_assign_mixed: zero_bound")
     if isinstance(formats, str):
         formats = (formats,)
-    unknown = [f for f in formats if f not in bfp_mixed_codes]
+    if not hasattr(formats, "__iter__"):
+        raise TypeError("bfp_assign_mixed: formats must be format names "
+                        "(some of %s), not %r" % (bfp_mixed_codes, formats))
+    formats = tuple(formats)
+    unknown = [f for f in formats
+               if not isinstance(f, str) or f not in bfp_mixed_codes]
     if unknown or not formats:
         raise ValueError("bfp_assign_mixed: formats are some of %s, not %r"
                          % (bfp_mixed_codes, tuple(formats)))
@@ -326,7 +336,7 @@ def bfp_assign_mixed(m: ArrayLike, metric: str = "pcc", bound: float = 0.999,
     rows, cols, tiles = _matrix(array.shape, (32, 32), "bfp_assign_mixed")
     packed_codes = np.zeros(_lib.birsim_bfp_mixed_code_bytes(tiles), np.uint8)
     _check(_lib.birsim_bfp_assign_mixed(
-        _MIXED_METRICS[metric], float(bound), float(zero_bound), mask,
+        _MIXED_METRICS[metric], bound, zero_bound, mask,
         row.number, array.ctypes.data, rows, cols,
         _bfp_flags(transpose=transpose), packed_codes.ctypes.data))
     each = np.empty((rows // 32, cols // 32), np.uint8)

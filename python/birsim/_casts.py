@@ -256,15 +256,15 @@ def cast(x: ArrayLike, dtype: DtypeLike, *,
     >>> birsim.cast(np.float32([1.0, 448.0, 1000.0]), "float8_e4m3fn").tolist()
     [56, 126, 126]
     """
-    return _cast(("cast", "x"), x, dtype, src_dtype, fp8_config)
+    return _cast(("cast", "x", "dtype"), x, dtype, src_dtype, fp8_config)
 
 
-def _cast(names: Tuple[str, str], x: ArrayLike, dtype: DtypeLike,
+def _cast(names: Tuple[str, str, str], x: ArrayLike, dtype: DtypeLike,
           src_dtype: Optional[DtypeLike], fp8_config: Union[str, int]) -> Any:
-    """cast, its errors naming (the call, x) as `names` does."""
-    what, x_name = names
+    """cast, its errors naming (the call, x, dtype) as `names` does."""
+    what, x_name, dtype_name = names
     src, src_row, kind, _ = _input(x, src_dtype, "%s: %s" % (what, x_name))
-    dst = _TABLE.resolve(dtype, what + ": dtype")
+    dst = _TABLE.resolve(dtype, "%s: %s" % (what, dtype_name))
     config = _fp8_config(fp8_config)
     result = np.empty(src.shape, dtype=_TABLE.storage(dst))
     _check(_lib.birsim_cast(src_row.number, src.ctypes.data, dst.number,
@@ -279,7 +279,8 @@ def to_float32(bits: ArrayLike, dtype: Optional[DtypeLike] = None) -> Any:
     >>> birsim.to_float32(np.uint16([0x3F80, 0xC040]), "bfloat16")
     array([ 1., -3.], dtype=float32)
     """
-    return _cast(("to_float32", "bits"), bits, "float32", dtype, "saturate")
+    return _cast(("to_float32", "bits", "dtype"), bits, "float32", dtype,
+                 "saturate")
 
 
 def from_float32(x: ArrayLike, dtype: DtypeLike, *,
@@ -294,7 +295,8 @@ def from_float32(x: ArrayLike, dtype: DtypeLike, *,
         x = x.float()
     else:
         x = _numbers_as_float32(x, "from_float32: x")
-    return _cast(("from_float32", "x"), x, dtype, "float32", fp8_config)
+    return _cast(("from_float32", "x", "dtype"), x, dtype, "float32",
+                 fp8_config)
 
 
 def _numbers_as_float32(x: Any, what: str) -> np.ndarray:

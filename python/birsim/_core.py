@@ -31,9 +31,19 @@ _BFP_SITES = _rt.names("bfp_site")
 tt_fp8_policies: Tuple[str, ...] = tuple(_rt.names("tt_fp8_policy"))
 
 
+def _flag(value: Any, what: str) -> bool:
+    """A boolean argument: True or False (NumPy's too), or 1 or 0; nothing
+    else is taken for one (a string or an array would always be true)."""
+    if isinstance(value, (bool, np.bool_)) or (
+            isinstance(value, (int, np.integer)) and value in (0, 1)):
+        return bool(value)
+    raise TypeError("%s must be True or False, not %r" % (what, value))
+
+
 def _bfp_flags(**chosen: bool) -> int:
     """The runtime's flag bits of the chosen BFP flags (BfpFlags.def)."""
-    return sum(_BFP_FLAGS[name] for name, on in chosen.items() if on)
+    return sum(_BFP_FLAGS[name] for name, on in chosen.items()
+               if _flag(on, name))
 
 #: A bir::Dtype by name, number or row, a NumPy or ml_dtypes dtype or
 #: scalar type, or (not typed here: torch is optional) a torch dtype.
@@ -94,7 +104,7 @@ def dtype_of(spec: DtypeLike) -> Dtype:
     >>> birsim.dtype_of("float8_e4m3").name, birsim.dtype_of(np.float16).name
     ('float8e4', 'float16')
     """
-    return _TABLE.resolve(spec)
+    return _TABLE.resolve(spec, "dtype_of: spec")
 
 
 def storage_type(dtype: DtypeLike) -> np.dtype:
@@ -116,6 +126,14 @@ def _whole(value: Any, what: str, low: int = 0) -> int:
         raise ValueError("%s must be at least %d, got %d"
                          % (what, low, int(value)))
     return int(value)
+
+
+def _real(value: Any, what: str) -> float:
+    """A real-number argument (not a bool) as a float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise TypeError("%s must be a number, not %r" % (what, value))
+    return float(value)
 
 
 def _name_number(value: Any, names: Sequence[str], what: str) -> int:

@@ -4,8 +4,9 @@ from typing import (Any, Optional, Sequence, Union)
 
 import numpy as np
 
-from ._core import (ArrayLike, BfpFormat, Dtype, DtypeLike, _ROW, _TABLE)
-from ._casts import (_float32, cast, to_float32)
+from ._core import (ArrayLike, BfpFormat, Dtype, DtypeLike, _ROW, _TABLE,
+                    _flag)
+from ._casts import (_cast, _float32, cast, to_float32)
 from ._bfp import (_bfp_pack_as, _bfp_unpack_as, _format, _is_bfp, _site,
                    _tile)
 
@@ -26,6 +27,7 @@ def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
     >>> birsim.round_trip(np.float32([1.0, 0.1, 1000.0]), "float8_e4m3").tolist()
     [1.0, 0.1015625, 240.0]
     """
+    matrix = _flag(matrix, "round_trip: matrix")
     if _is_bfp(to):
         shape = tuple(x.shape) if hasattr(x, "shape") else np.shape(x)
         return _bfp_unpack_as(
@@ -35,8 +37,8 @@ def round_trip(x: ArrayLike, to: Union[str, int, DtypeLike], *,
     if _site(where) != _site("host"):
         raise ValueError("round_trip: where=%r applies to the BFP formats, "
                          "not to dtype %r" % (where, to))
-    return to_float32(cast(x, to, src_dtype=src_dtype, fp8_config=fp8_config),
-                      to)
+    return to_float32(_cast(("round_trip", "x", "to"), x, to, src_dtype,
+                             fp8_config), to)
 
 
 def _float_ordinals(values: np.ndarray, row: Dtype, what: str) -> np.ndarray:
@@ -102,6 +104,7 @@ def ulp_distance(a: ArrayLike, b: ArrayLike,
     >>> birsim.ulp_distance(np.float32([1.0, -0.0]), np.float32([1.0078125, 0.0]), "bfloat16")
     array([1, 0])
     """
+    matrix = _flag(matrix, "ulp_distance: matrix")
     fmt = _format(dtype) if _is_bfp(dtype) else None
     if fmt is not None and fmt.exponent == "e8m0":
         raise ValueError("ulp_distance: %s is an MX format, whose elements "

@@ -12,8 +12,8 @@ from . import _arrays, _types
 from ._casts import (_accumulate, _cast, _narrowing, accumulate, cast,
                      collective_reduce, scatter_accumulate)
 from ._core import (ArrayLike, BirsimError, Dtype, DtypeLike,
-                    _MEMORY_REDUCTION_OPS,
-                    _TABLE, _check, _fp8_config, _input, _lib, _name_number,
+                    _MEMORY_REDUCTION_OPS, _TABLE, _check, _flag, _fp8_config,
+                    _input, _lib, _name_number,
                     _overlap_error, _whole)
 
 def nki_dtype_name(dtype: DtypeLike) -> Optional[str]:
@@ -39,7 +39,8 @@ def static_cast(array: ArrayLike, dtype: DtypeLike, *,
     >>> birsim.static_cast(np.int32([16842753]), "bfloat16")
     array([19328], dtype=uint16)
     """
-    return _cast(("static_cast", "array"), array, dtype, None, fp8_config)
+    return _cast(("static_cast", "array", "dtype"), array, dtype, None,
+                 fp8_config)
 
 
 def psum_accumulate(psum: ArrayLike, matmul: ArrayLike, *,
@@ -304,14 +305,12 @@ def dma_compute(dst: ArrayLike, srcs: Sequence[ArrayLike],
         if len(scales) != len(srcs):
             raise ValueError("dma_compute: %d scales for %d sources"
                              % (len(scales), len(srcs)))
-    if not isinstance(unique_indices, (bool, np.bool_)):
-        raise TypeError("dma_compute: unique_indices must be True or False, "
-                        "not %r" % (unique_indices,))
+    unique_indices = _flag(unique_indices, "dma_compute: unique_indices")
     if vector_offset is not None:
         src_dtypes = narrowing.pop("src_dtypes", None)
         dst_dtype = narrowing.pop("dst_dtype", None)
         return _vector_offset_scatter(dst, srcs, vector_offset,
-                                      bool(unique_indices), src_dtypes,
+                                      unique_indices, src_dtypes,
                                       dst_dtype, **narrowing)
     return tensor_compute("add", srcs, dst, **narrowing)
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _arrays
 from ._core import (ArrayLike, _BFP_FORMAT_NAMES, _TABLE, _check, _input,
-                    _lib, _name_number, _whole, bfp_formats)
+                    _flag, _lib, _name_number, _whole, bfp_formats)
 from ._casts import _float32, _numbers_as_float32
 
 _TABLES = ("arch", "op", "dest", "src", "fidelity")
@@ -163,6 +163,7 @@ def tensix_eltwise(a: ArrayLike, b: ArrayLike, op: Union[str, int] = "mul",
         raise ValueError("%s: shapes %s and %s differ"
                          % (what, fa.shape, fb.shape))
     row = _DEST_ROW[dest_name]
+    accumulate = _flag(accumulate, what + ": accumulate")
     if accumulate and out is None:
         raise ValueError("%s: accumulate=True adds into out's values; pass "
                          "out" % what)
@@ -173,7 +174,7 @@ def tensix_eltwise(a: ArrayLike, b: ArrayLike, op: Union[str, int] = "mul",
     work = _write_into(target, lambda address: _lib.birsim_tensix_eltwise(
         arch_number, number, phases, tensix_dests.index(dest_name), src,
         fa.ctypes.data, fb.ctypes.data, fa.size, address,
-        int(bool(accumulate))))
+        int(accumulate)))
     return out if out is not None else kind.give(work, row)
 
 

@@ -1,6 +1,7 @@
 """Hostile input on the NKI, Tensix and array surfaces (issue 64): a clear
 error naming the argument and the rule, nothing written, never a silent
 wrong answer; and the suite itself runs where a peer library is missing."""
+import inspect
 import io
 import os
 import re
@@ -146,89 +147,135 @@ def test_misuse_names_the_argument_not_pythons_internals(call, error, words):
         call()
 
 
-HOSTILE = [None, 5, -1, 1.5, True, "zz", [], ["bfloat16"], (1, 2), object(),
-           F32([np.nan]), {"a": 1}]
+HOSTILE = [None, 5, -1, 2**70, -2**70, 1.5, float("nan"), True, "zz", "",
+           [], ["bfloat16"], (1, 2), object(), F32([np.nan]),
+           np.zeros((2, 3), np.uint8), {"a": 1}, b"\x00"]
+
+
+M32 = np.ones((32, 32), F32)
+
+
+def _fidelity(**k):
+    with birsim.fidelity(**k):
+        pass
 
 
 def _calls():
-    """Each NKI and Tensix call with valid arguments, by keyword where the
-    argument has a name (a fresh dst each time)."""
-    yield "tensor_compute", lambda **k: birsim.tensor_compute(
-        **{"op": "add", "srcs": [F32([1, 2])], "dst": np.zeros(2, F32), **k})
-    yield "tensor_cast", lambda **k: birsim.tensor_cast(
-        **{"src": F32([1, 2]), "dst": np.zeros(2, np.float16), **k})
-    yield "dma_compute", lambda **k: birsim.dma_compute(
-        **{"dst": np.zeros(2, F32), "srcs": [F32([1, 2])],
-           "reduce_op": "add", "scales": None, **k})
-    yield "static_cast", lambda **k: birsim.static_cast(
-        **{"array": F32([1, 2]), "dtype": "bfloat16", **k})
-    yield "psum_accumulate", lambda **k: birsim.psum_accumulate(
-        **{"psum": np.uint16([0x3F80]), "matmul": F32([1]), **k})
-    yield "allreduce", lambda **k: birsim.allreduce(
-        **{"data": [F32([1]), F32([2])], "op": "add", **k})
-    yield "accumulate", lambda **k: birsim.accumulate(
-        **{"op": "add", "dst": F32([1]), "src": F32([2]), **k})
-    yield "scatter_accumulate", lambda **k: birsim.scatter_accumulate(
-        **{"op": "add", "dst": F32([1, 0]), "src": F32([2]),
-           "indices": [1], **k})
-    yield "tensix_eltwise", lambda **k: birsim.tensix_eltwise(
-        **{"a": F32([1]), "b": F32([2]), "op": "mul", **k})
-    yield "tensix_pack", lambda **k: birsim.tensix_pack(
-        **{"dest_values": F32([1]), "to": "bfloat16", **k})
-    yield "tensix_mul_tiles", lambda **k: birsim.tensix_mul_tiles(
-        **{"in0": F32([1]), "in1": F32([2]), "fidelity": "lofi", **k})
-    yield "tensix_matmul", lambda **k: birsim.tensix_matmul(
-        **{"in0": np.ones((32, 32), F32), "in1": np.ones((32, 32), F32), **k})
-    yield "tensix_useful_phases", lambda **k: birsim.tensix_useful_phases(
-        **{"fidelity": "hifi4", "in0_format": "bfloat16",
-           "in1_format": "bfp4_b", **k})
+    """Each public function with valid arguments, by name (a fresh dst each
+    time); extra arguments replace these."""
+    return {
+        "tensor_compute": lambda **k: birsim.tensor_compute(**{
+            "op": "add", "srcs": [F32([1, 2])], "dst": np.zeros(2, F32),
+            **k}),
+        "tensor_cast": lambda **k: birsim.tensor_cast(**{
+            "src": F32([1, 2]), "dst": np.zeros(2, np.float16), **k}),
+        "dma_compute": lambda **k: birsim.dma_compute(**{
+            "dst": np.zeros(2, F32), "srcs": [F32([1, 2])],
+            "reduce_op": "add", "scales": None, **k}),
+        "static_cast": lambda **k: birsim.static_cast(**{
+            "array": F32([1, 2]), "dtype": "bfloat16", **k}),
+        "psum_accumulate": lambda **k: birsim.psum_accumulate(**{
+            "psum": np.uint16([0x3F80]), "matmul": F32([1]), **k}),
+        "allreduce": lambda **k: birsim.allreduce(**{
+            "data": [F32([1]), F32([2])], "op": "add", **k}),
+        "nki_dtype_name": lambda **k: birsim.nki_dtype_name(**{
+            "dtype": "bfloat16", **k}),
+        "accumulate": lambda **k: birsim.accumulate(**{
+            "op": "add", "dst": F32([1]), "src": F32([2]), **k}),
+        "scatter_accumulate": lambda **k: birsim.scatter_accumulate(**{
+            "op": "add", "dst": F32([1, 0]), "src": F32([2]),
+            "indices": [1], **k}),
+        "collective_reduce": lambda **k: birsim.collective_reduce(**{
+            "op": "add", "acc": F32([1]), "x": F32([2]), **k}),
+        "alu_op_to_memory_reduction": lambda **k:
+            birsim.alu_op_to_memory_reduction(**{"alu_op": "add", **k}),
+        "cast": lambda **k: birsim.cast(**{
+            "x": F32([1]), "dtype": "bfloat16", **k}),
+        "to_float32": lambda **k: birsim.to_float32(**{
+            "bits": np.uint16([1]), "dtype": "bfloat16", **k}),
+        "from_float32": lambda **k: birsim.from_float32(**{
+            "x": [1.0], "dtype": "bfloat16", **k}),
+        "tt_fp8_encode": lambda **k: birsim.tt_fp8_encode(**{
+            "x": F32([1]), **k}),
+        "tt_fp8_decode": lambda **k: birsim.tt_fp8_decode(**{
+            "codes": np.uint8([1]), **k}),
+        "bfp_pack": lambda **k: birsim.bfp_pack(**{
+            "x": M32, "format": "bfp8_b", **k}),
+        "bfp_unpack": lambda **k: birsim.bfp_unpack(**{
+            "packed": birsim.bfp_pack(M32, "bfp8_b"), "format": "bfp8_b",
+            **k}),
+        "bfp_pack_matrix": lambda **k: birsim.bfp_pack_matrix(**{
+            "m": M32, "format": "bfp8_b", **k}),
+        "bfp_unpack_matrix": lambda **k: birsim.bfp_unpack_matrix(**{
+            "packed": birsim.bfp_pack_matrix(M32, "bfp8_b"),
+            "format": "bfp8_b", "shape": (32, 32), **k}),
+        "bfp_pack_mixed": lambda **k: birsim.bfp_pack_mixed(**{
+            "m": M32, "codes": [[0]], **k}),
+        "bfp_unpack_mixed": lambda **k: birsim.bfp_unpack_mixed(**{
+            "packed": birsim.bfp_pack_mixed(M32, [[0]]), "codes": [[0]],
+            "shape": (32, 32), **k}),
+        "bfp_assign_mixed": lambda **k: birsim.bfp_assign_mixed(**{
+            "m": M32, **k}),
+        "bfp_device_diff": lambda **k: birsim.bfp_device_diff(**{
+            "x": M32, "format": "bfp8_b", "where": "fp32_dest", **k}),
+        "round_trip": lambda **k: birsim.round_trip(**{
+            "x": F32([1]), "to": "bfloat16", **k}),
+        "ulp_distance": lambda **k: birsim.ulp_distance(**{
+            "a": F32([1]), "b": F32([1]), "dtype": "bfloat16", **k}),
+        "fidelity": _fidelity,
+        "tensix_eltwise": lambda **k: birsim.tensix_eltwise(**{
+            "a": F32([1]), "b": F32([2]), "op": "mul", **k}),
+        "tensix_pack": lambda **k: birsim.tensix_pack(**{
+            "dest_values": F32([1]), "to": "bfloat16", **k}),
+        "tensix_mul_tiles": lambda **k: birsim.tensix_mul_tiles(**{
+            "in0": F32([1]), "in1": F32([2]), "fidelity": "lofi", **k}),
+        "tensix_matmul": lambda **k: birsim.tensix_matmul(**{
+            "in0": M32, "in1": M32, **k}),
+        "tensix_useful_phases": lambda **k: birsim.tensix_useful_phases(**{
+            "fidelity": "hifi4", "in0_format": "bfloat16",
+            "in1_format": "bfp4_b", **k}),
+        "dtype_of": lambda **k: birsim.dtype_of(**{"spec": "bfloat16", **k}),
+        "storage_type": lambda **k: birsim.storage_type(**{
+            "dtype": "bfloat16", **k}),
+        "set_num_threads": lambda **k: birsim.set_num_threads(**{
+            "n": 0, **k}),
+    }
 
 
-ARGUMENTS = {
-    "tensor_compute": ["op", "srcs", "dst", "n", "src_dtypes", "dst_dtype",
-                       "fp8_config", "rounding", "seed"],
-    "tensor_cast": ["src", "dst", "n", "src_dtype", "dst_dtype",
-                    "fp8_config"],
-    "dma_compute": ["dst", "srcs", "reduce_op", "scales", "unique_indices",
-                    "vector_offset"],
-    "static_cast": ["array", "dtype", "fp8_config"],
-    "psum_accumulate": ["psum", "matmul", "rounding", "seed", "out"],
-    "allreduce": ["data", "op", "dtype"],
-    "accumulate": ["op", "dst", "src", "dtype", "out", "src_dtype",
-                   "fp8_config", "rounding", "seed"],
-    "scatter_accumulate": ["op", "dst", "src", "indices", "dtype", "out",
-                           "src_dtype", "fp8_config", "rounding", "seed"],
-    "tensix_eltwise": ["a", "b", "op", "fidelity", "dest", "src_format",
-                       "arch", "out", "accumulate"],
-    "tensix_pack": ["dest_values", "to", "dest", "arch", "accumulate_into"],
-    "tensix_mul_tiles": ["in0", "in1", "fidelity", "in0_format",
-                         "in1_format", "dest", "out_format", "arch"],
-    "tensix_matmul": ["in0", "in1", "fidelity", "dest", "in0_format",
-                      "in1_format", "out_format", "arch"],
-    "tensix_useful_phases": ["fidelity", "in0_format", "in1_format", "op"],
-}
+def test_the_sweep_covers_every_public_function():
+    functions = {name for name in birsim.__all__
+                 if inspect.isfunction(getattr(birsim, name))}
+    assert functions - {"active_isa"} == set(_calls())
 
 
-@pytest.mark.parametrize("name, call", list(_calls()))
-def test_every_argument_refuses_hostile_values_by_name(name, call):
-    """Each argument of each call, given each hostile value: the call works
-    or raises the error NumPy would (TypeError, ValueError, IndexError) or
-    the runtime's (BirsimError), and a Python error names the call or the
-    argument, never only Python's internals ("object is not iterable",
-    "unhashable type", "min() arg")."""
+@pytest.mark.parametrize("name", sorted(_calls()))
+def test_every_argument_refuses_hostile_values_by_name(name):
+    """Each argument (from the signature) of each public function, given
+    each hostile value: the call works or raises the error NumPy would
+    (TypeError, ValueError, IndexError) or the runtime's (BirsimError), and
+    a Python error names the call or the argument, never only Python's
+    internals ("object is not iterable", "unhashable type", "min() arg")."""
+    call = _calls()[name]
     call()  # the valid call works
-    for argument in ARGUMENTS[name]:
-        for value in HOSTILE:
-            try:
-                call(**{argument: value})
-            except birsim.BirsimError:
-                pass
-            except (TypeError, ValueError, IndexError) as e:
-                message = str(e)
-                assert (name in message or argument in message or
-                        "out" in message or "read-only" in message), (
-                    "%s(%s=%r): %s: %s" % (name, argument, value,
-                                           type(e).__name__, message))
+    previous = birsim.set_num_threads(0)
+    parameters = inspect.signature(getattr(birsim, name)).parameters
+    try:
+        for argument, p in parameters.items():
+            if p.kind == p.VAR_KEYWORD:
+                continue
+            for value in HOSTILE:
+                try:
+                    call(**{argument: value})
+                except birsim.BirsimError:
+                    pass
+                except (TypeError, ValueError, IndexError) as e:
+                    message = str(e)
+                    assert (name in message or argument in message or
+                            "read-only" in message), (
+                        "%s(%s=%r): %s: %s" % (name, argument, value,
+                                               type(e).__name__, message))
+    finally:
+        birsim.set_num_threads(previous)
 
 
 # Outputs whose elements share memory, or that autograd tracks.
