@@ -142,6 +142,8 @@ def take_out(table, out, row, shape, what):
 def overlaps_itself(a):
     """Whether two of `a`'s elements share memory: a stride of 0 on an axis
     of more than one element, or strides that interleave (as_strided)."""
+    if a.flags.c_contiguous or a.flags.f_contiguous:
+        return False
     axes = sorted((abs(stride), n) for stride, n in zip(a.strides, a.shape)
                   if n > 1)
     if not axes or 0 in a.shape:

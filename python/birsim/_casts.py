@@ -304,9 +304,9 @@ def _numbers_as_float32(x: Any, what: str) -> np.ndarray:
     `what` for what is not numbers."""
     try:
         array = np.asarray(x)
-        if array.dtype.kind not in "biuf":
+        if array.dtype.kind in "SUmM":  # "1.5" would parse: not a number
             raise TypeError("a %s array" % array.dtype)
-        return array.astype(np.float32, copy=False)
+        return array.astype(np.float32, copy=False)  # ml_dtypes' types too
     except (TypeError, ValueError) as e:
         raise TypeError("%s must be numbers: %s" % (what, e)) from None
 
