@@ -31,6 +31,9 @@ def test_arrays_of_every_shared_type_in_and_out(name):
     assert c.view(peers.storage(name)).tolist() == \
         birsim.from_float32(x, name).view(peers.storage(name)).tolist()
     assert birsim.round_trip(x, t).tolist() == c.astype(np.float32).tolist()
+    # from_float32 reads an ml_dtypes array's values (NumPy kind "V" too).
+    assert birsim.from_float32(a, name).view(peers.storage(name)).tolist() \
+        == a.view(peers.storage(name)).tolist()
     # In place into an ml_dtypes array: the same buffer, new values.
     dst = np.zeros_like(a)
     r = birsim.accumulate("copy", dst, a, out=dst)
