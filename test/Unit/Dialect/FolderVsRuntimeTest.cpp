@@ -452,6 +452,65 @@ TEST_P(FolderVsRuntime, TensixEveryCombinationFoldsToTheRuntime) {
   EXPECT_EQ(combinations, 2 * (15 * 6 + 2 * 6)); // mul: 15 phase sets
 }
 
+// A matmul of constants folds to the runtime's Dest on the expanded
+// operands: from splats through one 32x32 tile (a splat stays a splat,
+// docs/Decisions.md D76), from resource blobs of the same values through
+// the whole product; values across binades, near overflow (0x7F55 x
+// 0x6440, where a zero-slice phase realigns a saturated Dest), Inf, NaN,
+// denormals and signed zeros, every fidelity, arch, Dest and Src pair the
+// runtime accepts.
+TEST_P(FolderVsRuntime, TensixMatmulOfSplatsFoldsToTheRuntime) {
+  const int64_t m = 64, k = 32, n = 96;
+  const uint32_t values[][2] = {
+      {0x3FC00000, 0x3FA00000}, {0x3FA80000, 0x40FF0000},
+      {0x7F550000, 0x64400000}, {0x7F000000, 0x7F000000},
+      {0x7F800000, 0x3F800000}, {0x7FC00000, 0x3F800000},
+      {0x00000001, 0x3F800000}, {0x80000000, 0x3FAAAAAB},
+      {0xC0490FDB, 0x3F3504F3}, {0x7F7FFFFF, 0xBF800001}};
+  Type destTypes[] = {builder.getF32Type(), builder.getBF16Type(),
+                      builder.getF16Type()};
+  int folded = 0;
+  for (auto [aBits, bBits] : values) {
+    std::vector<char> a(size_t(m * k) * 4), b(size_t(k * n) * 4);
+    for (size_t i = 0; i < a.size(); i += 4)
+      std::memcpy(&a[i], &aBits, 4);
+    for (size_t i = 0; i < b.size(); i += 4)
+      std::memcpy(&b[i], &bBits, 4);
+    auto aType = RankedTensorType::get({m, k}, builder.getF32Type());
+    auto bType = RankedTensorType::get({k, n}, builder.getF32Type());
+    // Dense: one element is a splat; Resource: every element, not splat.
+    bool splat = GetParam() == Input::Dense;
+    Value in0 = constant(aType, splat ? std::vector<char>(a.begin(), a.begin() + 4) : a);
+    Value in1 = constant(bType, splat ? std::vector<char>(b.begin(), b.begin() + 4) : b);
+    for (int arch = 0; birsim_tensix_name(0, arch); ++arch)
+      for (int dest = 0; birsim_tensix_name(2, dest); ++dest)
+        for (int src = 0; birsim_tensix_name(3, src); ++src)
+          for (unsigned phases : {1u, 3u, 5u, 0xFu}) {
+            size_t bytes = dest == BIRSIM_TENSIX_DEST_FP32 ? 4 : 2;
+            std::vector<char> want(size_t(m * n) * bytes, 0);
+            if (birsim_tensix_matmul(arch, phases, dest, src, src,
+                                     reinterpret_cast<const float *>(a.data()),
+                                     reinterpret_cast<const float *>(b.data()),
+                                     m, k, n, want.data(), 0) != BIRSIM_OK)
+              continue;
+            auto op = TensixMatmulOp::create(
+                builder, builder.getUnknownLoc(),
+                RankedTensorType::get({m, n}, destTypes[dest]), in0, in1,
+                TensixDest(dest), TensixSrc(src), TensixSrc(src),
+                TensixFidelity(phases), TensixArch(arch));
+            ASSERT_TRUE(succeeded(op.verify()));
+            EXPECT_EQ(fold(op), want)
+                << std::hex << aBits << " x " << bBits << std::dec << " "
+                << birsim_tensix_name(0, arch) << " "
+                << birsim_tensix_name(2, dest) << " "
+                << birsim_tensix_name(3, src) << " phases " << phases;
+            ++folded;
+            op->erase();
+          }
+  }
+  EXPECT_GT(folded, 10 * 2 * 4 * 3); // at least three Dest/Src pairs each
+}
+
 // Per-tile mixed BFP: packs of every input type, plain and transposed,
 // under random codes, and the unpacks of their bytes, fold to the
 // runtime's.

@@ -1,5 +1,6 @@
 //===- BirsimConstants.cpp - raw bytes of constant operands ---------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -16,6 +17,12 @@ bool isDenseStorable(Type elementType) {
   return isa<IntegerType, FloatType>(elementType);
 }
 
+/// The bytes a blob of `type` holds at `bytes` an element, checked.
+static std::optional<uint64_t> blobSize(ShapedType type, unsigned bytes) {
+  std::optional<uint64_t> count = checkedElementCount(type);
+  return count ? checkedByteSize(*count, bytes) : std::nullopt;
+}
+
 std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes) {
   if (auto dense = dyn_cast_or_null<DenseIntOrFPElementsAttr>(attr)) {
     if (!isDenseStorable(dense.getElementType()))
@@ -27,7 +34,7 @@ std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes) {
     const AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     if (!blob || !isDenseStorable(type.getElementType()) ||
         !type.hasStaticShape() ||
-        blob->getData().size() != size_t(type.getNumElements()) * bytes)
+        blobSize(type, bytes) != std::optional<uint64_t>(blob->getData().size()))
       return std::nullopt;
     return RawConstant{blob->getData(), false, /*resource=*/true};
   }
@@ -44,9 +51,11 @@ std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes) {
 }
 
 const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
-                       SmallVectorImpl<char> &storage) {
+                       SmallVectorImpl<char> &storage, FoldBudget &budget) {
   if (!c.splat)
     return c.data.data();
+  if (!budget.charge(count, bytes, "expanding a splat"))
+    return nullptr;
   storage.resize(count * bytes);
   for (size_t i = 0; i < count; ++i)
     std::memcpy(storage.data() + i * bytes, c.bytes(), bytes);
@@ -54,12 +63,13 @@ const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
 }
 
 const char *constantElements(Value value, size_t count, unsigned bytes,
-                             SmallVectorImpl<char> &storage) {
+                             SmallVectorImpl<char> &storage,
+                             FoldBudget &budget) {
   Attribute attr;
   if (!matchPattern(value, m_Constant(&attr)))
     return nullptr;
   std::optional<RawConstant> raw = getRawConstant(attr, bytes);
-  return raw ? elementsOf(*raw, count, bytes, storage) : nullptr;
+  return raw ? elementsOf(*raw, count, bytes, storage, budget) : nullptr;
 }
 
 } // namespace birsim

@@ -1,5 +1,6 @@
 //===- BirsimDialect.cpp - birsim dialect ---------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 
 #include "birsim/Core/Tensix.h"
@@ -110,6 +111,7 @@ void BirsimDialect::initialize() {
       >();
   addInterfaces<BirsimInlinerInterface>();
   buildDtypeTable();
+  foldLimit = defaultFoldLimit();
 }
 
 Operation *BirsimDialect::materializeConstant(OpBuilder &builder,

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 
 #include "birsim/Core/Tensix.h"
 #include "birsim/Core/TtFp8.h"
@@ -32,13 +33,21 @@
 using namespace mlir;
 using namespace birsim;
 
-/// Elements to compute: one when every input is splat.
-static size_t foldCount(Type type, std::initializer_list<RawConstant> inputs) {
+/// Elements to compute: one when every input is splat (a splat stays a
+/// splat), else the type's, checked (D76); none when that overflows.
+static std::optional<size_t> foldCount(Type type,
+                                       std::initializer_list<RawConstant> inputs) {
   bool allSplat = true;
   for (const RawConstant &c : inputs)
     allSplat &= c.splat;
-  auto shaped = dyn_cast<ShapedType>(type);
-  return allSplat || !shaped ? 1 : size_t(shaped.getNumElements());
+  if (allSplat)
+    return 1;
+  return checkedElementCount(type);
+}
+
+/// What one fold may materialise (D76): a remark on `op` when it declines.
+static FoldBudget foldBudget(Operation *op) {
+  return FoldBudget(op, "not folded");
 }
 
 /// An attribute of `type` holding `raw` (one element means a splat).
@@ -63,12 +72,21 @@ namespace {
 /// buffer that becomes a dense constant.
 class FoldResult {
 public:
-  FoldResult(Type type, size_t bytes, bool asResource) : type(type) {
+  /// `count` elements of `elementBytes`, charged to `budget`; false (and
+  /// nothing allocated) when it declines.
+  FoldResult(Type type, size_t count, unsigned elementBytes, bool asResource,
+             FoldBudget &budget)
+      : type(type) {
+    if (!budget.charge(count, elementBytes, "the result"))
+      return;
+    allocated = true;
+    size_t bytes = count * elementBytes;
     if (asResource && isDenseStorable(getElementTypeOrSelf(type)))
       blob = HeapAsmResourceBlob::allocate(bytes, alignof(uint64_t));
     else
       dense.resize(bytes);
   }
+  explicit operator bool() const { return allocated; }
   char *data() { return blob ? blob->getMutableData().data() : dense.data(); }
   Attribute finish() {
     if (!blob)
@@ -79,6 +97,7 @@ public:
 
 private:
   Type type;
+  bool allocated = false;
   std::optional<AsmResourceBlob> blob;
   SmallVector<char> dense;
 };
@@ -94,8 +113,10 @@ OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 /// Folds an in-place reduction `acc = reduce(acc, x)` of `bytes`-wide
 /// elements through `reduce` (acc bytes, x bytes, count).
 template <typename Reduce>
-static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
-                                unsigned bytes, Reduce reduce) {
+static OpFoldResult foldInPlace(Operation *op, Attribute accAttr,
+                                Attribute xAttr, unsigned bytes,
+                                Reduce reduce) {
+  Type type = op->getResult(0).getType();
   if (!foldableShape(type))
     return {};
   core::SingleThreadScope singleThread;
@@ -103,12 +124,19 @@ static OpFoldResult foldInPlace(Type type, Attribute accAttr, Attribute xAttr,
   auto x = getRawConstant(xAttr, bytes);
   if (!acc || !x)
     return {};
-  size_t count = foldCount(type, {*acc, *x});
-  FoldResult out(type, count * bytes, acc->resource || x->resource);
+  std::optional<size_t> count = foldCount(type, {*acc, *x});
+  FoldBudget budget = foldBudget(op);
   SmallVector<char> accSplat, xSplat;
-  std::memcpy(out.data(), elementsOf(*acc, count, bytes, accSplat),
-              count * bytes);
-  if (!reduce(out.data(), elementsOf(*x, count, bytes, xSplat), count).ok())
+  const char *accValues, *xValues;
+  if (!count ||
+      !(accValues = elementsOf(*acc, *count, bytes, accSplat, budget)) ||
+      !(xValues = elementsOf(*x, *count, bytes, xSplat, budget)))
+    return {};
+  FoldResult out(type, *count, bytes, acc->resource || x->resource, budget);
+  if (!out)
+    return {};
+  std::memcpy(out.data(), accValues, *count * bytes);
+  if (!reduce(out.data(), xValues, *count).ok())
     return {};
   return out.finish();
 }
@@ -120,7 +148,7 @@ OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
   if (!info)
     return {};
   int kind = int(getKind()), dtype = int(info->dtype);
-  return foldInPlace(getType(), adaptor.getDst(), adaptor.getSrc(), info->bytes,
+  return foldInPlace(*this, adaptor.getDst(), adaptor.getSrc(), info->bytes,
                      [&](char *acc, const char *x, size_t count) {
                        return core::accumulate(kind, acc, x, dtype, count);
                      });
@@ -128,7 +156,7 @@ OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult CollectiveReduceOp::fold(FoldAdaptor adaptor) {
   int kind = int(getKind());
-  return foldInPlace(getType(), adaptor.getAcc(), adaptor.getX(), 4,
+  return foldInPlace(*this, adaptor.getAcc(), adaptor.getX(), 4,
                      [&](char *acc, const char *x, size_t count) {
                        return core::collectiveReduce(kind, acc, x, count);
                      });
@@ -145,14 +173,16 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (!input)
     return {};
   core::SingleThreadScope singleThread;
-  size_t count = foldCount(getType(), {*input});
+  std::optional<size_t> count = foldCount(getType(), {*input});
+  FoldBudget budget = foldBudget(*this);
   SmallVector<char> splat;
-  FoldResult out(getType(), count * to->bytes, input->resource);
-  if (!core::castBuffer(int(from->dtype),
-                        elementsOf(*input, count, from->bytes, splat),
-                        int(to->dtype), out.data(), count,
-                        unsigned(getFp8Config()))
-           .ok())
+  const char *in;
+  if (!count || !(in = elementsOf(*input, *count, from->bytes, splat, budget)))
+    return {};
+  FoldResult out(getType(), *count, to->bytes, input->resource, budget);
+  if (!out || !core::castBuffer(int(from->dtype), in, int(to->dtype),
+                                out.data(), *count, unsigned(getFp8Config()))
+                   .ok())
     return {};
   return out.finish();
 }
@@ -174,24 +204,32 @@ OpFoldResult DmaComputeOp::fold(FoldAdaptor adaptor) {
   bool allSplat = llvm::all_of(inputs, [](auto &c) { return c.splat; });
   bool anyResource = llvm::any_of(inputs, [](auto &c) { return c.resource; });
   // Stochastic rounding draws per element: a splat still rounds each alone.
-  auto shaped = dyn_cast<ShapedType>(getType());
-  size_t count = shaped && (!allSplat || getRounding() == Rounding::stochastic)
-                     ? size_t(shaped.getNumElements())
-                     : 1;
+  std::optional<size_t> count =
+      allSplat && getRounding() != Rounding::stochastic
+          ? std::optional<size_t>(1)
+          : checkedElementCount(getType());
+  if (!count)
+    return {};
   core::SingleThreadScope singleThread;
+  FoldBudget budget = foldBudget(*this);
   SmallVector<SmallVector<char>> splats(inputs.size());
   SmallVector<const void *> pointers;
   SmallVector<int> dtypes;
   for (size_t k = 0; k < inputs.size(); ++k) {
-    pointers.push_back(elementsOf(inputs[k], count, from[k]->bytes, splats[k]));
+    pointers.push_back(
+        elementsOf(inputs[k], *count, from[k]->bytes, splats[k], budget));
+    if (!pointers.back())
+      return {};
     dtypes.push_back(int(from[k]->dtype));
   }
-  FoldResult out(getType(), count * to->bytes, anyResource);
+  FoldResult out(getType(), *count, to->bytes, anyResource, budget);
+  if (!out)
+    return {};
   core::Narrowing narrowing{unsigned(getFp8Config()),
                             core::Rounding(int(getRounding())),
                             uint64_t(getSeed())};
   if (!core::dmaCompute(int(getKind()), pointers.data(), dtypes.data(),
-                        pointers.size(), out.data(), int(to->dtype), count,
+                        pointers.size(), out.data(), int(to->dtype), *count,
                         narrowing)
            .ok())
     return {};
@@ -201,27 +239,31 @@ OpFoldResult DmaComputeOp::fold(FoldAdaptor adaptor) {
 /// Folds a tt FP8 encode or decode of a constant through the core
 /// (docs/Semantics.md section 6): `inBytes` and `outBytes` per element.
 template <typename Convert>
-static OpFoldResult foldTtFp8(Type resultType, Attribute input,
+static OpFoldResult foldTtFp8(Operation *op, Attribute input,
                               unsigned inBytes, unsigned outBytes,
                               Convert convert) {
+  Type resultType = op->getResult(0).getType();
   if (!foldableShape(resultType))
     return {};
   auto raw = getRawConstant(input, inBytes);
   if (!raw)
     return {};
   core::SingleThreadScope singleThread;
-  size_t count = foldCount(resultType, {*raw});
+  std::optional<size_t> count = foldCount(resultType, {*raw});
+  FoldBudget budget = foldBudget(op);
   SmallVector<char> splat;
-  FoldResult out(resultType, count * outBytes, raw->resource);
-  if (!convert(elementsOf(*raw, count, inBytes, splat), count, out.data())
-           .ok())
+  const char *in;
+  if (!count || !(in = elementsOf(*raw, *count, inBytes, splat, budget)))
+    return {};
+  FoldResult out(resultType, *count, outBytes, raw->resource, budget);
+  if (!out || !convert(in, *count, out.data()).ok())
     return {};
   return out.finish();
 }
 
 OpFoldResult TtFp8EncodeOp::fold(FoldAdaptor adaptor) {
   int policy = int(getPolicy());
-  return foldTtFp8(getType(), adaptor.getInput(), 4, 1,
+  return foldTtFp8(*this, adaptor.getInput(), 4, 1,
                    [&](const char *in, size_t count, char *out) {
                      return core::ttFp8EncodeBulk(policy, in, count, out);
                    });
@@ -229,7 +271,7 @@ OpFoldResult TtFp8EncodeOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult TtFp8DecodeOp::fold(FoldAdaptor adaptor) {
   int policy = int(getPolicy());
-  return foldTtFp8(getType(), adaptor.getInput(), 1, 4,
+  return foldTtFp8(*this, adaptor.getInput(), 1, 4,
                    [&](const char *in, size_t count, char *out) {
                      return core::ttFp8DecodeBulk(policy, in, count, out);
                    });
@@ -245,19 +287,23 @@ OpFoldResult TensixEltwiseOp::fold(FoldAdaptor adaptor) {
   if (!a || !b)
     return {};
   core::SingleThreadScope singleThread;
-  size_t count = foldCount(getType(), {*a, *b});
+  std::optional<size_t> count = foldCount(getType(), {*a, *b});
   unsigned destBytes = core::kTensixDestTable[int(getDest())].storageBytes;
+  FoldBudget budget = foldBudget(*this);
   SmallVector<char> splatA, splatB;
-  FoldResult out(getType(), count * destBytes, a->resource || b->resource);
-  const char *aValues = elementsOf(*a, count, 4, splatA);
-  const char *bValues = elementsOf(*b, count, 4, splatB);
-  if (!core::tensixEltwise(int(getArch()), int(getOp()),
-                           unsigned(getFidelity()), int(getDest()),
-                           int(getSrc()),
-                           reinterpret_cast<const float *>(aValues),
-                           reinterpret_cast<const float *>(bValues), count,
-                           out.data(), false)
-           .ok())
+  const char *aValues, *bValues;
+  if (!count || !(aValues = elementsOf(*a, *count, 4, splatA, budget)) ||
+      !(bValues = elementsOf(*b, *count, 4, splatB, budget)))
+    return {};
+  FoldResult out(getType(), *count, destBytes, a->resource || b->resource,
+                 budget);
+  if (!out || !core::tensixEltwise(int(getArch()), int(getOp()),
+                                   unsigned(getFidelity()), int(getDest()),
+                                   int(getSrc()),
+                                   reinterpret_cast<const float *>(aValues),
+                                   reinterpret_cast<const float *>(bValues),
+                                   *count, out.data(), false)
+                   .ok())
     return {};
   return out.finish();
 }
@@ -268,19 +314,42 @@ OpFoldResult TensixMatmulOp::fold(FoldAdaptor adaptor) {
   if (!a || !b)
     return {};
   auto [m, k, n] = tensixMatmulExtent(getIn0().getType(), getIn1().getType());
+  // A product of two splats is a splat: every output is the same dot
+  // product, so one 32x32 tile of it is computed (D76).
+  bool splat = a->splat && b->splat;
+  size_t rows = splat ? 32 : m, cols = splat ? 32 : n;
   core::SingleThreadScope singleThread;
   unsigned destBytes = core::kTensixDestTable[int(getDest())].storageBytes;
-  SmallVector<char> splatA, splatB;
-  FoldResult out(getType(), m * n * destBytes, a->resource || b->resource);
-  std::memset(out.data(), 0, m * n * destBytes);
-  if (!core::tensixMatmul(
-           int(getArch()), unsigned(getFidelity()), int(getDest()),
-           int(getIn0Src()), int(getIn1Src()),
-           reinterpret_cast<const float *>(elementsOf(*a, m * k, 4, splatA)),
-           reinterpret_cast<const float *>(elementsOf(*b, k * n, 4, splatB)),
-           m, k, n, out.data(), false)
+  FoldBudget budget = foldBudget(*this);
+  SmallVector<char> splatA, splatB, tile;
+  const char *in0, *in1;
+  if (!budget.chargeMatmul(rows, k, cols) ||
+      !(in0 = elementsOf(*a, rows * k, 4, splatA, budget)) ||
+      !(in1 = elementsOf(*b, k * cols, 4, splatB, budget)))
+    return {};
+  FoldResult out(getType(), splat ? 1 : m * n, destBytes,
+                 a->resource || b->resource, budget);
+  if (!out || (splat && !budget.charge(rows * cols, destBytes, "a tile")))
+    return {};
+  char *dest = out.data();
+  if (splat) {
+    tile.resize(rows * cols * destBytes);
+    dest = tile.data();
+  }
+  std::memset(dest, 0, rows * cols * destBytes);
+  if (!core::tensixMatmul(int(getArch()), unsigned(getFidelity()),
+                          int(getDest()), int(getIn0Src()), int(getIn1Src()),
+                          reinterpret_cast<const float *>(in0),
+                          reinterpret_cast<const float *>(in1), rows, k, cols,
+                          dest, false)
            .ok())
     return {};
+  if (splat) {
+    for (size_t i = 1; i < rows * cols; ++i) // the splat rule, checked
+      if (std::memcmp(dest, dest + i * destBytes, destBytes))
+        return {};
+    std::memcpy(out.data(), dest, destBytes);
+  }
   return out.finish();
 }
 
@@ -293,13 +362,16 @@ OpFoldResult TensixPackOp::fold(FoldAdaptor adaptor) {
   if (!raw || !to)
     return {};
   core::SingleThreadScope singleThread;
-  size_t count = foldCount(getType(), {*raw});
+  std::optional<size_t> count = foldCount(getType(), {*raw});
+  FoldBudget budget = foldBudget(*this);
   SmallVector<char> splat;
-  FoldResult out(getType(), count * to->bytes, raw->resource);
-  if (!core::tensixPack(int(getArch()), int(getDest()),
-                        elementsOf(*raw, count, inBytes, splat), count,
-                        int(to->dtype), out.data(), false)
-           .ok())
+  const char *in;
+  if (!count || !(in = elementsOf(*raw, *count, inBytes, splat, budget)))
+    return {};
+  FoldResult out(getType(), *count, to->bytes, raw->resource, budget);
+  if (!out || !core::tensixPack(int(getArch()), int(getDest()), in, *count,
+                                int(to->dtype), out.data(), false)
+                   .ok())
     return {};
   return out.finish();
 }
@@ -315,20 +387,26 @@ static OpFoldResult foldBfp(BfpOpInterface op, Attribute input) {
   if (!inType.hasStaticShape() || !outType.hasStaticShape())
     return {};
   unsigned inBytes = inType.getElementTypeBitWidth() / 8;
+  std::optional<uint64_t> inCount = checkedElementCount(inType);
+  std::optional<uint64_t> outCount = checkedElementCount(outType);
+  if (!inCount || !outCount)
+    return {};
   // A model-scale weight folds on the core's threads too (D32).
   std::optional<core::SingleThreadScope> singleThread;
-  if (inType.getNumElements() < kThreadedFoldElements)
+  if (*inCount < uint64_t(kThreadedFoldElements))
     singleThread.emplace();
   auto raw = getRawConstant(input, inBytes);
   if (!raw)
     return {};
+  FoldBudget budget = foldBudget(op);
   SmallVector<char> splat;
-  const char *in =
-      elementsOf(*raw, size_t(inType.getNumElements()), inBytes, splat);
-  FoldResult out(outType,
-                 size_t(outType.getNumElements()) *
-                     (outType.getElementTypeBitWidth() / 8),
-                 raw->resource);
+  const char *in = elementsOf(*raw, *inCount, inBytes, splat, budget);
+  if (!in)
+    return {};
+  FoldResult out(outType, *outCount, outType.getElementTypeBitWidth() / 8,
+                 raw->resource, budget);
+  if (!out)
+    return {};
   core::BfpCall call = bfpCallOf(op);
   core::Status status =
       op.isPack() ? core::bfpPack(call,
@@ -368,19 +446,28 @@ static OpFoldResult foldMixed(OpTy op, Attribute input, Attribute codes,
   core::BfpMatrixExtent m =
       core::bfpMatrixOf(matrixType.getShape().data(), matrixType.getRank());
   auto codeType = cast<RankedTensorType>(op.getCodes().getType());
+  std::optional<uint64_t> codeCount = checkedElementCount(codeType);
+  std::optional<uint64_t> inCount = checkedElementCount(inType);
+  std::optional<uint64_t> outCount = checkedElementCount(outType);
+  if (!codeCount || !inCount || !outCount)
+    return {};
+  FoldBudget budget = foldBudget(op);
   SmallVector<char> splat, codeSplat;
-  const auto *codeBytes = reinterpret_cast<const uint8_t *>(elementsOf(
-      *rawCodes, size_t(codeType.getNumElements()), 1, codeSplat));
+  const auto *codeBytes = reinterpret_cast<const uint8_t *>(
+      elementsOf(*rawCodes, *codeCount, 1, codeSplat, budget));
+  if (!codeBytes)
+    return {};
   size_t packedBytes = core::bfpMixedBytes(codeBytes, m.rows, m.cols);
-  if (packedBytes != size_t((pack ? outType : inType).getNumElements()))
+  if (packedBytes != (pack ? *outCount : *inCount))
     return {};
   core::SingleThreadScope singleThread;
-  const char *in =
-      elementsOf(*raw, size_t(inType.getNumElements()), inBytes, splat);
-  FoldResult out(outType,
-                 size_t(outType.getNumElements()) *
-                     (outType.getElementTypeBitWidth() / 8),
-                 raw->resource);
+  const char *in = elementsOf(*raw, *inCount, inBytes, splat, budget);
+  if (!in)
+    return {};
+  FoldResult out(outType, *outCount, outType.getElementTypeBitWidth() / 8,
+                 raw->resource, budget);
+  if (!out)
+    return {};
   unsigned flags = op.getTranspose() ? core::kBfpTranspose : 0;
   core::Status status =
       pack ? core::bfpPackMixed(

@@ -16,6 +16,7 @@
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Dialect/Birsim/IR/BirsimConstants.h"
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -48,14 +49,43 @@ struct OpCounts {
   unsigned idlePhases = 0; ///< tensix: the phases that add nothing
 };
 
-size_t elementCount(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  return shaped ? size_t(shaped.getNumElements()) : 1;
+/// A static type's elements, checked (D76); none for a dynamic shape.
+std::optional<size_t> elementCount(Type type) {
+  return checkedElementCount(type);
 }
 
-bool isStatic(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  return !shaped || shaped.hasStaticShape();
+/// The raw bytes of `value` when it is a constant.
+std::optional<RawConstant> rawConstant(Value value, unsigned bytes) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  return getRawConstant(attr, bytes);
+}
+
+/// What one analysis may materialise (D76): a remark when it declines.
+FoldBudget analysisBudget(Operation *op) {
+  return FoldBudget(op, "not analysed");
+}
+
+/// Elements to tally: one when every operand is splat (counted once and
+/// scaled by scaleTally, D76), else all `count`.
+size_t talliedCount(ArrayRef<RawConstant> operands, size_t count) {
+  return llvm::all_of(operands, [](const RawConstant &c) { return c.splat; })
+             ? std::min<size_t>(count, 1)
+             : count;
+}
+
+/// The tally of `count` elements from that of `tallied` identical ones (a
+/// splat's; D76): every count times count / tallied; the first indices
+/// stay, the first repeat holds them.
+void scaleTally(FidelityTally &tally, size_t tallied, size_t count) {
+  if (tallied == 0 || tallied == count)
+    return;
+  uint64_t copies = count / tallied;
+  for (uint64_t &n : tally.count)
+    n *= copies;
+  for (uint64_t &n : tally.elements)
+    n *= copies;
 }
 
 /// ±max finite of an fp8 dtype, as printed in remarks ("240").
@@ -198,23 +228,27 @@ private:
     if (!isFp8Add(dtype, core::MemoryReductionOp(op.getKind())))
       return std::nullopt;
     Type element = getElementTypeOrSelf(op.getType());
-    size_t count = elementCount(op.getType());
-    SmallVector<char> accStorage, xStorage;
-    const char *acc = isStatic(op.getType())
-                          ? constantElements(op.getDst(), count, 1, accStorage)
-                          : nullptr;
-    const char *x =
-        acc ? constantElements(op.getSrc(), count, 1, xStorage) : nullptr;
-    if (!acc || !x) {
+    std::optional<size_t> count = elementCount(op.getType());
+    std::optional<RawConstant> accRaw = rawConstant(op.getDst(), 1);
+    std::optional<RawConstant> xRaw = rawConstant(op.getSrc(), 1);
+    if (!count || !accRaw || !xRaw) {
       remarkUncounted(op, element, *dtype, "operands are not constants");
       return std::nullopt;
     }
+    size_t tallied = talliedCount({*accRaw, *xRaw}, *count);
+    FoldBudget budget = analysisBudget(op);
+    SmallVector<char> accStorage, xStorage;
+    const char *acc, *x;
+    if (!(acc = elementsOf(*accRaw, tallied, 1, accStorage, budget)) ||
+        !(x = elementsOf(*xRaw, tallied, 1, xStorage, budget)))
+      return std::nullopt;
     OpCounts counts{op, FidelityFamily::reduce, {}};
-    core::tallyReduce(int(op.getKind()), *dtype, acc, x, 0, count,
+    core::tallyReduce(int(op.getKind()), *dtype, acc, x, 0, tallied,
                       counts.tally);
+    scaleTally(counts.tally, tallied, *count);
     constexpr int kEvent = int(FidelityEvent::reduce_sim_inf_device_saturates);
     if (uint64_t n = counts.tally.count[kEvent])
-      op.emitRemark() << element << " reduce add: " << n << " of " << count
+      op.emitRemark() << element << " reduce add: " << n << " of " << *count
                       << " sums overflow to ±Inf on the simulator where a "
                          "saturating narrow gives ±"
                       << maxFinite(*dtype) << " (first at index "
@@ -225,17 +259,21 @@ private:
   std::optional<OpCounts> analyse(CastOp op) {
     const core::DtypeInfo *from = lookupDtypeInfo(op.getInput().getType());
     const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
-    if (!from || !to || !isStatic(op.getType()))
+    std::optional<size_t> count = elementCount(op.getType());
+    std::optional<RawConstant> raw =
+        from ? rawConstant(op.getInput(), from->bytes) : std::nullopt;
+    if (!to || !count || !raw)
       return std::nullopt;
-    size_t count = elementCount(op.getType());
+    size_t tallied = talliedCount({*raw}, *count);
+    FoldBudget budget = analysisBudget(op);
     SmallVector<char> storage;
-    const char *in =
-        constantElements(op.getInput(), count, from->bytes, storage);
+    const char *in = elementsOf(*raw, tallied, from->bytes, storage, budget);
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::cast, {}};
-    core::tallyCast(*from, *to, in, 0, count, unsigned(op.getFp8Config()),
+    core::tallyCast(*from, *to, in, 0, tallied, unsigned(op.getFp8Config()),
                     counts.tally);
+    scaleTally(counts.tally, tallied, *count);
     if (anyEvent(counts.tally, counts.family)) {
       InFlightDiagnostic remark = op.emitRemark();
       remark << "cast " << getElementTypeOrSelf(op.getInput()) << " to "
@@ -243,7 +281,7 @@ private:
       if (to->isFp8()) // the config applies to fp8 results only (§4)
         remark << " (fp8_config<" << stringifyFp8Config(op.getFp8Config())
                << ">)";
-      remark << ": of " << count << " values, "
+      remark << ": of " << *count << " values, "
              << describeEvents(counts.tally, counts.family);
     }
     return counts;
@@ -254,33 +292,48 @@ private:
   /// dtype (with stochastic rounding, those of nearest-even's narrowing).
   std::optional<OpCounts> analyse(DmaComputeOp op) {
     const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
-    if (!to || !isStatic(op.getType()))
+    std::optional<size_t> count = elementCount(op.getType());
+    if (!to || !count)
       return std::nullopt;
-    size_t count = elementCount(op.getType());
-    SmallVector<SmallVector<char>> storage(op.getSrcs().size());
+    SmallVector<RawConstant> raws;
+    SmallVector<const core::DtypeInfo *> from;
+    for (Value src : op.getSrcs()) {
+      from.push_back(lookupDtypeInfo(src.getType()));
+      std::optional<RawConstant> raw = rawConstant(src, from.back()->bytes);
+      if (!raw)
+        return std::nullopt;
+      raws.push_back(*raw);
+    }
+    size_t tallied = talliedCount(raws, *count);
+    FoldBudget budget = analysisBudget(op);
+    SmallVector<SmallVector<char>> storage(raws.size());
     SmallVector<const void *> srcs;
     SmallVector<int> dtypes;
-    for (auto [k, src] : llvm::enumerate(op.getSrcs())) {
-      const core::DtypeInfo *from = lookupDtypeInfo(src.getType());
-      const char *in = constantElements(src, count, from->bytes, storage[k]);
+    for (auto [k, raw] : llvm::enumerate(raws)) {
+      const char *in =
+          elementsOf(raw, tallied, from[k]->bytes, storage[k], budget);
       if (!in)
         return std::nullopt;
       srcs.push_back(in);
-      dtypes.push_back(int(from->dtype));
+      dtypes.push_back(int(from[k]->dtype));
     }
     const core::DtypeInfo &f32 = core::dtypeInfo(core::Dtype::float32);
-    SmallVector<uint32_t> exact(count);
+    if (!budget.charge(tallied, 4, "the exact fp32 results"))
+      return std::nullopt;
+    SmallVector<uint32_t> exact(tallied);
     if (!core::dmaCompute(int(op.getKind()), srcs.data(), dtypes.data(),
-                          srcs.size(), exact.data(), int(f32.dtype), count, {})
+                          srcs.size(), exact.data(), int(f32.dtype), tallied,
+                          {})
              .ok())
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::cast, {}};
-    core::tallyCast(f32, *to, exact.data(), 0, count,
+    core::tallyCast(f32, *to, exact.data(), 0, tallied,
                     unsigned(op.getFp8Config()), counts.tally);
+    scaleTally(counts.tally, tallied, *count);
     if (anyEvent(counts.tally, counts.family))
       op.emitRemark() << "dma_compute "
                       << stringifyMemoryReductionOp(op.getKind()) << " into "
-                      << getElementTypeOrSelf(op.getType()) << ": of " << count
+                      << getElementTypeOrSelf(op.getType()) << ": of " << *count
                       << " results, "
                       << describeEvents(counts.tally, counts.family);
     return counts;
@@ -294,12 +347,14 @@ private:
       return std::nullopt;
     auto type = cast<RankedTensorType>(op.getValues().getType());
     const core::DtypeInfo *info = lookupDtypeInfo(type);
-    if (!info || !type.hasStaticShape())
+    std::optional<size_t> elements = elementCount(type);
+    if (!info || !elements)
       return std::nullopt;
-    size_t count = size_t(type.getNumElements());
+    size_t count = *elements;
+    FoldBudget budget = analysisBudget(op);
     SmallVector<char> storage;
     const char *in =
-        constantElements(op.getValues(), count, info->bytes, storage);
+        constantElements(op.getValues(), count, info->bytes, storage, budget);
     if (!in)
       return std::nullopt;
     const core::BfpFormatInfo *format = core::lookupBfpFormat(call.format);
@@ -323,17 +378,20 @@ private:
   /// A tt FP8 encode of a constant tensor (docs/Fidelity.md, tt_fp8): the
   /// core's tally of where the policies disagree.
   std::optional<OpCounts> analyse(TtFp8EncodeOp op) {
-    auto type = cast<RankedTensorType>(op.getInput().getType());
-    if (!type.hasStaticShape())
+    std::optional<size_t> elements = elementCount(op.getInput().getType());
+    std::optional<RawConstant> raw = rawConstant(op.getInput(), 4);
+    if (!elements || !raw)
       return std::nullopt;
-    size_t count = size_t(type.getNumElements());
+    size_t count = *elements, tallied = talliedCount({*raw}, count);
+    FoldBudget budget = analysisBudget(op);
     SmallVector<char> storage;
-    const char *in = constantElements(op.getInput(), count, 4, storage);
+    const char *in = elementsOf(*raw, tallied, 4, storage, budget);
     if (!in)
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::tt_fp8, {}};
-    if (!core::tallyTtFp8(int(op.getPolicy()), in, count, counts.tally).ok())
+    if (!core::tallyTtFp8(int(op.getPolicy()), in, tallied, counts.tally).ok())
       return std::nullopt;
+    scaleTally(counts.tally, tallied, count);
     if (anyEvent(counts.tally, counts.family))
       op->emitRemark() << "tt_fp8_encode " << stringifyTtFp8Policy(op.getPolicy())
                        << ": of " << count << " values, "
@@ -346,29 +404,34 @@ private:
   /// core's tally, and the phases whose slices are zero for the operands'
   /// significant bits (docs/Semantics.md section 7, fidelity phases).
   std::optional<OpCounts> analyse(TensixEltwiseOp op) {
-    auto type = cast<RankedTensorType>(op.getType());
-    if (!type.hasStaticShape())
+    std::optional<size_t> elements = elementCount(op.getType());
+    std::optional<RawConstant> aRaw = rawConstant(op.getLhs(), 4);
+    std::optional<RawConstant> bRaw = rawConstant(op.getRhs(), 4);
+    if (!elements || !aRaw || !bRaw)
       return std::nullopt;
-    size_t count = size_t(type.getNumElements());
+    size_t count = *elements, tallied = talliedCount({*aRaw, *bRaw}, count);
+    FoldBudget budget = analysisBudget(op);
+    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
     SmallVector<char> aStorage, bStorage;
-    const char *a = constantElements(op.getLhs(), count, 4, aStorage);
-    const char *b = constantElements(op.getRhs(), count, 4, bStorage);
-    if (!a || !b)
+    const char *a, *b;
+    if (!(a = elementsOf(*aRaw, tallied, 4, aStorage, budget)) ||
+        !(b = elementsOf(*bRaw, tallied, 4, bStorage, budget)) ||
+        !budget.charge(tallied, destBytes, "a zeroed Dest"))
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::tensix, {}};
-    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
-    SmallVector<char> zeroDest(count * destBytes, 0);
+    SmallVector<char> zeroDest(tallied * destBytes, 0);
     if (!core::tallyTensixEltwise(
              int(op.getArch()), int(op.getOp()), unsigned(op.getFidelity()),
              int(op.getDest()), int(op.getSrc()),
              reinterpret_cast<const float *>(a),
-             reinterpret_cast<const float *>(b), count, zeroDest.data(), false,
-             counts.tally)
+             reinterpret_cast<const float *>(b), tallied, zeroDest.data(),
+             false, counts.tally)
              .ok())
       return std::nullopt;
+    scaleTally(counts.tally, tallied, count);
     auto src = core::TensixSrc(op.getSrc());
-    unsigned aBits = core::tensixSignificantBits(src, a, count);
-    unsigned bBits = core::tensixSignificantBits(src, b, count);
+    unsigned aBits = core::tensixSignificantBits(src, a, tallied);
+    unsigned bBits = core::tensixSignificantBits(src, b, tallied);
     if (op.getOp() == TensixOp::mul)
       counts.idlePhases = core::tensixIdlePhases(unsigned(op.getFidelity()),
                                                  aBits, bBits);
@@ -396,26 +459,37 @@ private:
   std::optional<OpCounts> analyse(TensixMatmulOp op) {
     auto [m, k, n] =
         tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
+    std::optional<RawConstant> aRaw = rawConstant(op.getIn0(), 4);
+    std::optional<RawConstant> bRaw = rawConstant(op.getIn1(), 4);
+    if (!aRaw || !bRaw)
+      return std::nullopt;
+    // Splats by splats: one 32x32 tile of identical outputs, scaled (D76).
+    bool splat = aRaw->splat && bRaw->splat;
+    size_t rows = splat ? 32 : m, cols = splat ? 32 : n;
+    FoldBudget budget = analysisBudget(op);
+    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
     SmallVector<char> aStorage, bStorage;
-    const char *in0 = constantElements(op.getIn0(), m * k, 4, aStorage);
-    const char *in1 = constantElements(op.getIn1(), k * n, 4, bStorage);
-    if (!in0 || !in1)
+    const char *in0, *in1;
+    if (!budget.chargeMatmul(rows, k, cols) ||
+        !(in0 = elementsOf(*aRaw, rows * k, 4, aStorage, budget)) ||
+        !(in1 = elementsOf(*bRaw, k * cols, 4, bStorage, budget)) ||
+        !budget.charge(rows * cols, destBytes, "a zeroed Dest"))
       return std::nullopt;
     OpCounts counts{op, FidelityFamily::tensix, {}};
-    unsigned destBytes = core::kTensixDestTable[int(op.getDest())].storageBytes;
-    SmallVector<char> zeroDest(m * n * destBytes, 0);
+    SmallVector<char> zeroDest(rows * cols * destBytes, 0);
     if (!core::tallyTensixMatmul(
              int(op.getArch()), unsigned(op.getFidelity()), int(op.getDest()),
              int(op.getIn0Src()), int(op.getIn1Src()),
              reinterpret_cast<const float *>(in0),
-             reinterpret_cast<const float *>(in1), m, k, n, zeroDest.data(),
-             false, counts.tally)
+             reinterpret_cast<const float *>(in1), rows, k, cols,
+             zeroDest.data(), false, counts.tally)
              .ok())
       return std::nullopt;
+    scaleTally(counts.tally, rows * cols, m * n);
     unsigned in0Bits = core::tensixSignificantBits(
-        core::TensixSrc(op.getIn0Src()), in0, m * k);
+        core::TensixSrc(op.getIn0Src()), in0, splat ? 1 : m * k);
     unsigned in1Bits = core::tensixSignificantBits(
-        core::TensixSrc(op.getIn1Src()), in1, k * n);
+        core::TensixSrc(op.getIn1Src()), in1, splat ? 1 : k * n);
     unsigned phases = unsigned(op.getFidelity());
     counts.idlePhases =
         phases & ~core::tensixUsefulPhases(phases, in0Bits, in1Bits);

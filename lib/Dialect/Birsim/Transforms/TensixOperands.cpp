@@ -27,12 +27,11 @@ TensixOperandBits tensixOperandBits(Value value, TensixSrc src) {
   Attribute attr;
   if (type && type.hasStaticShape() && matchPattern(value, m_Constant(&attr))) {
     if (std::optional<RawConstant> raw = getRawConstant(attr, 4)) {
-      size_t count = raw->splat ? 1 : size_t(type.getNumElements());
-      SmallVector<char> storage;
-      // Every value's own bits in Src: the bound is the constant's.
-      bound = {core::tensixSignificantBits(
-                   core::TensixSrc(src), elementsOf(*raw, count, 4, storage),
-                   count),
+      // A splat's one value, else every value's own bits in Src: the
+      // bound is the constant's (read in place, nothing expanded).
+      size_t count = raw->splat ? 1 : raw->data.size() / 4;
+      bound = {core::tensixSignificantBits(core::TensixSrc(src), raw->bytes(),
+                                           count),
                "constant"};
     }
     return bound;

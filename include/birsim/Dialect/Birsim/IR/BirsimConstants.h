@@ -20,6 +20,7 @@
 #include <optional>
 
 namespace birsim {
+class FoldBudget;
 
 /// The raw element bytes of a constant: every element, or one when splat.
 /// `resource` marks bytes read in place from a `dense_resource` blob.
@@ -45,14 +46,15 @@ std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes);
 
 /// `count` elements of `bytes` each: the constant's own bytes when it holds
 /// them all (read in place, never copied), else its splat expanded into
-/// `storage`.
+/// `storage`, charged to `budget`; null when the budget declines.
 const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
-                       SmallVectorImpl<char> &storage);
+                       SmallVectorImpl<char> &storage, FoldBudget &budget);
 
 /// `count` elements of `bytes` each of `value` when it is a constant
 /// (elementsOf of its attribute), else null.
 const char *constantElements(mlir::Value value, size_t count, unsigned bytes,
-                             SmallVectorImpl<char> &storage);
+                             SmallVectorImpl<char> &storage,
+                             FoldBudget &budget);
 
 } // namespace birsim
 

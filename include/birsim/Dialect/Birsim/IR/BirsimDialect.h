@@ -8,6 +8,7 @@
 #include "birsim/Core/Dtype.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <atomic>
 #include <optional>
 
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h.inc"

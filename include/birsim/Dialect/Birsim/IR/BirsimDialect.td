@@ -45,14 +45,28 @@ def Birsim_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The bir::Dtype an element type stands for (Dtypes.def), or nullopt.
     std::optional<::birsim::core::Dtype> lookupDtype(::mlir::Type type) const;
+    /// This context's fold limit (BirsimSizes.h, docs/Decisions.md D76).
+    uint64_t getFoldLimit() const {
+      return foldLimit.load(std::memory_order_relaxed);
+    }
+    void setFoldLimit(uint64_t bytes) {
+      foldLimit.store(bytes, std::memory_order_relaxed);
+    }
 
   private:
     void buildDtypeTable();
     ::llvm::DenseMap<::mlir::Type, ::birsim::core::Dtype> dtypeOfType;
+    std::atomic<uint64_t> foldLimit;
   }];
 }
 
+// Every birsim op: its static shapes have element counts and byte sizes
+// that fit in int64 (BirsimSizes.h; docs/Decisions.md D76).
+def Birsim_SizedShapes : NativeOpTrait<"SizedShapes"> {
+  let cppNamespace = "::birsim::OpTrait";
+}
+
 class Birsim_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Birsim_Dialect, mnemonic, traits>;
+    : Op<Birsim_Dialect, mnemonic, !listconcat(traits, [Birsim_SizedShapes])>;
 
 #endif // BIRSIM_DIALECT_TD

@@ -3,6 +3,7 @@
 #define BIRSIM_DIALECT_BIRSIM_IR_BIRSIMOPS_H
 
 #include "birsim/Dialect/Birsim/IR/BirsimDialect.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 #include "birsim/Dialect/Birsim/IR/BirsimTypes.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -38,6 +39,14 @@ namespace OpTrait {
 template <typename ConcreteType>
 class HasBufferForm
     : public mlir::OpTrait::TraitBase<ConcreteType, HasBufferForm> {};
+/// Birsim_SizedShapes: verifySizedShapes (BirsimSizes.h).
+template <typename ConcreteType>
+class SizedShapes : public mlir::OpTrait::TraitBase<ConcreteType, SizedShapes> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return verifySizedShapes(op);
+  }
+};
 } // namespace OpTrait
 } // namespace birsim
 
