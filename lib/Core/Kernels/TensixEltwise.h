@@ -605,28 +605,29 @@ BIRSIM_KERNEL_LOOP void tensixPackLoop(const char *in, char *out,
     }
   };
   constexpr size_t kChunkSteps = 64;
-  size_t redo[kChunkSteps];
+  // A step to redo: where, and which of its elements (a masked tail's part
+  // is a whole step's type on a masked-tail path, so only the recorded part
+  // keeps the redo inside the output).
+  struct Redo {
+    size_t at;
+    typename X::Part part;
+  } redo[kChunkSteps];
   // Runs step(exact, at, part) over [first, first + n) by `Lanes`, a chunk
   // at a time, redoing the steps that asked; returns the values covered.
   auto chunked = [&](auto lanes, size_t first, size_t n, auto step)
       __attribute__((always_inline)) {
     constexpr size_t kLanes = decltype(lanes)::value;
-    using Whole = decltype(X::template whole<kLanes>());
     size_t done = 0;
     while (done < n) {
       size_t chunk = std::min(n - done, kChunkSteps * kLanes);
       unsigned pending = 0;
       size_t base = first + done;
       size_t covered = vectorSteps<X, kLanes>(chunk, [&](size_t j, auto part) {
-        if (step(std::false_type{}, base + j, part))
-          return;
-        if constexpr (std::is_same_v<decltype(part), Whole>)
-          redo[pending++] = base + j;
-        else // the masked tail, once a call
-          step(std::true_type{}, base + j, part);
+        if (!step(std::false_type{}, base + j, part))
+          redo[pending++] = {base + j, part};
       });
       for (unsigned r = 0; r < pending; ++r)
-        step(std::true_type{}, redo[r], X::template whole<kLanes>());
+        step(std::true_type{}, redo[r].at, redo[r].part);
       done += covered;
       if (covered < chunk)
         break;

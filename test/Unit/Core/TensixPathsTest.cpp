@@ -384,6 +384,52 @@ TEST(TensixPaths, PackOnEveryPath) {
   }
 }
 
+// Issue 64: a NaN in L1 in the last, masked step sent that step to the
+// scalar redo as a whole vector on AVX-512, writing past the output. Every
+// 16-bit L1 output at the counts of the report, L1 NaN at the last element
+// (and at the only one), between guard bytes, against the portable path.
+TEST(TensixPaths, PackL1NaNInTheLastStepStaysInTheOutput) {
+  std::mt19937 rng(64);
+  size_t count = 0;
+  const TensixPackPath *paths = tensixPackPaths(count);
+  for (size_t p = 0; p < count; ++p) {
+    const TensixPackPath &path = paths[p];
+    unsigned inBytes = kTensixDestTable[int(path.dest)].storageBytes;
+    unsigned outBytes = lookupDtype(path.outDtype)->bytes;
+    if (outBytes != 2)
+      continue;
+    for (size_t n : {1, 17, 33, 63, 65, 100, 200, 257}) {
+      std::vector<char> in(n * inBytes);
+      std::vector<uint16_t> l1(n);
+      for (size_t i = 0; i < n; ++i) {
+        uint32_t v = 0x3F800000 | (rng() & 0x807FFFFF); // +-[1, 2)
+        if (inBytes == 2)
+          v = path.dest == TensixDest::fp16 ? 0x3C00 | (v & 0x83FF)
+                                            : v >> 16;
+        std::memcpy(&in[i * inBytes], &v, inBytes);
+        l1[i] = uint16_t(0x3F80 | (rng() & 0x807F));
+      }
+      l1[n - 1] = 0x7FC0;
+      int arch = path.arches & 1 ? 0 : 1;
+      test::expectSameOnEveryPath(
+          [&] {
+            return guarded(
+                l1,
+                [&](uint16_t *out) {
+                  EXPECT_TRUE(tensixPack(arch, int(path.dest), in.data(), n,
+                                         path.outDtype, out, true)
+                                  .ok());
+                },
+                std::string("l1 NaN at the tail, ") + core::isaName(activeIsa()) +
+                    " n=" + std::to_string(n));
+          },
+          std::string("l1 NaN at the tail ") +
+              kTensixDestTable[int(path.dest)].name + " to " +
+              std::to_string(path.outDtype) + " n=" + std::to_string(n));
+    }
+  }
+}
+
 // L1 accumulation into bfloat16 and float16 on every path: every 16-bit
 // Dest value against 64 L1 values (edges, exponents near the value's for
 // the float32 sum's rounding, random), through each 16-bit path.
