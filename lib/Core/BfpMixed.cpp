@@ -24,10 +24,9 @@ size_t bfpMixedTileBytes(unsigned code) {
 /// address space holds.
 static Status mixedTiles(size_t rows, size_t cols, size_t &tiles) {
   if (rows % kBfpMixedTileSide || cols % kBfpMixedTileSide)
-    return Status::error(ErrorCode::invalidArgument, int64_t(rows),
-                         int64_t(cols),
-                         "mixed BFP takes whole 32x32 tiles: rows and "
-                         "columns multiples of 32");
+    return Status::invalidSize(rows % kBfpMixedTileSide ? rows : cols,
+                               "mixed BFP takes whole 32x32 tiles: rows and "
+                               "columns multiples of 32");
   if (cols != 0 && rows > size_t(PTRDIFF_MAX) / 4 / cols)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "rows times columns overflows the address space");
@@ -83,9 +82,8 @@ static Status prepareMixed(size_t rows, size_t cols, unsigned flags,
   for (size_t t = 0; t < tiles; ++t)
     offsets[t + 1] = offsets[t] + bfpMixedTileBytes(bfpMixedCode(codes, t));
   if (packedBytes != kBfpMixedAnyLength && packedBytes != offsets[tiles])
-    return Status::error(ErrorCode::invalidArgument, int64_t(packedBytes),
-                         int64_t(offsets[tiles]),
-                         "the packed bytes differ from the codes' length");
+    return Status::invalidSize(packedBytes,
+                               "the packed bytes differ from the codes' length");
   if (offsets[tiles] && !packed)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null buffer with a non-zero tile count");

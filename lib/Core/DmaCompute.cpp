@@ -142,8 +142,7 @@ Status dmaCompute(int op, const void *const *srcs, const int *srcDtypes,
   if (Status s = checkComputeOp(op, /*copyAllowed=*/false))
     return s;
   if (numSrcs < 1 || numSrcs > kMaxDmaSources)
-    return Status::error(ErrorCode::invalidArgument, int64_t(numSrcs), 0,
-                         "dma_compute takes 1 to 16 sources");
+    return Status::invalidSize(numSrcs, "dma_compute takes 1 to 16 sources");
   if (!srcs || !srcDtypes)
     return Status::error(ErrorCode::invalidArgument, 0, 0,
                          "null source or source dtype array");

@@ -45,7 +45,10 @@ std::string Status::message() const {
     return "";
   case ErrorCode::invalidArgument:
     return std::string("invalid argument: ") + (detail ? detail : "") +
-           (subject ? " (got " + std::to_string(subject) + ")" : "");
+           (!subject ? ""
+            : subjectIsSize
+                ? " (got " + std::to_string(uint64_t(subject)) + ")"
+                : " (got " + std::to_string(subject) + ")");
   case ErrorCode::invalidOp:
     return "invalid MemoryReductionOp " + std::to_string(subject) +
            ": expected " +
@@ -70,7 +73,7 @@ std::string Status::message() const {
            " is not add, max or min (inst_visitor.cpp:5365)";
   case ErrorCode::indexOutOfRange:
     return "scatter index " + std::to_string(subject) +
-           " is outside the destination of " + std::to_string(bound) +
+           " is outside the destination of " + std::to_string(uint64_t(bound)) +
            " elements";
   case ErrorCode::notDmaDtype:
     return "dma_compute: dtype " + dtypeText(subject) +

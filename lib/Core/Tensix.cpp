@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <vector>
 
 namespace birsim::core {
@@ -835,20 +836,24 @@ static Status prepareMatmul(int arch, unsigned phases, int dest, int in0Src,
     return s;
   for (size_t extent : {m, k, n})
     if (extent % 32)
-      return invalid("tensix_matmul: m, k and n must be multiples of 32 "
-                     "(matmul_tiles runs on 32x32 tiles)",
-                     int64_t(extent));
+      return Status::invalidSize(extent,
+                                 "tensix_matmul: m, k and n must be multiples "
+                                 "of 32 (matmul_tiles runs on 32x32 tiles)");
   unsigned bytes = kTensixDestTable[dest].storageBytes;
   size_t in0Count = 0, in1Count = 0, outCount = 0;
   if (__builtin_mul_overflow(m, k, &in0Count) ||
       __builtin_mul_overflow(k, n, &in1Count) ||
       __builtin_mul_overflow(m, n, &outCount))
     return invalid("tensix_matmul: m x k, k x n or m x n overflows size_t", 0);
-  if (Status s = checkBuffers(in0, in1, std::max(in0Count, in1Count), 4);
-      !s.ok())
-    return s;
-  if (Status s = checkBuffers(destValues, in0, outCount, bytes); !s.ok())
-    return s;
+  // Each buffer against its own count: an empty one may be null (m, k or
+  // n zero), as every other entry point allows.
+  for (auto [buffer, count, width] :
+       {std::tuple<const void *, size_t, unsigned>(in0, in0Count, 4),
+        std::tuple<const void *, size_t, unsigned>(in1, in1Count, 4),
+        std::tuple<const void *, size_t, unsigned>(destValues, outCount,
+                                                   bytes)})
+    if (Status s = checkBuffers(buffer, buffer, count, width); !s.ok())
+      return s;
   for (auto [operand, operandCount] : {std::pair(in0, in0Count),
                                        std::pair(in1, in1Count)})
     if (Status s = checkNoOverlap(destValues, outCount * bytes, operand,
@@ -861,9 +866,9 @@ static Status prepareMatmul(int arch, unsigned phases, int dest, int in0Src,
   try {
     call.storage.resize(4 * (in0Count + in1Count));
   } catch (const std::bad_alloc &) {
-    return invalid("tensix_matmul: out of memory for the operands' Src "
-                   "fields (16 bytes an element)",
-                   int64_t(in0Count + in1Count));
+    return Status::invalidSize(in0Count + in1Count,
+                               "tensix_matmul: out of memory for the "
+                               "operands' Src fields (16 bytes an element)");
   }
   int32_t *a = call.storage.data(), *b = a + 4 * in1Count;
   TensixMatmulFields &fields = call.fields;

@@ -86,6 +86,15 @@ static int report(ErrorCode code, const char *detail) {
   return report(Status::error(code, 0, 0, detail));
 }
 
+/// A C boolean argument is 0 or 1: any other value is refused, not read as
+/// true (a count or a flag word passed by mistake). `rule` names the
+/// argument.
+static Status checkBoolean(int value, const char *rule) {
+  if (value == 0 || value == 1)
+    return Status::success();
+  return Status::error(ErrorCode::invalidArgument, value, 0, rule);
+}
+
 //===-- Fidelity counters (docs/Fidelity.md) ------------------------------===//
 
 namespace {
@@ -536,6 +545,9 @@ int birsim_tt_fp8_decode(int policy, const uint8_t *src, size_t count,
 int birsim_tensix_eltwise(int arch, int op, unsigned phases, int dest_kind,
                           int src_format, const float *a, const float *b,
                           size_t count, void *dest, int accumulate) {
+  if (Status s = checkBoolean(accumulate, "tensix_eltwise: accumulate must "
+                                          "be 0 or 1"))
+    return report(s);
   return counted([&](FidelityCounts *counts) {
     return tensixEltwise(arch, op, phases, dest_kind, src_format, a, b, count,
                          dest, accumulate != 0, counts);
@@ -545,6 +557,9 @@ int birsim_tensix_eltwise(int arch, int op, unsigned phases, int dest_kind,
 int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
                        size_t count, int out_dtype, void *out,
                        int l1_accumulate) {
+  if (Status s = checkBoolean(l1_accumulate, "tensix_pack: l1_accumulate "
+                                             "must be 0 or 1"))
+    return report(s);
   return report(tensixPack(arch, dest_kind, dest, count, out_dtype, out,
                            l1_accumulate != 0));
 }
@@ -558,6 +573,9 @@ int birsim_tensix_matmul(int arch, unsigned phases, int dest_kind,
                          int in0_src_format, int in1_src_format,
                          const float *in0, const float *in1, size_t m,
                          size_t k, size_t n, void *dest, int accumulate) {
+  if (Status s = checkBoolean(accumulate, "tensix_matmul: accumulate must "
+                                          "be 0 or 1"))
+    return report(s);
   return counted([&](FidelityCounts *counts) {
     return tensixMatmul(arch, phases, dest_kind, in0_src_format,
                         in1_src_format, in0, in1, m, k, n, dest,

@@ -36,11 +36,17 @@ struct Status {
                        ///< (invalidArgument: the offending value, 0 = none)
   int64_t bound = 0;   ///< index bound for indexOutOfRange
   const char *detail = nullptr; ///< invalidArgument: what was wrong
+  bool subjectIsSize = false;   ///< the subject is a size_t (printed unsigned)
 
   static Status success() { return {}; }
   static Status error(ErrorCode code, int64_t subject = 0, int64_t bound = 0,
                       const char *detail = nullptr) {
     return {code, subject, bound, detail};
+  }
+  /// invalidArgument for a size the caller passed (a count, an extent, a
+  /// number of sources): printed unsigned, so 2^63 is not "-9223372036854775808".
+  static Status invalidSize(size_t got, const char *detail) {
+    return {ErrorCode::invalidArgument, int64_t(got), 0, detail, true};
   }
   bool ok() const { return code == ErrorCode::ok; }
   explicit operator bool() const { return !ok(); } // true on error

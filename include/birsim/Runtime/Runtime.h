@@ -442,7 +442,8 @@ BIRSIM_RT_API int birsim_tt_fp8_decode(int policy, const uint8_t *src,
  * into Src as the unpacker writes a Float32 tile in src_format (values not
  * representable there are truncated as the unpacker truncates). dest holds
  * count values of dest_kind's type; accumulate = 0: Dest starts at zero
- * (mul) or is overwritten (add, sub); 1: the op adds into dest's values.
+ * (mul) or is overwritten (add, sub); 1: the op adds into dest's values
+ * (a C boolean here and below: 0 or 1, any other value BIRSIM_EINVAL).
  * 0, or a status with the message (nothing written). dest may be a or b
  * exactly with a 32-bit Dest, and overlaps neither otherwise. */
 BIRSIM_RT_API int birsim_tensix_eltwise(int arch, int op, unsigned phases,
@@ -453,7 +454,7 @@ BIRSIM_RT_API int birsim_tensix_eltwise(int arch, int op, unsigned phases,
 /* The packer: count Dest values (dest_kind's type) to out_dtype (float32,
  * bfloat16, float16 by their birsim dtype numbers) as PACR converts them;
  * l1_accumulate = 1 adds them into out's values with Pack_L1_Acc's rule
- * for out_dtype. */
+ * for out_dtype (0: overwrites them). */
 BIRSIM_RT_API int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
                                      size_t count, int out_dtype, void *out,
                                      int l1_accumulate);
@@ -469,7 +470,8 @@ BIRSIM_RT_API unsigned birsim_tensix_idle_phases(unsigned phases,
  * its Src format; for each K tile, the phases of `phases` ascending, the
  * MVMULs in the LLK's order. m, n, k multiples of 32. accumulate = 0: Dest
  * starts at zero; 1: the product adds into dest's values. 0, or a status
- * with the message (nothing written); dest overlaps neither input. */
+ * with the message (nothing written); dest overlaps neither input; a
+ * buffer of 0 elements may be NULL. */
 BIRSIM_RT_API int birsim_tensix_matmul(int arch, unsigned phases,
                                        int dest_kind, int in0_src_format,
                                        int in1_src_format, const float *in0,

@@ -448,6 +448,117 @@ TEST(RuntimeAbi, TensixEltwiseAndPack) {
     EXPECT_EQ(k, 0xAAAA);
 }
 
+// Issue 64: a C boolean is 0 or 1; 2 and 7 were taken as true.
+TEST(RuntimeAbi, TensixBooleansAreZeroOrOne) {
+  float a[1] = {1.5f}, b[1] = {2.0f};
+  float in[32 * 32] = {};
+  for (int bad : {2, 7, -1, 256}) {
+    uint32_t keep[1] = {0xAAAAAAAA};
+    EXPECT_EQ(birsim_tensix_eltwise(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_MUL,
+                                    BIRSIM_TENSIX_LOFI,
+                                    BIRSIM_TENSIX_DEST_FP32,
+                                    BIRSIM_TENSIX_SRC_BF16, a, b, 1, keep,
+                                    bad),
+              BIRSIM_EINVAL);
+    EXPECT_EQ(lastError(), "invalid argument: tensix_eltwise: accumulate "
+                           "must be 0 or 1 (got " +
+                               std::to_string(bad) + ")");
+    EXPECT_EQ(birsim_tensix_pack(BIRSIM_TENSIX_WORMHOLE,
+                                 BIRSIM_TENSIX_DEST_FP32, a, 1,
+                                 12 /* bfloat16 */, keep, bad),
+              BIRSIM_EINVAL);
+    EXPECT_NE(lastError().find("l1_accumulate must be 0 or 1"),
+              std::string::npos);
+    std::vector<uint32_t> dest(32 * 32, 0xAAAAAAAA);
+    EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                   BIRSIM_TENSIX_DEST_FP32,
+                                   BIRSIM_TENSIX_SRC_BF16,
+                                   BIRSIM_TENSIX_SRC_BF16, in, in, 32, 32, 32,
+                                   dest.data(), bad),
+              BIRSIM_EINVAL);
+    EXPECT_NE(lastError().find("tensix_matmul: accumulate must be 0 or 1"),
+              std::string::npos);
+    EXPECT_EQ(keep[0], 0xAAAAAAAAu);
+    EXPECT_EQ(dest, std::vector<uint32_t>(32 * 32, 0xAAAAAAAA));
+  }
+}
+
+// Issue 64: birsim_tensix_matmul refused NULL for a buffer of 0 elements,
+// which every other entry point accepts.
+TEST(RuntimeAbi, TensixMatmulTakesNullForEmptyBuffers) {
+  std::vector<float> in(32 * 32, 1.0f);
+  std::vector<uint32_t> dest(32 * 32, 0x3F800000);
+  // m = 0: in0 and dest empty.
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, nullptr, in.data(), 0,
+                                 32, 32, nullptr, 0),
+            BIRSIM_OK)
+      << lastError();
+  // k = 0: both inputs empty, the product is zero (accumulate: unchanged).
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, nullptr, nullptr, 32,
+                                 0, 32, dest.data(), 1),
+            BIRSIM_OK)
+      << lastError();
+  EXPECT_EQ(dest, std::vector<uint32_t>(32 * 32, 0x3F800000));
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, nullptr, nullptr, 32,
+                                 0, 32, dest.data(), 0),
+            BIRSIM_OK)
+      << lastError();
+  EXPECT_EQ(dest, std::vector<uint32_t>(32 * 32, 0));
+  // n = 0: in1 and dest empty.
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, in.data(), nullptr,
+                                 32, 32, 0, nullptr, 0),
+            BIRSIM_OK)
+      << lastError();
+  // A null buffer with elements is still an error.
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, in.data(), nullptr,
+                                 32, 32, 32, dest.data(), 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("null buffer"), std::string::npos);
+}
+
+// Issue 64: a size in a message is unsigned; 2^63 sources printed as
+// "-9223372036854775808".
+TEST(RuntimeAbi, SizesInMessagesAreUnsigned) {
+  float dst[1] = {};
+  const void *srcs[1] = {dst};
+  int dtypes[1] = {16};
+  EXPECT_EQ(birsim_dma_compute(BIRSIM_OP_ADD, srcs, dtypes,
+                               size_t(1) << 63, dst, 16, 1, 0,
+                               BIRSIM_ROUND_NEAREST_EVEN, 0),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(lastError(), "invalid argument: dma_compute takes 1 to 16 "
+                         "sources (got 9223372036854775808)");
+  EXPECT_EQ(birsim_tensix_matmul(BIRSIM_TENSIX_WORMHOLE, BIRSIM_TENSIX_LOFI,
+                                 BIRSIM_TENSIX_DEST_FP32,
+                                 BIRSIM_TENSIX_SRC_BF16,
+                                 BIRSIM_TENSIX_SRC_BF16, nullptr, nullptr,
+                                 SIZE_MAX, 32, 32, nullptr, 0),
+            BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("(got 18446744073709551615)"), std::string::npos)
+      << lastError();
+  EXPECT_EQ(birsim_bfp_mixed_bytes(nullptr, 0, 0), 0u);
+  EXPECT_EQ(birsim_bfp_pack_mixed(16, nullptr, SIZE_MAX, 32, 0, nullptr,
+                                  nullptr),
+            BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("(got 18446744073709551615)"), std::string::npos)
+      << lastError();
+}
+
 TEST(RuntimeAbi, BfpErrors) {
   const int past = firstUnknownFormat();
   const std::string unknown = "unknown BFP format " + std::to_string(past);
