@@ -366,7 +366,8 @@ def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
                          in0_format: str, in1_format: str, *,
                          op: str = "matmul") -> Tuple[int, ...]:
     """The phases of `fidelity` whose products can be non-zero for in0 and
-    in1 stored in these formats (the slice rule of docs/Semantics.md
+    in1 stored in these formats (tensix_matmul's and tensix_mul_tiles' tile
+    formats, the one list all three take; the slice rule of docs/Semantics.md
     section 7, "Fidelity phases"), as phase numbers for the `fidelity`
     argument of tensix_matmul and tensix_mul_tiles. `op` "matmul" (in0 in
     SrcB) or "mul" (mul_tiles: in0 in SrcA). Dropping the other phases is
