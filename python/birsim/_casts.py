@@ -66,6 +66,8 @@ def _kernel_narrowing(fp8_config, rounding, seed, what: str) -> None:
     src_dtype): checked as the mixed form checks them, and refused where
     they would change the result, since the kernel has no FP8 config and
     rounds to nearest even."""
+    if fp8_config is None and rounding is None and seed is None:
+        return  # the common case: nothing to check
     _, mode, _ = _narrowing(fp8_config, rounding, seed)
     if fp8_config is not None:
         raise ValueError("%s: fp8_config applies to the DMA's mixed form "
