@@ -431,9 +431,9 @@ def test_dma_compute_takes_the_older_argument_order():
 
 # The suite runs where a peer library is missing.
 
-def test_the_python_suite_collects_and_runs_without_torch():
-    """Every test file of this directory, with torch unimportable: tests
-    needing it skip with the reason, none fails to collect."""
+def test_the_python_suite_collects_without_torch():
+    """Every test file of this directory, with torch unimportable, collects
+    (the tests needing torch skip with the reason when run)."""
     script = ("import sys; sys.modules['torch'] = None; import pytest; "
               "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', "
               "'--collect-only', %r]))" % HERE)
