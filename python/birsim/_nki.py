@@ -90,11 +90,10 @@ def _count(n: Optional[int], sizes: Sequence[int], what: str) -> int:
 
 
 def _list_of(items: Any, what: str, rule: str) -> List[Any]:
-    """`items` as a list: a list or tuple (or other sequence of arrays),
-    never one array (whose rows would be taken as the items)."""
+    """`items` as a list: a list, tuple or other iterable of them, never
+    one array (whose rows would be taken as the items) or one string."""
     if (isinstance(items, (np.ndarray, bytes, bytearray, memoryview, str))
-            or _types.is_tensor(items)
-            or not hasattr(items, "__len__") or not hasattr(items, "__iter__")):
+            or _types.is_tensor(items) or not hasattr(items, "__iter__")):
         raise TypeError("%s must be %s, not %s"
                         % (what, rule, type(items).__name__))
     return list(items)

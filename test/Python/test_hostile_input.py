@@ -419,6 +419,14 @@ def test_dma_compute_vector_offset_misuse_writes_nothing(kwargs, error, words):
     assert not table.any()
 
 
+def test_sequences_of_arrays_may_be_any_iterable():
+    ranks = [F32([1]), F32([2])]
+    assert birsim.allreduce(iter(ranks)).tolist() == [3.0]
+    dst = np.zeros(1, F32)
+    birsim.tensor_compute("add", (r for r in ranks), dst)
+    assert dst.tolist() == [3.0]
+
+
 def test_dma_compute_takes_the_older_argument_order():
     # @3cd78520: dma_compute(dst, srcs, scales, reduce_op).
     psum = np.zeros(1, F32)
