@@ -13,7 +13,6 @@
 
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -21,6 +20,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstddef>
@@ -44,9 +44,16 @@ static int dtypeOf(Value value) {
 
 /// Elements in a scalar (1) or vector value.
 static int64_t valueCount(Type type) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return vector.getNumElements();
-  return 1;
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector)
+    return 1;
+  int64_t count = 1;
+  for (int64_t size : vector.getShape()) {
+    std::optional<int64_t> product = llvm::checkedMul(count, size);
+    assert(product && "checkRuntimeOperands checks the static sizes");
+    count = *product;
+  }
+  return count;
 }
 
 /// The MemoryReductionOp AluOpType2MemoryReduction gives a verified cce_op.
@@ -68,8 +75,8 @@ using R = ArgRole;
 static RuntimeFn fillAccumulate(RuntimeCall &call, int kind, Value dst,
                                 Value dstDesc, Value src, Value srcDesc) {
   call.setI32(R::Kind, kind);
-  call.set(R::Dst, call.pointer(dst, dstDesc));
-  call.set(R::Src, call.pointer(src, srcDesc));
+  call.set(R::Dst, call.buffer(dst, dstDesc));
+  call.set(R::Src, call.buffer(src, srcDesc));
   call.setI32(R::Dtype, dtypeOf(dst));
   call.set(R::Count, call.elementCount(dst, dstDesc));
   return RuntimeFn::birsim_accumulate;
@@ -91,8 +98,8 @@ static RuntimeFn fillCall(CollectiveReduceIntoOp op,
                           CollectiveReduceIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Kind, int(op.getKind()));
-  call.set(R::Dst, call.pointer(op.getAcc(), a.getAcc()));
-  call.set(R::Src, call.pointer(op.getX(), a.getX()));
+  call.set(R::Dst, call.buffer(op.getAcc(), a.getAcc()));
+  call.set(R::Src, call.buffer(op.getX(), a.getX()));
   call.set(R::Count, call.elementCount(op.getAcc(), a.getAcc()));
   return RuntimeFn::birsim_collective_reduce;
 }
@@ -100,9 +107,9 @@ static RuntimeFn fillCall(CollectiveReduceIntoOp op,
 static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::SrcDtype, dtypeOf(op.getSrc()));
-  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
   call.setI32(R::Fp8Config, int64_t(op.getFp8Config()));
   return RuntimeFn::birsim_cast;
@@ -134,8 +141,8 @@ static RuntimeFn fillCall(DmaComputeIntoOp op, DmaComputeIntoOp::Adaptor a,
                           RuntimeCall &call) {
   SmallVector<Value> pointers;
   for (auto [src, desc] : llvm::zip(op.getSrcs(), a.getSrcs()))
-    pointers.push_back(call.pointer(src, desc));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+    pointers.push_back(call.buffer(src, desc));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
   call.set(R::Count, call.elementCount(op.getDst(), a.getDst()));
   fillNarrowing(op, call);
@@ -145,12 +152,12 @@ static RuntimeFn fillCall(DmaComputeIntoOp op, DmaComputeIntoOp::Adaptor a,
 static RuntimeFn fillCall(DmaScatterOp op, DmaScatterOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Kind, int(op.getKind()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
-  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.setI32(R::SrcDtype, dtypeOf(op.getSrc()));
-  call.set(R::Indices, call.pointer(op.getIndices(), a.getIndices()));
+  call.set(R::Indices, call.buffer(op.getIndices(), a.getIndices()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
   fillNarrowing(op, call);
   return RuntimeFn::birsim_scatter_accumulate_mixed;
@@ -159,18 +166,18 @@ static RuntimeFn fillCall(DmaScatterOp op, DmaScatterOp::Adaptor a,
 static RuntimeFn fillCall(TtFp8EncodeIntoOp op, TtFp8EncodeIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Kind, int64_t(op.getPolicy()));
-  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   return RuntimeFn::birsim_tt_fp8_encode;
 }
 
 static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Kind, int64_t(op.getPolicy()));
-  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
+  call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   return RuntimeFn::birsim_tt_fp8_decode;
 }
 
@@ -181,10 +188,10 @@ static RuntimeFn fillCall(TensixEltwiseIntoOp op,
   call.setI32(R::Phases, int64_t(op.getFidelity()));
   call.setI32(R::DestKind, int64_t(op.getDest()));
   call.setI32(R::SrcFormat, int64_t(op.getSrc()));
-  call.set(R::Src, call.pointer(op.getLhs(), a.getLhs()));
-  call.set(R::Src2, call.pointer(op.getRhs(), a.getRhs()));
+  call.set(R::Src, call.buffer(op.getLhs(), a.getLhs()));
+  call.set(R::Src2, call.buffer(op.getRhs(), a.getRhs()));
   call.set(R::Count, call.elementCount(op.getLhs(), a.getLhs()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.setI32(R::Value, op.getAccumulate() ? 1 : 0);
   return RuntimeFn::birsim_tensix_eltwise;
 }
@@ -198,12 +205,12 @@ static RuntimeFn fillCall(TensixMatmulIntoOp op, TensixMatmulIntoOp::Adaptor a,
   call.setI32(R::DestKind, int64_t(op.getDest()));
   call.setI32(R::SrcFormat, int64_t(op.getIn0Src()));
   call.setI32(R::SrcFormat2, int64_t(op.getIn1Src()));
-  call.set(R::Src, call.pointer(op.getIn0(), a.getIn0()));
-  call.set(R::Src2, call.pointer(op.getIn1(), a.getIn1()));
+  call.set(R::Src, call.buffer(op.getIn0(), a.getIn0()));
+  call.set(R::Src2, call.buffer(op.getIn1(), a.getIn1()));
   call.set(R::Rows, call.constant(64, int64_t(m))); // static: D50
   call.set(R::Inner, call.constant(64, int64_t(k)));
   call.set(R::Cols, call.constant(64, int64_t(n)));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.setI32(R::Value, op.getAccumulate() ? 1 : 0);
   return RuntimeFn::birsim_tensix_matmul;
 }
@@ -212,10 +219,10 @@ static RuntimeFn fillCall(TensixPackIntoOp op, TensixPackIntoOp::Adaptor a,
                           RuntimeCall &call) {
   call.setI32(R::Arch, int64_t(op.getArch()));
   call.setI32(R::DestKind, int64_t(op.getDest()));
-  call.set(R::Src, call.pointer(op.getInput(), a.getInput()));
+  call.set(R::Src, call.buffer(op.getInput(), a.getInput()));
   call.set(R::Count, call.elementCount(op.getInput(), a.getInput()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.setI32(R::Value, op.getL1Accumulate() ? 1 : 0);
   return RuntimeFn::birsim_tensix_pack;
 }
@@ -236,9 +243,9 @@ static RuntimeFn fillMixedCall(IntoOp op, typename IntoOp::Adaptor a,
   call.set(R::Rows, call.constant(64, int64_t(m.rows)));
   call.set(R::Cols, call.constant(64, int64_t(m.cols)));
   call.setI32(R::Flags, op.getTranspose() ? core::kBfpTranspose : 0);
-  call.set(R::Codes, call.pointer(op.getCodes(), a.getCodes()));
-  call.set(pack ? R::Src : R::Dst, call.pointer(matrix, matrixDesc));
-  call.set(pack ? R::Dst : R::Src, call.pointer(bytes, bytesDesc));
+  call.set(R::Codes, call.buffer(op.getCodes(), a.getCodes()));
+  call.set(pack ? R::Src : R::Dst, call.buffer(matrix, matrixDesc));
+  call.set(pack ? R::Dst : R::Src, call.buffer(bytes, bytesDesc));
   call.set(pack ? R::DstCount : R::Count, call.elementCount(bytes, bytesDesc));
   if (pack)
     call.setI32(R::SrcDtype, dtypeOf(matrix));
@@ -276,8 +283,8 @@ static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,
   }
   if (op.isPack())
     call.setI32(R::SrcDtype, dtypeOf(values));
-  call.set(op.isPack() ? R::Src : R::Dst, call.pointer(values, valuesDesc));
-  call.set(op.isPack() ? R::Dst : R::Src, call.pointer(packed, packedDesc));
+  call.set(op.isPack() ? R::Src : R::Dst, call.buffer(values, valuesDesc));
+  call.set(op.isPack() ? R::Dst : R::Src, call.buffer(packed, packedDesc));
   if (op.isMatrixForm())
     return op.isPack() ? RuntimeFn::birsim_bfp_pack_matrix_at
                        : RuntimeFn::birsim_bfp_unpack_matrix_at;
@@ -295,10 +302,10 @@ template <typename IndirectOp>
 static RuntimeFn fillIndirectCall(IndirectOp op, typename IndirectOp::Adaptor a,
                                   RuntimeCall &call) {
   call.setI32(R::Kind, memoryReductionOf(op.getCceOp()));
-  call.set(R::Dst, call.pointer(op.getDst(), a.getDst()));
+  call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
-  call.set(R::Src, call.pointer(op.getSrc(), a.getSrc()));
-  call.set(R::Indices, call.pointer(op.getIndices(), a.getIndices()));
+  call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
+  call.set(R::Indices, call.buffer(op.getIndices(), a.getIndices()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
   call.setI32(R::Dtype, dtypeOf(op.getDst()));
   return RuntimeFn::birsim_scatter_accumulate;
@@ -378,6 +385,8 @@ struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkRuntimeOperands(op)))
+      return failure();
     RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelity);
     if (failed(call.emit(fillCall(op, adaptor, call))))
       return failure();
@@ -400,6 +409,8 @@ struct ValueOpLowering : public ConvertOpToLLVMPattern<OpTy> {
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if (isa<TensorType>(op.getType()) || !resultType)
       return rewriter.notifyMatchFailure(op, "bufferize tensor ops first");
+    if (failed(checkRuntimeOperands(op)))
+      return failure();
     RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelity);
     Value result;
     if (failed(call.emit(fillValueCall(op, adaptor, *this->getTypeConverter(),
@@ -490,7 +501,8 @@ struct ConvertBirsimToLLVMPass
     WalkResult unlowerable = getOperation()->walk([&](Operation *op) {
       if (isa<BirsimDialect>(op->getDialect())) {
         if (!llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>))
-          return WalkResult::advance();
+          return failed(checkRuntimeOperands(op)) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
         op->emitError("'")
             << op->getName()
             << "' on tensors has no runtime call: bufferize tensor ops first "

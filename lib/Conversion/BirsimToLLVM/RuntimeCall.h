@@ -53,8 +53,15 @@ public:
   void set(ArgRole role, mlir::Value value) { values[unsigned(role)] = value; }
   void setI32(ArgRole role, int64_t value) { set(role, constant(32, value)); }
 
-  /// The data pointer (aligned pointer + offset) of a contiguous memref.
-  mlir::Value pointer(mlir::Value memref, mlir::Value descriptor);
+  /// The elements of the memref operand `memref` (`descriptor`, its
+  /// converted value) as the runtime takes a buffer: a pointer to them
+  /// contiguous in row-major order. A contiguous row-major layout gives its
+  /// own data (aligned pointer + offset); any other strided layout a staging
+  /// copy (docs/Conversions.md, D72), copied in before the call and, when
+  /// the op writes the memref, out after a call that succeeds, then freed.
+  /// The only way a pattern takes a memref's address, so no call sees a
+  /// strided buffer as a contiguous one. checkRuntimeOperands first.
+  mlir::Value buffer(mlir::Value memref, mlir::Value descriptor);
   /// The element count of a memref as i64.
   mlir::Value elementCount(mlir::Value memref, mlir::Value descriptor);
   /// Size of dimension 0 of a memref as i64 (the BFP tile count).
@@ -73,6 +80,16 @@ public:
   mlir::LogicalResult emit(RuntimeFn fn);
 
 private:
+  /// A staged buffer: the view, its staging copy, the view's sizes and
+  /// strides (the copy function's arguments) and whether the op writes it.
+  struct Staged {
+    mlir::Value memref, view, stage;
+    mlir::LLVM::LLVMFuncOp copy;
+    llvm::SmallVector<mlir::Value> extents;
+    bool written;
+  };
+  /// `copy(view, stage or null, toStage, sizes..., strides...)`.
+  void copyStaged(const Staged &staged, mlir::Value stage, bool toStage);
   mlir::LLVM::CallOp call(mlir::LLVM::LLVMFuncOp callee, RuntimeFn fn);
   /// A private global `symbol` holding `text`.
   mlir::Value stringConstant(mlir::ModuleOp module, const std::string &symbol,
@@ -84,7 +101,19 @@ private:
   mlir::Location loc;
   FidelityLowering fidelity;
   mlir::Value values[kNumArgRoles];
+  llvm::SmallVector<Staged> staged;
+  bool stagingFailed = false;
 };
+
+/// The rule of every operand and result of an op the lowering turns into a
+/// runtime call (docs/Conversions.md, D72), with a diagnostic naming the op,
+/// the operand or result, its type and the rule: a memref has a strided
+/// layout; a memref's or vector's static sizes times its element width fit
+/// in int64, so that no count or size the lowering computes from the type
+/// wraps; a written memref that is not contiguous row-major has distinct
+/// elements (hasDistinctElements), since its staging copy is copied back
+/// element by element. Every pattern calls it before it changes the IR.
+mlir::LogicalResult checkRuntimeOperands(mlir::Operation *op);
 
 } // namespace birsim::lowering
 

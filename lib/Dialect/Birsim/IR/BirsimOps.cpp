@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
+#include "birsim/Dialect/Birsim/IR/BirsimLayout.h"
 
 #include "birsim/Core/Bfp.h"
 #include "birsim/Core/BfpMixed.h"
@@ -452,7 +453,26 @@ LogicalResult TensixEltwiseOp::verify() {
   return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
                              getFidelity(), getArch(), getType());
 }
+/// A Tensix buffer form's `dst`, and `input` when it is not contiguous:
+/// a strided layout the lowering stages (D72), `dst` with distinct elements.
+static LogicalResult verifyTensixBuffer(Operation *op, Value buffer,
+                                        StringRef name, bool written) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (isContiguousRowMajor(type) ||
+      (written ? hasDistinctElements(type) : type.isStrided()))
+    return success();
+  if (!written)
+    return op->emitOpError()
+           << name << " of type " << type
+           << " has a layout that is not strided: a runtime call takes a "
+              "strided buffer (docs/Conversions.md)";
+  return op->emitOpError() << name << " of type " << type << ": "
+                           << kDistinctElementsRule;
+}
+
 LogicalResult TensixEltwiseIntoOp::verify() {
+  if (failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
+    return failure();
   return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
                              getFidelity(), getArch(), getDst().getType());
 }
@@ -462,6 +482,8 @@ LogicalResult TensixMatmulOp::verify() {
                             getIn1().getType(), getType());
 }
 LogicalResult TensixMatmulIntoOp::verify() {
+  if (failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
+    return failure();
   return verifyTensixMatmul(*this, getDest(), getIn0Src(), getIn1Src(),
                             getFidelity(), getArch(), getIn0().getType(),
                             getIn1().getType(), getDst().getType());
@@ -471,6 +493,9 @@ LogicalResult TensixPackOp::verify() {
                           getType());
 }
 LogicalResult TensixPackIntoOp::verify() {
+  if (failed(verifyTensixBuffer(*this, getInput(), "input", false)) ||
+      failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
+    return failure();
   return verifyTensixPack(*this, getDest(), getArch(), getInput().getType(),
                           getDst().getType());
 }
