@@ -88,9 +88,13 @@ uint32_t bfpDecode(const BfpFormatInfo &f, uint8_t datum, uint32_t sharedExp) {
   int lead = 31 - __builtin_clz(magnitude);
   int leadingZeros = int(f.magnitudeBits) - 1 - lead;
   uint32_t fraction = (magnitude & ((1u << lead) - 1)) << (23 - lead);
+  // "a": S + 112 - lz on the whole exponent byte, shifted into place as
+  // tt-metal's unpacker does (bfloat8.cpp @04b3405, 32-bit lanes): for a
+  // byte of 32 or more, which no packer writes, bit 8 lands on the sign
+  // (D31).
   uint32_t exponent =
       (f.exponent == BfpExponent::Fp16)
-          ? uint32_t(int(sharedExp & 31) - leadingZeros + kBfpFp16Rebias)
+          ? uint32_t(int(sharedExp & 0xFF) - leadingZeros + kBfpFp16Rebias)
           : uint32_t(int(sharedExp) - leadingZeros) & 0xFF;
   return sign | exponent << 23 | fraction;
 }

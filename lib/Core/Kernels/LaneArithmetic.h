@@ -585,8 +585,8 @@ typename V::I bfpDecodeLanes(const BfpFormatInfo &f, typename V::I datum,
   I leadingZeros = V::sub(V::splat(m - 1), lead);
   I exponent =
       (f.exponent == BfpExponent::Fp16)
-          ? V::add(V::sub(shared & V::splat(31), leadingZeros),
-                   V::splat(kBfpFp16Rebias))
+          ? V::add(V::sub(shared & V::splat(0xFF), leadingZeros),
+                   V::splat(kBfpFp16Rebias)) // bit 8 onto the sign (D31)
           : V::sub(shared, leadingZeros) & V::splat(0xFF);
   I value = sign | V::shl(exponent, 23) | fraction;
   return V::select(V::eq(magnitude, V::zero()), sign, value);
@@ -601,14 +601,17 @@ constexpr uint32_t powerOfTwoBits(int e) {
 /// The power of two whose product with the exact float of a datum's
 /// magnitude (m bits) is its value under shared exponent `shared` of kind
 /// `exponent`, by bfpDecodeLanes or (as "b") bfpDeviceDecodeLanes, where
-/// every datum's value is normal there: always for an "a" exponent, for a
-/// "b" one where m <= shared <= 254 (their field arithmetic wraps below and
-/// at 255); else 0.
+/// every datum's value is normal there: for an "a" exponent where
+/// shared + 112 <= 254 (above, the field reaches 255 and carries into the
+/// sign: D31), for a "b" one where m <= shared <= 254 (their field
+/// arithmetic wraps below and at 255); else 0.
 constexpr uint32_t bfpDecodeScaleBits(BfpExponent exponent, unsigned m,
                                       unsigned shared) {
   if (exponent == BfpExponent::Fp16)
-    return powerOfTwoBits(int(shared & 31) + kBfpFp16Rebias - 127 -
-                          (int(m) - 1));
+    return shared + kBfpFp16Rebias > 254
+               ? 0
+               : powerOfTwoBits(int(shared) + kBfpFp16Rebias - 127 -
+                                (int(m) - 1));
   if (shared < m || shared > 254)
     return 0;
   return powerOfTwoBits(int(shared) - 127 - (int(m) - 1));

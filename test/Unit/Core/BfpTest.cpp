@@ -143,7 +143,7 @@ TEST(Bfp, EveryDatumDecodesAndReencodes) {
   for (BfpFormat f : kAll) {
     const BfpFormatInfo &info = fmt(f);
     unsigned datums = 1u << (info.magnitudeBits + 1);
-    unsigned maxShared = (info.exponent == BfpExponent::Fp16) ? 31 : 255;
+    unsigned maxShared = (info.exponent == BfpExponent::Fp16) ? 31 : 255; // "a" above 31: AExponentByteUsesAllEightBits
     for (uint32_t shared = 0; shared <= maxShared; ++shared)
       for (unsigned datum = 0; datum < datums; ++datum) {
         uint32_t got = bfpDecode(info, uint8_t(datum), shared);
@@ -189,8 +189,59 @@ TEST(Bfp, SpecialInputs) {
   EXPECT_EQ(bfpSharedExponent(fmt(BfpFormat::bfp8_a), block), 31);
   // Decoding -0 datum.
   EXPECT_EQ(bfpDecode(fmt(BfpFormat::bfp8_b), 0x80, 130), 0x80000000u);
-  // "a" exponent: (S & 31) - lz + 112.
+  // "a" exponent: S - lz + 112.
   EXPECT_EQ(bfpDecode(fmt(BfpFormat::bfp8_a), 0x40, 15), bitsOf(1.0f));
+}
+
+// D31, issue 64: an "a" exponent byte of 32 or more (no packer writes one)
+// decodes as tt-metal's unpacker does (bfloat8.cpp @04b3405): S + 112 - lz
+// in 32-bit lanes shifted by 23, so bit 8 lands on the sign. birsim used
+// S & 31 (0x38000000 for both vectors of the issue).
+TEST(Bfp, AExponentByteUsesAllEightBits) {
+  const BfpFormatInfo &a8 = fmt(BfpFormat::bfp8_a);
+  EXPECT_EQ(bfpDecode(a8, 0x40, 0x20), 0x48000000u); // the issue's vectors
+  EXPECT_EQ(bfpDecode(a8, 0x40, 0xE0), 0xA8000000u);
+  EXPECT_EQ(bfpDecode(a8, 0xC0, 0xE0), 0xA8000000u); // the sign ORed in
+  EXPECT_EQ(bfpDecode(a8, 0x40, 142), 0x7F000000u);  // the largest normal
+  EXPECT_EQ(bfpDecode(a8, 0x40, 143), 0x7F800000u);  // field 255: Inf
+  EXPECT_EQ(bfpDecode(a8, 0x41, 143), 0x7F820000u);  // and NaN
+  EXPECT_EQ(bfpDecode(a8, 0x40, 144), 0x80000000u);  // 256: -0
+  EXPECT_EQ(bfpDecode(a8, 0x01, 0xFF), 0xB4800000u); // 367 - 6 = 0x169
+  // Every byte and datum of every "a" format, by that rule.
+  for (BfpFormat f : kAll) {
+    const BfpFormatInfo &info = fmt(f);
+    if (info.exponent != BfpExponent::Fp16)
+      continue;
+    for (uint32_t shared = 0; shared < 256; ++shared)
+      for (unsigned datum = 0; datum < (2u << info.magnitudeBits); ++datum) {
+        unsigned magnitude = datum & ((1u << info.magnitudeBits) - 1);
+        uint32_t sign = uint32_t(datum >> info.magnitudeBits) << 31;
+        uint32_t expected = sign;
+        if (magnitude) {
+          int lead = 31 - __builtin_clz(magnitude);
+          uint32_t field = shared + 112 - (info.magnitudeBits - 1 - lead);
+          expected |= field << 23 |
+                      (magnitude & ((1u << lead) - 1)) << (23 - lead);
+        }
+        ASSERT_EQ(bfpDecode(info, uint8_t(datum), shared), expected)
+            << info.name << " datum " << datum << " S " << shared;
+      }
+  }
+  // A whole tile of such bytes, on the path in use (every path: the suite
+  // runs again on each, test/Runtime/every-isa-path.test).
+  for (uint8_t shared : {0x1F, 0x20, 0x8E, 0x8F, 0x90, 0xE0, 0xFF}) {
+    std::vector<uint8_t> packed(a8.tileBytes);
+    std::fill(packed.begin(), packed.begin() + 64, shared);
+    for (size_t i = 64; i < packed.size(); ++i)
+      packed[i] = uint8_t(i * 37);
+    std::vector<uint32_t> out(kBfpTileValues);
+    ASSERT_TRUE(bfpUnpack(int(BfpFormat::bfp8_a), packed.data(), 1,
+                          kBfpTileSide, kBfpTileSide, kBfpFaces, out.data())
+                    .ok());
+    for (unsigned i = 0; i < kBfpTileValues; ++i)
+      ASSERT_EQ(out[i], bfpDecode(a8, packed[64 + i], shared))
+          << "S " << int(shared) << " value " << i;
+  }
 }
 
 std::vector<float> randomTiles(unsigned tiles, uint32_t seed) {
