@@ -12,6 +12,7 @@
 #include "ParallelFor.h"
 
 #include <algorithm>
+#include <climits>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -976,6 +977,31 @@ unsigned tensixSignificantBits(TensixSrc src, const void *values,
     most = std::max(most, 11 - lowest);
   }
   return most;
+}
+
+int tensixLargestProductExponent(TensixDest dest, TensixSrc src,
+                                 const void *a, size_t aCount, const void *b,
+                                 size_t bCount) {
+  auto largest = [&](const void *values, size_t count) {
+    int most = -1; // every value zero in Src
+    for (size_t i = 0; i < count; ++i) {
+      uint32_t word = tensixSrcWord(src, loadBits(values, i, 4));
+      if (!srcIsZero(word))
+        most = std::max(most, int(srcExponent(word)));
+    }
+    return most;
+  };
+  int ea = largest(a, aCount), eb = largest(b, bCount);
+  if (ea < 0 || eb < 0)
+    return INT_MIN;
+  return ea + eb +
+         tensixProductRebias(src != TensixSrc::fp16,
+                             kTensixDestTable[int(dest)].storageBytes == 4, 0);
+}
+
+bool tensixDroppedPhasesExact(TensixDest dest, int largestProductExponent) {
+  return largestProductExponent <=
+         (1 << kTensixDestTable[int(dest)].exponentBits) - 1;
 }
 
 //===-- The packer (§7 "The packer", "L1 accumulation") -------------------===//

@@ -371,8 +371,11 @@ def tensix_useful_phases(fidelity: Union[str, int, Iterable[int]],
     section 7, "Fidelity phases"), as phase numbers for the `fidelity`
     argument of tensix_matmul and tensix_mul_tiles. `op` "matmul" (in0 in
     SrcB) or "mul" (mul_tiles: in0 in SrcA). Dropping the other phases is
-    exact for mul_tiles; a matmul's dropped MVMULs still realign Dest, so a
-    cancelling sum can change.
+    exact for mul_tiles while no product's exponent passes Dest's largest
+    (|in0 x in1| below 2^129 for an fp32 or bf16 Dest: past it a zero
+    phase realigns the saturated Dest, so 0x7F55 x 0x6440 in bf16 gives
+    Inf at phases (0, 1) and +0 at HiFi4); a matmul's dropped MVMULs still
+    realign Dest, so a cancelling sum can change.
 
     >>> birsim.tensix_useful_phases("hifi4", "bfloat16", "bfloat4_b")
     (0, 2)

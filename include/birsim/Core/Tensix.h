@@ -182,6 +182,18 @@ unsigned tensixIdlePhases(unsigned phases, unsigned aBits, unsigned bBits);
 unsigned tensixSignificantBits(TensixSrc src, const void *values,
                                size_t count);
 
+/// The largest phase-0 product exponent `ea + eb + r` (§7 "Products") of a
+/// mul_tiles whose SrcA values are among `a` and SrcB values among `b`:
+/// their largest Src exponents added, rebiased for `dest`; INT_MIN when
+/// either side is all zero in Src.
+int tensixLargestProductExponent(TensixDest dest, TensixSrc src,
+                                 const void *a, size_t aCount, const void *b,
+                                 size_t bCount);
+/// Whether dropping the phases tensixIdlePhases lists keeps mul_tiles'
+/// result from a zeroed Dest (§7 "Fidelity phases"): when no product's
+/// exponent passes Dest's largest (255; 31 for an fp16 Dest).
+bool tensixDroppedPhasesExact(TensixDest dest, int largestProductExponent);
+
 //===-- The matmul (§7 "MVMUL", "matmul_tiles") ---------------------------===//
 
 /// One addend of a sum into Dest: a sign, a biased exponent and a magnitude

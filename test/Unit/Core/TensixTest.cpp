@@ -16,6 +16,7 @@
 #include "PlainTensix.h"
 #include "gtest/gtest.h"
 
+#include <climits>
 #include <cstring>
 #include <random>
 #include <string>
@@ -414,6 +415,84 @@ TEST(TensixPhases, IdlePhasesAddNothing) {
           }
       }
     }
+}
+
+// The precondition of dropping idle phases (docs/Semantics.md section 7,
+// "Fidelity phases"): from a zeroed Dest it is exact while no product's
+// exponent ea + eb + r passes Dest's largest; past it a zero term can
+// realign a saturated Dest (issue 64's 0x7F55 x 0x6440: Inf at phases
+// {0, 1}, +0 at HiFi4). Every exponent pair, operands of 1 to 8
+// significant bits, both archs, every Dest and Src pairing.
+TEST(TensixPhases, DroppingIsExactUpToDestsLargestExponent) {
+  float big = floatOf(0x7F550000), mid = floatOf(0x64400000);
+  for (int dest : {kDestFp32, kDestBf16}) {
+    uint32_t lofi = 0, hifi2 = 0, hifi4 = 0;
+    ASSERT_TRUE(tensixEltwise(kWormhole, kMul, 0x1, dest, kSrcBf16, &big, &mid,
+                              1, &lofi, false).ok());
+    ASSERT_TRUE(tensixEltwise(kWormhole, kMul, 0x3, dest, kSrcBf16, &big, &mid,
+                              1, &hifi2, false).ok());
+    ASSERT_TRUE(tensixEltwise(kWormhole, kMul, 0xF, dest, kSrcBf16, &big, &mid,
+                              1, &hifi4, false).ok());
+    uint32_t inf = dest == kDestFp32 ? 0x7F800000u : 0x7F80u;
+    EXPECT_EQ(hifi2, inf);
+    EXPECT_EQ(hifi4, 0u); // the realigned Dest rounds to +0
+    EXPECT_NE(lofi, hifi4);
+    EXPECT_FALSE(tensixDroppedPhasesExact(
+        TensixDest(dest), tensixLargestProductExponent(
+                              TensixDest(dest), TensixSrc::bf16, &big, 1,
+                              &mid, 1)));
+  }
+  std::mt19937 rng(64);
+  uint64_t exact = 0, inexact = 0, differing = 0;
+  // The first exponent at which 1-bit operands differ at LoFi vs HiFi4:
+  // Dest's largest plus phase 1's 5, plus the shift that empties the
+  // saturated Dest's one bit (25 places for 32 bits, 12 for 16).
+  int firstDiffering[3] = {INT_MAX, INT_MAX, INT_MAX};
+  for (int ea = 1; ea < 255; ++ea)
+    for (int eb = 1; eb < 255; ++eb) {
+      unsigned aBits = 1 + rng() % 8, bBits = 1 + rng() % 8;
+      auto operand = [&](int e, unsigned bits) {
+        uint32_t fraction = (rng() & 0x7F) >> (8 - bits) << (8 - bits);
+        return floatOf((rng() & 0x80000000u) | uint32_t(e) << 23 |
+                       fraction << 16);
+      };
+      float a = operand(ea, aBits), b = operand(eb, bBits);
+      unsigned idle = tensixIdlePhases(0xF, aBits, bBits);
+      for (int arch : {kWormhole, kBlackhole})
+        for (auto [dest, src] : kPairings) {
+          uint32_t aWord = tensixSrcWord(TensixSrc(src), bitsOf(a));
+          uint32_t bWord = tensixSrcWord(TensixSrc(src), bitsOf(b));
+          // FP16 Src saturates large exponents to all fraction bits set.
+          auto wider = [](uint32_t word, unsigned bits) {
+            return (word & ((1u << (11 - bits)) - 1)) != 0;
+          };
+          if (src == kSrcFp16 && (wider(aWord, aBits) || wider(bWord, bBits)))
+            continue;
+          uint32_t all = 0, kept = 0;
+          ASSERT_TRUE(tensixEltwise(arch, kMul, 0xF, dest, src, &a, &b, 1,
+                                    &all, false).ok());
+          ASSERT_TRUE(tensixEltwise(arch, kMul, 0xF & ~idle, dest, src, &a,
+                                    &b, 1, &kept, false).ok());
+          int e = tensixLargestProductExponent(TensixDest(dest), TensixSrc(src),
+                                               &a, 1, &b, 1);
+          if (tensixDroppedPhasesExact(TensixDest(dest), e)) {
+            ++exact;
+            ASSERT_EQ(all, kept) << std::hex << bitsOf(a) << " x " << bitsOf(b)
+                                 << std::dec << " dest " << dest << " src "
+                                 << src << " e " << e;
+          } else {
+            ++inexact;
+            differing += all != kept;
+          }
+          if (all != kept && aBits == 1 && bBits == 1 && src != kSrcFp16)
+            firstDiffering[dest] = std::min(firstDiffering[dest], e);
+        }
+    }
+  EXPECT_GT(exact, 100000u);
+  EXPECT_GT(inexact, 10000u);
+  EXPECT_GT(differing, 1000u); // the precondition is needed
+  EXPECT_EQ(firstDiffering[kDestFp32], 255 + 5 + 25);
+  EXPECT_EQ(firstDiffering[kDestBf16], 255 + 5 + 12);
 }
 
 //===-- The packer and L1 accumulation -------------------------------------===//

@@ -442,14 +442,24 @@ private:
                        << describeEvents(counts.tally, counts.family);
     if (counts.idlePhases) {
       bool several = counts.idlePhases & (counts.idlePhases - 1);
-      op->emitRemark() << "tensix_eltwise " << stringifyTensixOp(op.getOp())
-                       << " at " << stringifyTensixFidelity(op.getFidelity())
-                       << ": " << tensixPhaseList(counts.idlePhases)
-                       << (several ? " add" : " adds")
-                       << " nothing: the operands carry at most " << aBits
-                       << " (SrcA) and " << bBits
-                       << " (SrcB) significant bits (docs/Semantics.md "
-                          "section 7)";
+      auto dest = core::TensixDest(op.getDest());
+      int products = core::tensixLargestProductExponent(dest, src, a, tallied,
+                                                        b, tallied);
+      InFlightDiagnostic remark = op->emitRemark();
+      remark << "tensix_eltwise " << stringifyTensixOp(op.getOp()) << " at "
+             << stringifyTensixFidelity(op.getFidelity()) << ": "
+             << tensixPhaseList(counts.idlePhases);
+      // A zero phase adds nothing while no product passes Dest's largest
+      // exponent (docs/Semantics.md section 7, "Fidelity phases").
+      if (core::tensixDroppedPhasesExact(dest, products))
+        remark << (several ? " add" : " adds") << " nothing";
+      else
+        remark << (several ? " multiply" : " multiplies")
+               << " only zeros but realign Dest: the products reach exponent "
+               << products << ", past Dest's largest";
+      remark << ": the operands carry at most " << aBits << " (SrcA) and "
+             << bBits << " (SrcB) significant bits (docs/Semantics.md "
+                         "section 7)";
     }
     return counts;
   }

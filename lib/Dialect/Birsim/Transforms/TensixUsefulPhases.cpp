@@ -116,6 +116,31 @@ private:
         .str();
   }
 
+  /// Rewrites `op` from `from` to `to` phases with a remark: "<op>: hifi4
+  /// -> lofi: phases 1, 2, 3 removed: <bounds>; <outcome>", or, when
+  /// exact-only and not proved `exact`, keeps it and says why.
+  template <typename Op>
+  void finish(Op op, unsigned to, const std::string &bounds, bool exact,
+              std::string outcome) {
+    unsigned from = unsigned(op.getFidelity());
+    outcome += " (docs/Semantics.md section 7)";
+    InFlightDiagnostic remark = op->emitRemark();
+    if (exactOnly && !exact) {
+      unsigned removed = from & ~to;
+      remark << op->getName().stripDialect() << ": "
+             << stringifyTensixFidelity(op.getFidelity())
+             << " kept (exact-only): " << tensixPhaseList(removed)
+             << ((removed & (removed - 1)) ? " multiply" : " multiplies")
+             << " only zeros (" << bounds << "), but " << outcome;
+      return;
+    }
+    describe(remark, op, to, bounds + "; " + outcome);
+    op.setFidelity(TensixFidelity(to));
+  }
+
+  /// mul_tiles from a zeroed Dest: a zero phase adds nothing while no
+  /// product's exponent passes Dest's largest (core::
+  /// tensixDroppedPhasesExact); proved on constant operands.
   void rewrite(TensixEltwiseOp op) {
     unsigned from = unsigned(op.getFidelity());
     TensixOperandBits a = tensixOperandBits(op.getLhs(), op.getSrc());
@@ -124,12 +149,47 @@ private:
         from, from & ~core::tensixIdlePhases(from, a.bits, b.bits));
     if (to == from)
       return;
-    InFlightDiagnostic remark = op->emitRemark();
-    describe(remark, op, to,
-             bound("lhs (SrcA)", a) + " and " + bound("rhs (SrcB)", b) +
-                 "; exact: a phase whose products are zero adds nothing to "
-                 "a zeroed Dest (docs/Semantics.md section 7)");
-    op.setFidelity(TensixFidelity(to));
+    auto dest = core::TensixDest(op.getDest());
+    int largest = (1 << core::kTensixDestTable[int(dest)].exponentBits) - 1;
+    std::optional<int> products = largestProductExponent(op);
+    bool exact = products && core::tensixDroppedPhasesExact(dest, *products);
+    std::string outcome;
+    if (!products)
+      outcome = "exact while no product's exponent ea + eb + r passes "
+                "Dest's largest, " + std::to_string(largest) +
+                " (past it a phase whose products are zero realigns a "
+                "saturated Dest)";
+    else if (exact)
+      outcome = "exact: a phase whose products are zero adds nothing to a "
+                "zeroed Dest while no product's exponent passes Dest's "
+                "largest, " + std::to_string(largest);
+    else
+      outcome = "not exact: the products reach exponent " +
+                std::to_string(*products) + ", past Dest's largest, " +
+                std::to_string(largest) +
+                ", where a phase whose products are zero realigns the "
+                "saturated Dest";
+    finish(op, to, bound("lhs (SrcA)", a) + " and " + bound("rhs (SrcB)", b),
+           exact, outcome);
+  }
+
+  /// The largest product exponent of an elementwise mul of constants, with
+  /// splats read once; none when an operand is not a constant.
+  static std::optional<int> largestProductExponent(TensixEltwiseOp op) {
+    Attribute aAttr, bAttr;
+    if (!matchPattern(op.getLhs(), m_Constant(&aAttr)) ||
+        !matchPattern(op.getRhs(), m_Constant(&bAttr)))
+      return std::nullopt;
+    std::optional<RawConstant> a = getRawConstant(aAttr, 4);
+    std::optional<RawConstant> b = getRawConstant(bAttr, 4);
+    if (!a || !b)
+      return std::nullopt;
+    auto count = [](const RawConstant &c) {
+      return c.splat ? size_t(1) : c.data.size() / 4;
+    };
+    return core::tensixLargestProductExponent(
+        core::TensixDest(op.getDest()), core::TensixSrc(op.getSrc()),
+        a->bytes(), count(*a), b->bytes(), count(*b));
   }
 
   void rewrite(TensixMatmulOp op) {
@@ -139,8 +199,6 @@ private:
     unsigned to = kept(from, core::tensixUsefulPhases(from, in0.bits, in1.bits));
     if (to == from)
       return;
-    std::string bounds =
-        bound("in0 (SrcB)", in0) + " and " + bound("in1 (SrcA)", in1);
     bool exact = false;
     std::string outcome;
     size_t outputs = *checkedElementCount(op.getType()); // verified (D76)
@@ -152,26 +210,14 @@ private:
                             std::to_string(outputs) +
                             " outputs change (first at index " +
                             std::to_string(changed->second) +
-                            "): the removed MVMULs realign Dest on a "
-                            "cancelling sum";
+                            "): the removed MVMULs realign Dest";
     } else {
-      outcome = "exact except where a cancelling sum is realigned (the "
-                "removed MVMULs still align Dest to their products' "
-                "exponents)";
+      outcome = "exact except where a cancelling sum or a saturated Dest is "
+                "realigned (the removed MVMULs still align Dest to their "
+                "products' exponents)";
     }
-    outcome += " (docs/Semantics.md section 7)";
-    InFlightDiagnostic remark = op->emitRemark();
-    if (exactOnly && !exact) {
-      remark << op->getName().stripDialect() << ": "
-             << stringifyTensixFidelity(op.getFidelity())
-             << " kept (exact-only): " << tensixPhaseList(from & ~to)
-             << ((from & ~to & (from & ~to) - 1) ? " multiply" : " multiplies")
-             << " only zeros (" << bounds << "), but " << outcome;
-      return;
-    }
-    std::string why = bounds + "; " + outcome;
-    describe(remark, op, to, why);
-    op.setFidelity(TensixFidelity(to));
+    finish(op, to, bound("in0 (SrcB)", in0) + " and " + bound("in1 (SrcA)", in1),
+           exact, outcome);
   }
 };
 

@@ -30,8 +30,9 @@ def BirsimFidelityPass : Pass<"birsim-fidelity", "::mlir::ModuleOp"> {
     - `birsim.tensix_eltwise` (family `tensix`): `below_hifi4`, the elements
       whose Dest value differs from the same op at HiFi4, and
       `minus_one_quirk`, those whose sum hit Wormhole's renormalization of
-      -1 unit; and a remark naming the op's phases that add nothing for its
-      operands' formats (`a_bits`, `b_bits`);
+      -1 unit; and a remark naming the op's phases that multiply only
+      zeros for its operands' formats (`a_bits`, `b_bits`), and whether they
+      add nothing (no product's exponent past Dest's largest);
     - `birsim.tensix_matmul` (family `tensix`): the same two counts per
       output, and a remark naming the phases that multiply only zeros for
       the constants (`--birsim-tensix-useful-phases` drops them);
@@ -77,11 +78,13 @@ def BirsimTensixUsefulPhasesPass : Pass<"birsim-tensix-useful-phases"> {
     lowest phase stays.
 
     Each rewrite gets a remark naming the phases removed, the bounds that
-    removed them, and whether the rewrite is exact: always for `mul` (into
-    a zeroed Dest); for a matmul on constants, the number of outputs that
+    removed them, and whether the rewrite is exact: for `mul` (into a
+    zeroed Dest), exact while no product's exponent passes Dest's largest,
+    proved or refuted on constants (past it a zero phase realigns a
+    saturated Dest); for a matmul on constants, the number of outputs that
     change, by computing both through the core; else "exact except where a
-    cancelling sum is realigned": a removed phase's MVMULs still realign
-    Dest to their products' exponents. With `exact-only`, only the rewrites
+    cancelling sum or a saturated Dest is realigned": a removed phase's
+    MVMULs still realign Dest to their products' exponents. With `exact-only`, only the rewrites
     proved exact are made, and each other one gets a remark saying why it
     was kept.
 
