@@ -1,8 +1,12 @@
 """An NKI-style test of a scatter-add kernel, checked byte for byte
 (docs/Python.md, "NKI kernel tests"): an embedding-gradient kernel adds
 float32 rows into a bfloat16 table through the DMA's read-modify-write
-(``nisa.dma_copy(dst=table.ap(...), src=rows, dst_rmw_op=nl.add)``), which
-computes in float32 and rounds every write to bfloat16. The golden is
+(the older API's ``nisa.dma_copy(dst=table.ap(...), src=rows,
+dst_rmw_op=nl.add)``; from aws-neuron-sdk @539a73c5 on the
+read-modify-write is ``nisa.dma_compute`` with ``vector_offset``, whose
+``unique_indices=True`` refuses the repeated ids this kernel has, so
+birsim.dma_compute takes ``unique_indices=False`` for it), which computes in float32 and rounds every write
+to bfloat16. The golden is
 birsim's, not torch's; the check is nki-library's CustomValidator shape.
 No Neuron package is needed:
 
