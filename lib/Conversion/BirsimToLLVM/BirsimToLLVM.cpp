@@ -74,6 +74,7 @@ using R = ArgRole;
 /// `dst[i] = reduce(dst[i], src[i])` over two buffers.
 static RuntimeFn fillAccumulate(RuntimeCall &call, int kind, Value dst,
                                 Value dstDesc, Value src, Value srcDesc) {
+  call.requireSameCount(dst, dstDesc, src, srcDesc);
   call.setI32(R::Kind, kind);
   call.set(R::Dst, call.buffer(dst, dstDesc));
   call.set(R::Src, call.buffer(src, srcDesc));
@@ -97,6 +98,7 @@ static RuntimeFn fillCall(DmaCopyOp op, DmaCopyOp::Adaptor a,
 static RuntimeFn fillCall(CollectiveReduceIntoOp op,
                           CollectiveReduceIntoOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getAcc(), a.getAcc(), op.getX(), a.getX());
   call.setI32(R::Kind, int(op.getKind()));
   call.set(R::Dst, call.buffer(op.getAcc(), a.getAcc()));
   call.set(R::Src, call.buffer(op.getX(), a.getX()));
@@ -106,6 +108,7 @@ static RuntimeFn fillCall(CollectiveReduceIntoOp op,
 
 static RuntimeFn fillCall(CastIntoOp op, CastIntoOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getSrc(), a.getSrc(), op.getDst(), a.getDst());
   call.setI32(R::SrcDtype, dtypeOf(op.getSrc()));
   call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
@@ -140,8 +143,10 @@ static RuntimeFn fillDmaCompute(RuntimeCall &call, MemoryReductionOp kind,
 static RuntimeFn fillCall(DmaComputeIntoOp op, DmaComputeIntoOp::Adaptor a,
                           RuntimeCall &call) {
   SmallVector<Value> pointers;
-  for (auto [src, desc] : llvm::zip(op.getSrcs(), a.getSrcs()))
+  for (auto [src, desc] : llvm::zip(op.getSrcs(), a.getSrcs())) {
+    call.requireSameCount(src, desc, op.getDst(), a.getDst());
     pointers.push_back(call.buffer(src, desc));
+  }
   call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.setI32(R::DstDtype, dtypeOf(op.getDst()));
   call.set(R::Count, call.elementCount(op.getDst(), a.getDst()));
@@ -151,6 +156,8 @@ static RuntimeFn fillCall(DmaComputeIntoOp op, DmaComputeIntoOp::Adaptor a,
 
 static RuntimeFn fillCall(DmaScatterOp op, DmaScatterOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getSrc(), a.getSrc(), op.getIndices(),
+                        a.getIndices());
   call.setI32(R::Kind, int(op.getKind()));
   call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
@@ -165,6 +172,7 @@ static RuntimeFn fillCall(DmaScatterOp op, DmaScatterOp::Adaptor a,
 
 static RuntimeFn fillCall(TtFp8EncodeIntoOp op, TtFp8EncodeIntoOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getSrc(), a.getSrc(), op.getDst(), a.getDst());
   call.setI32(R::Kind, int64_t(op.getPolicy()));
   call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
@@ -174,6 +182,7 @@ static RuntimeFn fillCall(TtFp8EncodeIntoOp op, TtFp8EncodeIntoOp::Adaptor a,
 
 static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getSrc(), a.getSrc(), op.getDst(), a.getDst());
   call.setI32(R::Kind, int64_t(op.getPolicy()));
   call.set(R::Src, call.buffer(op.getSrc(), a.getSrc()));
   call.set(R::Count, call.elementCount(op.getSrc(), a.getSrc()));
@@ -183,6 +192,8 @@ static RuntimeFn fillCall(TtFp8DecodeIntoOp op, TtFp8DecodeIntoOp::Adaptor a,
 
 static RuntimeFn fillCall(TensixEltwiseIntoOp op,
                           TensixEltwiseIntoOp::Adaptor a, RuntimeCall &call) {
+  call.requireSameCount(op.getLhs(), a.getLhs(), op.getRhs(), a.getRhs());
+  call.requireSameCount(op.getLhs(), a.getLhs(), op.getDst(), a.getDst());
   call.setI32(R::Arch, int64_t(op.getArch()));
   call.setI32(R::Kind, int64_t(op.getOp()));
   call.setI32(R::Phases, int64_t(op.getFidelity()));
@@ -217,6 +228,7 @@ static RuntimeFn fillCall(TensixMatmulIntoOp op, TensixMatmulIntoOp::Adaptor a,
 
 static RuntimeFn fillCall(TensixPackIntoOp op, TensixPackIntoOp::Adaptor a,
                           RuntimeCall &call) {
+  call.requireSameCount(op.getInput(), a.getInput(), op.getDst(), a.getDst());
   call.setI32(R::Arch, int64_t(op.getArch()));
   call.setI32(R::DestKind, int64_t(op.getDest()));
   call.set(R::Src, call.buffer(op.getInput(), a.getInput()));
@@ -252,6 +264,28 @@ static RuntimeFn fillMixedCall(IntoOp op, typename IntoOp::Adaptor a,
   return pack ? RuntimeFn::birsim_bfp_pack_mixed_checked
               : RuntimeFn::birsim_bfp_unpack_mixed_checked;
 }
+/// What an op needs before its call beyond checkRuntimeOperands: nothing,
+/// but for the mixed BFP forms, static shapes of the matrix and the codes:
+/// the call's tile count comes from the matrix's type, and the runtime is
+/// not given the codes' length (the verifier checks the static ones).
+static LogicalResult checkCall(Operation *) { return success(); }
+template <typename MixedOp>
+static LogicalResult checkMixedCall(MixedOp op, Value matrix) {
+  if (cast<MemRefType>(matrix.getType()).hasStaticShape() &&
+      op.getCodes().getType().hasStaticShape())
+    return success();
+  return op.emitOpError("lowers only with static shapes of its matrix and "
+                        "codes, ")
+         << matrix.getType() << " and " << op.getCodes().getType()
+         << ": the call's tiles come from the matrix's type, and the runtime "
+            "is not given the codes' length";
+}
+static LogicalResult checkCall(BfpPackMixedIntoOp op) {
+  return checkMixedCall(op, op.getSrc());
+}
+static LogicalResult checkCall(BfpUnpackMixedIntoOp op) {
+  return checkMixedCall(op, op.getDst());
+}
 static RuntimeFn fillCall(BfpPackMixedIntoOp op, BfpPackMixedIntoOp::Adaptor a,
                           RuntimeCall &call) {
   return fillMixedCall(op, a, call, true);
@@ -279,6 +313,7 @@ static RuntimeFn fillBfpCall(BfpOpInterface op, ValueRange operands,
     call.set(R::Rows, call.constant(64, int64_t(spec.rows)));
     call.set(R::Cols, call.constant(64, int64_t(spec.cols)));
   } else {
+    call.requireSameLeadingSize(values, valuesDesc, packed, packedDesc);
     call.set(R::Count, call.leadingSize(values, valuesDesc));
   }
   if (op.isPack())
@@ -301,6 +336,8 @@ fillCall(OpTy op, typename OpTy::Adaptor a, RuntimeCall &call) {
 template <typename IndirectOp>
 static RuntimeFn fillIndirectCall(IndirectOp op, typename IndirectOp::Adaptor a,
                                   RuntimeCall &call) {
+  call.requireSameCount(op.getSrc(), a.getSrc(), op.getIndices(),
+                        a.getIndices());
   call.setI32(R::Kind, memoryReductionOf(op.getCceOp()));
   call.set(R::Dst, call.buffer(op.getDst(), a.getDst()));
   call.set(R::DstCount, call.elementCount(op.getDst(), a.getDst()));
@@ -385,7 +422,7 @@ struct BufferOpLowering : public ConvertOpToLLVMPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (failed(checkRuntimeOperands(op)))
+    if (failed(checkRuntimeOperands(op)) || failed(checkCall(op)))
       return failure();
     RuntimeCall call(rewriter, *this->getTypeConverter(), op, fidelity);
     if (failed(call.emit(fillCall(op, adaptor, call))))

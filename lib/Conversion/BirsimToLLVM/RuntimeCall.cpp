@@ -2,6 +2,7 @@
 #include "RuntimeCall.h"
 #include "birsim/Dialect/Birsim/IR/BirsimLayout.h"
 #include "birsim/Dialect/Birsim/IR/BirsimTypes.h"
+#include "birsim/Runtime/Runtime.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
@@ -344,6 +345,30 @@ Value RuntimeCall::elementCount(Value memref, Value descriptor) {
   return count;
 }
 
+void RuntimeCall::requireEqual(Value lhs, Value rhs) {
+  Value differ =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, lhs, rhs);
+  sizesDiffer = sizesDiffer
+                    ? LLVM::OrOp::create(rewriter, loc, sizesDiffer, differ)
+                    : differ;
+}
+
+void RuntimeCall::requireSameCount(Value a, Value aDescriptor, Value b,
+                                   Value bDescriptor) {
+  if (cast<MemRefType>(a.getType()).hasStaticShape() &&
+      cast<MemRefType>(b.getType()).hasStaticShape())
+    return;
+  requireEqual(elementCount(a, aDescriptor), elementCount(b, bDescriptor));
+}
+
+void RuntimeCall::requireSameLeadingSize(Value a, Value aDescriptor, Value b,
+                                         Value bDescriptor) {
+  if (!cast<MemRefType>(a.getType()).isDynamicDim(0) &&
+      !cast<MemRefType>(b.getType()).isDynamicDim(0))
+    return;
+  requireEqual(leadingSize(a, aDescriptor), leadingSize(b, bDescriptor));
+}
+
 /// Size of dimension 0 of a memref as i64 (the BFP tile count).
 Value RuntimeCall::leadingSize(Value memref, Value descriptor) {
   auto type = cast<MemRefType>(memref.getType());
@@ -422,6 +447,13 @@ LogicalResult RuntimeCall::emit(RuntimeFn fn) {
   }
   if (stagingFailed)
     return failure();
+  // Sizes that differ at run time: every count 0, so the call touches
+  // nothing (requireSameCount).
+  if (sizesDiffer)
+    for (ArgRole role : {ArgRole::Count, ArgRole::DstCount})
+      if (Value count = values[unsigned(role)])
+        set(role, LLVM::SelectOp::create(rewriter, loc, sizesDiffer,
+                                         constant(64, 0), count));
   FailureOr<LLVM::LLVMFuncOp> callee =
       declareRuntimeFunction(rewriter, op, module, fn);
   FailureOr<LLVM::LLVMFuncOp> check = declareRuntimeFunction(
@@ -441,6 +473,18 @@ LogicalResult RuntimeCall::emit(RuntimeFn fn) {
                        "_" + llvm::utohexstr(llvm::xxh3_64bits(what));
   std::replace(symbol.begin(), symbol.end(), '.', '_');
   set(ArgRole::Site, stringConstant(module, symbol, what));
+  if (sizesDiffer) {
+    std::string differ = what + ": its operands' sizes differ at run time";
+    set(ArgRole::Status,
+        LLVM::SelectOp::create(rewriter, loc, sizesDiffer,
+                               constant(32, BIRSIM_EINVAL),
+                               values[unsigned(ArgRole::Status)]));
+    set(ArgRole::Site,
+        LLVM::SelectOp::create(
+            rewriter, loc, sizesDiffer,
+            stringConstant(module, symbol + "_sizes", differ),
+            values[unsigned(ArgRole::Site)]));
+  }
   call(*check, RuntimeFn::birsim_check_status);
   if (staged.empty())
     return success();

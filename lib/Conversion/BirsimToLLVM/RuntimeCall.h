@@ -62,6 +62,17 @@ public:
   /// The only way a pattern takes a memref's address, so no call sees a
   /// strided buffer as a contiguous one. checkRuntimeOperands first.
   mlir::Value buffer(mlir::Value memref, mlir::Value descriptor);
+  /// Requires the memref operands `a` and `b` to hold as many elements, a
+  /// check left to run time when either has a dynamic size (the verifiers
+  /// check static ones): where they differ, the call runs on no elements
+  /// (its counts 0) and fails with BIRSIM_EINVAL, "<op> at <loc>: its
+  /// operands' sizes differ at run time", so that no call reads or writes
+  /// past one by the other's count.
+  void requireSameCount(mlir::Value a, mlir::Value aDescriptor, mlir::Value b,
+                        mlir::Value bDescriptor);
+  /// The same on the sizes of dimension 0 (a BFP tile form's tile count).
+  void requireSameLeadingSize(mlir::Value a, mlir::Value aDescriptor,
+                              mlir::Value b, mlir::Value bDescriptor);
   /// The element count of a memref as i64.
   mlir::Value elementCount(mlir::Value memref, mlir::Value descriptor);
   /// Size of dimension 0 of a memref as i64 (the BFP tile count).
@@ -103,6 +114,10 @@ private:
   mlir::Value values[kNumArgRoles];
   llvm::SmallVector<Staged> staged;
   bool stagingFailed = false;
+  /// i1: some pair of sizes requireSameCount compares differs; null when
+  /// every pair is static.
+  mlir::Value sizesDiffer;
+  void requireEqual(mlir::Value lhs, mlir::Value rhs);
 };
 
 /// The rule of every operand and result of an op the lowering turns into a

@@ -23,13 +23,27 @@ func.func @reduce_into(%dst: memref<4x8xbf16>, %src: memref<4x8xbf16>) {
 
 // -----
 
-// Dynamic sizes multiply into the element count.
+// Dynamic sizes multiply into the element count; the two buffers' counts
+// are compared at run time, and where they differ the call gets count 0
+// and the status check BIRSIM_EINVAL with its own message.
 // CHECK-LABEL: func.func @dynamic_count
+// CHECK: %[[S:.*]] = builtin.unrealized_conversion_cast %arg1
 // CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %arg0
+// CHECK: %[[DSIZE:.*]] = llvm.extractvalue %[[D]][3, 0]
+// CHECK: %[[DCOUNT:.*]] = llvm.mul %{{.*}}, %[[DSIZE]]
+// CHECK: %[[SSIZE:.*]] = llvm.extractvalue %[[S]][3, 0]
+// CHECK: %[[SCOUNT:.*]] = llvm.mul %{{.*}}, %[[SSIZE]]
+// CHECK: %[[DIFFER:.*]] = llvm.icmp "ne" %[[DCOUNT]], %[[SCOUNT]]
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: %[[SIZE0:.*]] = llvm.extractvalue %[[D]][3, 0]
 // CHECK: %[[COUNT:.*]] = llvm.mul %[[SIXTEEN]], %[[SIZE0]]
-// CHECK: llvm.call @birsim_accumulate(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[COUNT]])
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
+// CHECK: %[[CALLED:.*]] = llvm.select %[[DIFFER]], %[[ZERO]], %[[COUNT]]
+// CHECK: %[[STATUS:.*]] = llvm.call @birsim_accumulate(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[CALLED]])
+// CHECK: %[[EINVAL:.*]] = llvm.mlir.constant(-1 : i32)
+// CHECK: %[[CHECKED:.*]] = llvm.select %[[DIFFER]], %[[EINVAL]], %[[STATUS]]
+// CHECK: %[[WHAT:.*]] = llvm.select %[[DIFFER]]
+// CHECK: llvm.call @birsim_check_status(%[[CHECKED]], %[[WHAT]])
 func.func @dynamic_count(%dst: memref<?x16xf8E5M2>, %src: memref<?x16xf8E5M2>) {
   birsim.reduce_into add %dst, %src : memref<?x16xf8E5M2>
   return

@@ -37,3 +37,14 @@ func.func @huge_vector(%v: vector<4611686018427387904x4xf32>) -> vector<46116860
   %r = birsim.cast %v : vector<4611686018427387904x4xf32> to vector<4611686018427387904x4xbf16>
   return %r : vector<4611686018427387904x4xbf16>
 }
+
+// -----
+
+// Per-tile mixed BFP: the runtime is not given the codes' length, so the
+// lowering takes only static shapes.
+func.func @mixed_dynamic_codes(%m: memref<32x64xf32>, %codes: memref<?xi8>, %p: memref<?xi8>) {
+  // expected-error @+2 {{'birsim.bfp_pack_mixed_into' op lowers only with static shapes of its matrix and codes, 'memref<32x64xf32>' and 'memref<?xi8>'}}
+  // expected-error @+1 {{failed to legalize operation 'birsim.bfp_pack_mixed_into'}}
+  birsim.bfp_pack_mixed_into %m, %codes, %p : memref<32x64xf32>, memref<?xi8> -> memref<?xi8>
+  return
+}
