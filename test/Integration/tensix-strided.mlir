@@ -23,6 +23,9 @@ memref.global "private" @pack_in_buffer : memref<8xf32> = dense<[1.0, 2.0, 3.0, 
 memref.global "private" @pack_out_buffer : memref<14xf32> = dense<-7.0>
 memref.global "private" @pack_acc_buffer : memref<14xf32> = dense<[-7.0, -7.0, 100.0, -7.0, -7.0, 200.0, -7.0, -7.0, 300.0, -7.0, -7.0, 400.0, -7.0, -7.0]>
 memref.global "private" @pack_bcast_buffer : memref<8xf32> = dense<-7.0>
+memref.global "private" @permuted_in_buffer : memref<2x3x4xf32> = dense<[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0, 10.0, 11.0, 12.0]], [[13.0, 14.0, 15.0, 16.0], [17.0, 18.0, 19.0, 20.0], [21.0, 22.0, 23.0, 24.0]]]>
+memref.global "private" @permuted_two_buffer : memref<2x3x4xf32> = dense<2.0>
+memref.global "private" @permuted_out_buffer : memref<26xf32> = dense<-7.0>
 memref.global "private" @bf16_out_buffer : memref<8xbf16> = dense<-7.0>
 
 // Not inlined: the runtime computes, not the folder.
@@ -39,6 +42,13 @@ func.func private @eltwise_acc(%a: memref<4xf32>, %b: memref<4xf32>,
 func.func private @eltwise_bf16(%a: memref<4xf32>, %b: memref<4xf32>,
                                 %d: memref<4xbf16, strided<[2]>>) {
   birsim.tensix_eltwise_into add %a, %b, %d dest bf16 src bf16 fidelity lofi : memref<4xf32>, memref<4xf32> -> memref<4xbf16, strided<[2]>>
+  return
+}
+// A rank-3 Dest whose strides are not in row-major order (1, 8, 2): it
+// fills 24 of 26 elements.
+func.func private @eltwise_permuted(%a: memref<2x3x4xf32>, %b: memref<2x3x4xf32>,
+                                    %d: memref<2x3x4xf32, strided<[1, 8, 2], offset: 1>>) {
+  birsim.tensix_eltwise_into mul %a, %b, %d dest fp32 src tf32 : memref<2x3x4xf32>, memref<2x3x4xf32> -> memref<2x3x4xf32, strided<[1, 8, 2], offset: 1>>
   return
 }
 func.func private @matmul(%x: memref<32x32xf32>, %w: memref<32x32xf32>,
@@ -118,6 +128,16 @@ func.func @main() {
   }
   %bwd = memref.cast %bw : memref<8xf32> to memref<?xf32>
   call @show(%bwd) : (memref<?xf32>) -> ()
+
+  // Element [i][j][k] = 2 (12 i + 4 j + k + 1) at 1 + i + 8 j + 2 k.
+  // CHECK: [-7,  2,  26,  4,  28,  6,  30,  8,  32,  10,  34,  12,  36,  14,  38,  16,  40,  18,  42,  20,  44,  22,  46,  24,  48,  -7]
+  %pa3 = memref.get_global @permuted_in_buffer : memref<2x3x4xf32>
+  %pb3 = memref.get_global @permuted_two_buffer : memref<2x3x4xf32>
+  %po3 = memref.get_global @permuted_out_buffer : memref<26xf32>
+  %pv3 = memref.reinterpret_cast %po3 to offset: [1], sizes: [2, 3, 4], strides: [1, 8, 2] : memref<26xf32> to memref<2x3x4xf32, strided<[1, 8, 2], offset: 1>>
+  call @eltwise_permuted(%pa3, %pb3, %pv3) : (memref<2x3x4xf32>, memref<2x3x4xf32>, memref<2x3x4xf32, strided<[1, 8, 2], offset: 1>>) -> ()
+  %pod3 = memref.cast %po3 : memref<26xf32> to memref<?xf32>
+  call @show(%pod3) : (memref<?xf32>) -> ()
 
   // Every other element from index 1 of 1..8, into every third from
   // index 2 of 14 sentinels.
