@@ -6,13 +6,16 @@
 #   runtime     structure-aware C ABI calls against the portable core, with
 #               the fidelity counters on for half the inputs
 #   bfp-unpack  BFP unpack of arbitrary bytes, vector path = portable path
+#   compiler    the compiler session API (birsim-c/Compiler.h): a module of
+#               arbitrary bytes, then NUL-separated pipelines run on it
 # By default it builds build-fuzz/ (clang-22, everything instrumented for
 # coverage, ASan + UBSan). BIRSIM_FUZZ_BUILD=<dir> uses the targets of an
 # existing build instead (the ASan build links them: test/Fuzz/smoke.test).
 # Corpora live in $BIRSIM_FUZZ_WORK/corpus/<target> (default build-fuzz),
-# seeded with every .mlir under test/ (parse) and
+# seeded with every .mlir under test/ (parse; compiler: and examples/) and
 # test/Fuzz/regressions/<target>, the parse dictionary built from the tables
-# (utils/fuzz-dict.py). A crash is written to $BIRSIM_FUZZ_ARTIFACTS/<target>/
+# (utils/fuzz-dict.py; compiler: with test/Fuzz/compiler.dict's pipeline
+# words). A crash is written to $BIRSIM_FUZZ_ARTIFACTS/<target>/
 # (default test/Fuzz/regressions, which the default suite replays:
 # test/Fuzz/replay.test) and makes the script fail.
 set -euo pipefail
@@ -34,7 +37,8 @@ if [ -z "$build" ]; then
       -DBIRSIM_BUILD_FUZZERS=ON
   fi
   cmake --build $build --target birsim-fuzz-parse birsim-fuzz-runtime \
-    birsim-fuzz-bfp-unpack birsim_runtime
+    birsim-fuzz-bfp-unpack birsim-fuzz-compiler birsim_runtime \
+    birsim_compiler
 fi
 work=${BIRSIM_FUZZ_WORK:-build-fuzz}
 mkdir -p "$work"
@@ -51,17 +55,22 @@ fi
 artifacts=${BIRSIM_FUZZ_ARTIFACTS:-test/Fuzz/regressions}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}:abort_on_error=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+dict=$work/birsim.dict
+env "${dict_env[@]}" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
+  utils/fuzz-dict.py . $build/lib/libbirsim_runtime.so > "$dict"
+cat "$dict" test/Fuzz/compiler.dict > "$work/compiler.dict"
 failed=0
-for target in parse runtime bfp-unpack; do
+for target in parse runtime bfp-unpack compiler; do
   corpus=$work/corpus/$target
   mkdir -p "$corpus" "$artifacts/$target"
   cp test/Fuzz/regressions/$target/* "$corpus/"
   if [ $target = parse ]; then
     find test -name '*.mlir' -not -path '*/Fuzz/*' -exec cp {} "$corpus/" \;
-    dict=$work/birsim.dict
-    env "${dict_env[@]}" ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 \
-      utils/fuzz-dict.py . $build/lib/libbirsim_runtime.so > "$dict"
     extra=(-dict="$dict" -max_len=8192)
+  elif [ $target = compiler ]; then
+    find test examples -name '*.mlir' -not -path '*/Fuzz/*' \
+      -exec cp {} "$corpus/" \;
+    extra=(-dict="$work/compiler.dict" -max_len=8192)
   else
     extra=(-max_len=16384)
   fi

@@ -58,9 +58,20 @@ MLIR_CAPI_EXPORTED BirsimCompilerSession *birsimCompilerSessionCreate(void);
 MLIR_CAPI_EXPORTED void
 birsimCompilerSessionDestroy(BirsimCompilerSession *session);
 
+/// Whether Parse reads MLIR bytecode: 0 (a new session's), refusing it, or
+/// 1. MLIR 22's bytecode reader is not safe on malformed bytecode (it can
+/// write out of bounds or hang; docs/Errors.md), so trust only bytecode you
+/// wrote (Print). 0, or non-zero for a null session or another value.
+MLIR_CAPI_EXPORTED int
+birsimCompilerTrustBytecode(BirsimCompilerSession *session, int trusted);
+
 /// Parses `size` bytes of MLIR text or bytecode (told apart by bytecode's
-/// magic number) named `name` in locations (NULL: "<input>"), verifies the
-/// module and makes it the session's. Clears the diagnostics first.
+/// magic number; bytecode only when trusted, above) named `name` in
+/// locations (NULL: "<input>"), verifies the module and makes it the
+/// session's. Clears the diagnostics first. Text nested deeper than 256
+/// brackets ((), [], {} and <> together, outside strings and comments) is
+/// an error before parsing: MLIR's parser recurses on each level and would
+/// overflow the stack.
 MLIR_CAPI_EXPORTED int birsimCompilerParse(BirsimCompilerSession *session,
                                            const char *data, size_t size,
                                            const char *name);
@@ -69,7 +80,9 @@ MLIR_CAPI_EXPORTED int birsimCompilerParse(BirsimCompilerSession *session,
 /// --pass-pipeline takes it ("builtin.module(convert-to-birsim,canonicalize)")
 /// or the passes of the module's own pipeline ("convert-to-birsim,canonicalize",
 /// "birsim-fidelity{report=-}"). The module is verified after each pass. On
-/// failure the module is the one before the call.
+/// failure the module is the one before the call. A pipeline nested on an op
+/// its passes do not run on ("func.func(birsim-to-llvm)"), or on an op the
+/// session does not know, is an error before anything runs.
 MLIR_CAPI_EXPORTED int birsimCompilerRun(BirsimCompilerSession *session,
                                          const char *pipeline);
 

@@ -9,8 +9,10 @@
 #include "birsim-c/Dialects.h"
 #include "birsim/Runtime/FunctionInfo.h"
 
+#include "birsim/Conversion/BirsimToLLVM/PipelineAnchors.h"
 #include "birsim/InitAll.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <optional>
 #include <iterator>
 #include <mutex>
 #include <new>
@@ -82,6 +85,57 @@ void registerPassesOnce() {
   std::call_once(once, [] { birsim::registerAllPasses(); });
 }
 
+//===----------------------------------------------------------------------===//
+// Nesting of module text (D70)
+//===----------------------------------------------------------------------===//
+
+/// The deepest nesting a session parses. MLIR 22's parser takes 1.2 to
+/// 2.5 KiB of stack per bracket (nested regions the most) and overflows
+/// the 8 MiB main thread near 5,000 regions; at 256, parsing, passes and
+/// printing fit in 768 KiB (measured, docs/Errors.md), so a thread of 1 MiB
+/// is safe.
+constexpr size_t kMaxNestingDepth = 256;
+
+/// Where `text` first nests deeper than `limit` brackets, counting (), [],
+/// {} and <> together outside string literals and comments (`->` and `>=`
+/// close nothing), or npos. One linear pass: MLIR 22's parser recurses once
+/// or more per level and overflows the stack on deep text.
+size_t firstTooDeep(StringRef text, size_t limit) {
+  size_t depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') { // a string literal, with backslash escapes
+      for (++i; i < e && text[i] != '"'; ++i)
+        i += text[i] == '\\';
+      continue;
+    }
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') { // a comment
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > limit)
+        return i;
+    } else if (c == ')' || c == ']' || c == '}' ||
+               (c == '>' && !(i > 0 && text[i - 1] == '-') &&
+                !(i + 1 < e && text[i + 1] == '='))) {
+      depth -= depth > 0;
+    }
+  }
+  return StringRef::npos;
+}
+
+/// "name:line:col" of `offset` in `text`, as the parser names locations.
+std::string positionText(StringRef name, StringRef text, size_t offset) {
+  StringRef before = text.take_front(offset);
+  size_t line = before.count('\n') + 1;
+  size_t lineStart = before.rfind('\n');
+  size_t column = offset - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
+  return (name + ":" + Twine(line) + ":" + Twine(column)).str();
+}
+
 } // namespace
 
 struct BirsimCompilerSession {
@@ -132,6 +186,7 @@ struct BirsimCompilerSession {
   std::vector<Record> records;
   std::string diagnosticsText;
   std::string printed;
+  bool bytecodeTrusted = false;
 };
 
 const char *birsimCompilerSeverityName(int severity) {
@@ -151,6 +206,19 @@ void birsimCompilerSessionDestroy(BirsimCompilerSession *session) {
   delete session;
 }
 
+int birsimCompilerTrustBytecode(BirsimCompilerSession *session,
+                                int trusted) {
+  if (!session)
+    return 1;
+  if (trusted != 0 && trusted != 1) {
+    session->add(BIRSIM_COMPILER_ERROR, "<session>",
+                 "trusted must be 0 or 1, got " + std::to_string(trusted));
+    return 1;
+  }
+  session->bytecodeTrusted = trusted;
+  return 0;
+}
+
 int birsimCompilerParse(BirsimCompilerSession *session, const char *data,
                         size_t size, const char *name) {
   if (!session)
@@ -162,12 +230,34 @@ int birsimCompilerParse(BirsimCompilerSession *session, const char *data,
     return 1;
   }
   std::string bufferName = name ? name : "<input>";
+  StringRef input(data ? data : "", size);
+  // Upstream's bytecode reader is not safe on malformed bytecode (D71).
+  if (isBytecode(llvm::MemoryBufferRef(input, bufferName))) {
+    if (!session->bytecodeTrusted) {
+      session->add(BIRSIM_COMPILER_ERROR, bufferName,
+                   "MLIR bytecode is read only when trusted "
+                   "(birsimCompilerTrustBytecode; Python: "
+                   "trust_bytecode=True): MLIR 22's bytecode reader can "
+                   "write out of bounds or hang on malformed bytecode "
+                   "(docs/Errors.md), so trust only bytecode you wrote, or "
+                   "pass text");
+      return 1;
+    }
+  } else if (size_t at = firstTooDeep(input, kMaxNestingDepth);
+             at != StringRef::npos) {
+    // MLIR 22's parser would overflow the stack (D70).
+    session->add(BIRSIM_COMPILER_ERROR, positionText(bufferName, input, at),
+                 "nesting deeper than " + std::to_string(kMaxNestingDepth) +
+                     " brackets ((), [], {} and <> together): MLIR's parser "
+                     "recurses on each and would overflow the stack "
+                     "(docs/Errors.md)");
+    return 1;
+  }
   OwningOpRef<ModuleOp> parsed;
   int status = session->collect([&]() -> LogicalResult {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(
-            llvm::StringRef(data ? data : "", size), bufferName),
+        llvm::MemoryBuffer::getMemBufferCopy(input, bufferName),
         llvm::SMLoc());
     ParserConfig config(&session->context);
     parsed = parseSourceFile<ModuleOp>(sourceMgr, config);
@@ -193,10 +283,24 @@ int birsimCompilerRun(BirsimCompilerSession *session, const char *pipeline) {
   // The module's own pipeline: "builtin.module(...)" unwrapped, or its passes.
   StringRef text = StringRef(pipeline).trim();
   StringRef anchor = ModuleOp::getOperationName();
-  if (text.starts_with(anchor) &&
-      text.drop_front(anchor.size()).ltrim().starts_with("(") &&
-      text.ends_with(")"))
-    text = text.drop_front(anchor.size()).ltrim().drop_front().drop_back();
+  std::vector<birsim::PipelineElement> elements;
+  if (succeeded(birsim::splitPassPipeline(text, elements))) {
+    if (elements.size() == 1 && elements[0].name == anchor &&
+        !elements[0].nested.empty()) {
+      text = text.drop_front(anchor.size()).ltrim().drop_front().drop_back();
+      elements = std::move(elements[0].nested);
+    }
+    // Before MLIR builds anything: a pipeline whose passes cannot run at
+    // their anchor would abort the process there (D68).
+    std::string anchorError;
+    if (failed(birsim::checkPipelineAnchors(elements, anchor,
+                                            session->context, anchorError))) {
+      session->add(BIRSIM_COMPILER_ERROR, "<pipeline>",
+                   "invalid pass pipeline '" + std::string(pipeline) +
+                       "': " + anchorError);
+      return 1;
+    }
+  } // else MLIR's parser fails on it too, before building, and says why
   PassManager pm(&session->context, anchor);
   std::string parseErrors;
   llvm::raw_string_ostream errorStream(parseErrors);

@@ -80,6 +80,18 @@ class Result(NamedTuple):
         return [d for d in self.diagnostics if d.severity == "remark"]
 
 
+def _c_string(call: str, argument: str, value: str) -> bytes:
+    """`value` as the NUL-terminated UTF-8 the C API takes: a str without
+    NUL (a NUL would end it early, as os functions refuse)."""
+    if not isinstance(value, str):
+        raise TypeError("%s: %s must be str, not %s"
+                        % (call, argument, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s: %s contains an embedded null character, which "
+                         "would end it early in the C API" % (call, argument))
+    return value.encode()
+
+
 class Session:
     """A compiler session: its own MLIR context with birsim and the upstream
     dialects, holding one module; `parse`, then `run` pipelines, then `text`
@@ -105,28 +117,38 @@ class Session:
             _lib.birsimCompilerSessionDestroy(self._s)
             self._s = None
 
-    def parse(self, module: Union[str, bytes], name: str = "<input>") -> "Session":
+    def parse(self, module: Union[str, bytes], name: str = "<input>", *,
+              trust_bytecode: bool = False) -> "Session":
         """Parses MLIR text (str or bytes) or bytecode (bytes) and verifies
-        it; the diagnostics start afresh."""
+        it; the diagnostics start afresh. Bytecode is read only with
+        `trust_bytecode=True`: MLIR 22's bytecode reader is not safe on
+        malformed bytecode, so pass only bytecode you wrote (`bytecode()`).
+        Text nested deeper than 256 brackets is refused before parsing
+        (MLIR's parser would overflow the stack)."""
         if isinstance(module, str):
             module = module.encode()
         if not isinstance(module, (bytes, bytearray, memoryview)):
             raise TypeError("parse: module must be str or bytes, not %s"
                             % type(module).__name__)
+        encoded_name = _c_string("parse", "name", name)
+        if not isinstance(trust_bytecode, bool):
+            raise TypeError("parse: trust_bytecode must be True or False, "
+                            "not %s" % type(trust_bytecode).__name__)
         data = bytes(module)
-        if _lib.birsimCompilerParse(self._s, data, len(data), name.encode()):
+        _lib.birsimCompilerTrustBytecode(self._s, int(trust_bytecode))
+        if _lib.birsimCompilerParse(self._s, data, len(data), encoded_name):
             raise CompilerError("birsim.compiler: %s does not parse" % name,
                                 self.diagnostics)
         return self
 
     def run(self, pipeline: str) -> "Session":
         """Runs a pass pipeline on the module: "convert-to-birsim,canonicalize",
-        or anchored, "builtin.module(...)", as mlir-opt's --pass-pipeline."""
-        if not isinstance(pipeline, str):
-            raise TypeError("run: pipeline must be str, not %s"
-                            % type(pipeline).__name__)
+        or anchored, "builtin.module(...)", as mlir-opt's --pass-pipeline.
+        A pipeline nested on an op its passes do not run on, or on an op
+        MLIR does not know, is a CompilerError before anything runs."""
+        encoded = _c_string("run", "pipeline", pipeline)
         before = _lib.birsimCompilerDiagnosticCount(self._s)
-        if _lib.birsimCompilerRun(self._s, pipeline.encode()):
+        if _lib.birsimCompilerRun(self._s, encoded):
             raise CompilerError("birsim.compiler: pipeline %r failed"
                                 % pipeline, self.diagnostics[before:])
         return self
@@ -163,13 +185,15 @@ class Session:
 
 
 def run(module: Union[str, bytes], pipeline: str, *,
-        bytecode: bool = False, name: str = "<input>") -> Result:
-    """Parses `module` (MLIR text or bytecode), runs `pipeline` on it and
-    returns the module (text, or bytecode when asked) and the diagnostics;
+        bytecode: bool = False, name: str = "<input>",
+        trust_bytecode: bool = False) -> Result:
+    """Parses `module` (MLIR text, or bytecode with `trust_bytecode=True`:
+    Session.parse), runs `pipeline` on it ("" runs no pass) and returns the
+    module (text, or bytecode when asked) and the diagnostics;
     CompilerError (a ValueError) when it does not parse or a pass fails."""
-    s = Session().parse(module, name)
-    if pipeline:
-        s.run(pipeline)
+    _c_string("run", "pipeline", pipeline)  # before parsing anything
+    s = Session().parse(module, name, trust_bytecode=trust_bytecode)
+    s.run(pipeline)
     return Result(s.bytecode() if bytecode else s.text(), s.diagnostics)
 
 

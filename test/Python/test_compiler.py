@@ -96,8 +96,8 @@ def test_bytecode_in_and_out():
                         "convert-to-birsim").module
     code = compiler.run(text, "", bytecode=True).module
     assert isinstance(code, bytes) and code[:4] == b"ML\xefR"
-    assert compiler.run(code, "").module == text
-    folded = compiler.run(code, "canonicalize").module
+    assert compiler.run(code, "", trust_bytecode=True).module == text
+    folded = compiler.run(code, "canonicalize", trust_bytecode=True).module
     assert folded == compiler.run(text, "canonicalize").module
 
 
@@ -126,3 +126,159 @@ def test_errors_name_the_place_and_keep_the_module():
         s.parse(3)
     with pytest.raises(compiler.CompilerError, match="does not parse"):
         compiler.run(b"\x00\x01", "")
+
+
+FUZZ_BYTECODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                             "Fuzz", "regressions", "compiler")
+CAST = ("func.func @f(%x: tensor<2xf32>) -> tensor<2xbf16> {\n"
+        "  %y = birsim.cast %x : tensor<2xf32> to tensor<2xbf16>\n"
+        "  return %y : tensor<2xbf16>\n}\n")
+
+
+def in_a_subprocess(code):
+    """Runs `code` (with `compiler` and CAST imported) in a fresh Python, so
+    that a crash or an abort fails this test, not the whole run."""
+    prelude = "from birsim import compiler\nCAST = %r\n" % CAST
+    return subprocess.run([sys.executable, "-c", prelude + code],
+                          capture_output=True, text=True, timeout=120)
+
+
+@needs_compiler
+@pytest.mark.parametrize("pipeline, message", [
+    ("func.func(birsim-to-llvm)",
+     "birsim-to-llvm runs on 'builtin.module', not on 'func.func'"),
+    ("builtin.module(func.func(birsim-to-llvm))",
+     "birsim-to-llvm runs on 'builtin.module', not on 'func.func'"),
+    ("gpu.module(birsim-to-llvm)",
+     "birsim-to-llvm runs on 'builtin.module', not on 'gpu.module'"),
+    ("any(birsim-to-llvm)",
+     "birsim-to-llvm runs on 'builtin.module', not on 'any'"),
+    ("func.func(sparsifier)",
+     "pipeline 'sparsifier' cannot run nested on 'func.func': it adds pass "
+     "'sparsification-and-bufferization', which runs on 'builtin.module'"),
+    ("func.func(convert-birsim-to-llvm)",
+     "restricted to 'builtin.module' on a PassManager intended to run on "
+     "'func.func'"),
+    ("nonesuch(canonicalize)", "'nonesuch' is not a registered operation"),
+])
+def test_a_pipeline_nested_on_an_op_its_passes_do_not_run_on_is_an_error(
+        pipeline, message):
+    # Before the check, MLIR aborted the process adding the passes.
+    r = in_a_subprocess(
+        "s = compiler.Session().parse(CAST)\nbefore = s.text()\n"
+        "try:\n    s.run(%r)\nexcept compiler.CompilerError as e:\n"
+        "    print(e)\nassert s.text() == before\nprint('kept')\n" % pipeline)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "<pipeline>: error: invalid pass pipeline" in r.stdout
+    assert message in r.stdout and r.stdout.endswith("kept\n")
+
+
+@needs_compiler
+def test_birsim_opt_refuses_the_same_pipelines():
+    here = os.path.dirname(os.path.abspath(birsim.__file__))
+    tool = os.path.join(here, "..", "..", "bin", "birsim-opt")
+    if not os.path.exists(tool):
+        pytest.skip("no birsim-opt beside this package")
+    for pipeline, message in [
+            ("builtin.module(func.func(birsim-to-llvm))", "not on 'func.func'"),
+            ("builtin.module(func.func(sparsifier))",
+             "pipeline 'sparsifier' cannot run nested on 'func.func'"),
+            ("builtin.module(nonesuch(cse))", "not a registered operation")]:
+        r = subprocess.run([tool, "-", "--pass-pipeline=" + pipeline],
+                           input=CAST, capture_output=True, text=True)
+        assert r.returncode == 1 and message in r.stderr, r.stderr[-2000:]
+
+
+@needs_compiler
+def test_pipelines_nest_where_their_passes_run():
+    s = compiler.Session().parse(CAST)
+    s.run("builtin.module(func.func(canonicalize),cse)")
+    s.run("func.func(any(canonicalize))")  # any: MLIR's meaning
+    assert "llvm.call @birsim_cast" in s.run(
+        "builtin.module(birsim-to-llvm)").text()
+
+
+@needs_compiler
+def test_arguments_are_checked_by_name():
+    s = compiler.Session()
+    with pytest.raises(TypeError, match="parse: name must be str, not int"):
+        s.parse(CAST, name=5)
+    with pytest.raises(ValueError, match="name contains an embedded null"):
+        s.parse(CAST, name="a\0b")
+    with pytest.raises(TypeError, match="trust_bytecode must be True or False"):
+        s.parse(CAST, trust_bytecode=1)
+    s.parse(CAST)
+    # The C API takes a NUL-terminated pipeline: "canonicalize\0nonesuch"
+    # ran canonicalize.
+    with pytest.raises(ValueError, match="pipeline contains an embedded null"):
+        s.run("canonicalize\0nonesuch")
+    with pytest.raises(ValueError, match="pipeline contains an embedded null"):
+        compiler.run(CAST, "canonicalize\0nonesuch")
+    # compiler.run(module, None) ran nothing.
+    with pytest.raises(TypeError, match="run: pipeline must be str, not NoneType"):
+        compiler.run(CAST, None)
+    assert compiler.run(CAST, "").module == s.text()  # "" runs no pass
+
+
+@needs_compiler
+@pytest.mark.parametrize("reproducer", [
+    "bytecode-segv", "bytecode-double-free", "bytecode-smallvector-abort",
+    "bytecode-hang"])
+def test_bytecode_is_read_only_when_trusted(reproducer):
+    # Each crashes or hangs MLIR 22's bytecode reader (mlir-opt-22 too).
+    with open(os.path.join(FUZZ_BYTECODE, reproducer), "rb") as f:
+        code = f.read()
+    with pytest.raises(compiler.CompilerError,
+                       match="MLIR bytecode is read only when trusted"):
+        compiler.run(code, "")
+    own = compiler.run(CAST, "", bytecode=True).module
+    with pytest.raises(compiler.CompilerError, match="trust_bytecode=True"):
+        compiler.Session().parse(own)
+    assert compiler.run(own, "", trust_bytecode=True).module == \
+        compiler.run(CAST, "").module
+
+
+def nested_regions(depth):
+    """A function whose body nests `depth` brackets deep ({ of the function,
+    then scf.execute_region's)."""
+    return ("func.func @f() {\n" + "  scf.execute_region {\n" * (depth - 1)
+            + "  scf.yield\n  }\n" * (depth - 1) + "  return\n}\n")
+
+
+@needs_compiler
+def test_nesting_deeper_than_the_limit_is_an_error_before_parsing():
+    s = compiler.Session().parse(nested_regions(256)).run("canonicalize")
+    with pytest.raises(compiler.CompilerError,
+                       match=r"deep\.mlir:257:22: error: nesting deeper than "
+                             r"256 brackets"):
+        compiler.run(nested_regions(257), "", name="deep.mlir")
+    # Strings, comments and arrows do not nest.
+    compiler.run('func.func private @g() -> () attributes {x.s = "%s"}\n'
+                 "// %s\n" % ("[" * 300, "{" * 300), "")
+    compiler.run("func.func private @h(%s) -> ()\n" % ", ".join(
+        ["() -> ()"] * 300), "")
+    assert s.text()
+    # Upstream's parser overflowed the stack on these (SIGSEGV).
+    r = in_a_subprocess(
+        "for text in ['module attributes {x.a = %s%s} {}' % ('[' * 20000, "
+        "']' * 20000), 'module {' * 5000 + '}' * 5000]:\n"
+        "    try:\n        compiler.run(text, '')\n"
+        "    except compiler.CompilerError as e:\n        print(e)\n")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.count("nesting deeper than 256 brackets") == 2
+
+
+@needs_compiler
+def test_the_nesting_limit_fits_a_one_mebibyte_thread():
+    # Parsing, passes and printing at the limit take under 1 MiB of stack.
+    r = in_a_subprocess(
+        "import threading\n"
+        "text = %r\n"
+        "def work():\n"
+        "    s = compiler.Session().parse(text)\n"
+        "    s.run('birsim-fidelity,canonicalize,cse').text()\n"
+        "    s.bytecode()\n    print('ok')\n"
+        "threading.stack_size(1 << 20)\n"
+        "t = threading.Thread(target=work)\nt.start()\nt.join()\n"
+        % nested_regions(256))
+    assert r.returncode == 0 and r.stdout == "ok\n", r.stderr[-2000:]

@@ -1,6 +1,7 @@
 //===- birsim-opt.cpp - birsim pass driver --------------------------------===//
 #include "birsim/Conversion/BirsimToLLVM/PipelineAnchors.h"
 #include "birsim/InitAll.h"
+#include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   birsim::registerAllDialects(registry);
   birsim::registerAllPasses();
+  birsim::registerFoldLimitOption(); // --birsim-fold-limit (D76)
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "birsim optimizer driver\n", registry);
   if (failed(checkPassPipeline(registry)))

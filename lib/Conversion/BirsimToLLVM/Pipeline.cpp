@@ -1,4 +1,5 @@
 //===- Pipeline.cpp - the birsim-to-llvm pipeline -------------------------===//
+#include "birsim/Conversion/BirsimToLLVM/PipelineAnchors.h"
 #include "birsim/Conversion/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -7,6 +8,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -48,9 +50,136 @@ void birsim::buildBirsimToLLVMPipeline(
 }
 
 void birsim::registerBirsimToLLVMPipeline() {
-  PassPipelineRegistration<BirsimToLLVMPipelineOptions>(
+  // Registered by hand rather than through PassPipelineRegistration so that
+  // the builder can refuse an anchor: the pipeline bufferizes whole modules
+  // (One-Shot Bufferize runs on builtin.module only), and adding its passes
+  // to a pass manager nested on any other op would abort the process in
+  // OpPassManager::addPass (D68).
+  registerPassPipeline(
       "birsim-to-llvm",
       "Lower func + birsim ops on tensors to the LLVM dialect, with birsim "
-      "ops as calls into libbirsim_runtime.so",
-      buildBirsimToLLVMPipeline);
+      "ops as calls into libbirsim_runtime.so; runs on builtin.module "
+      "(builtin.module(birsim-to-llvm)), never nested on another op",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        // `any` too: nested there, MLIR would skip every op but a module
+        // without a word.
+        StringRef anchor = pm.getOpAnchorName();
+        StringRef module = ModuleOp::getOperationName();
+        if (anchor != module)
+          return errorHandler(
+              "birsim-to-llvm runs on '" + module + "', not on '" + anchor +
+              "': it bufferizes and lowers whole modules; write " + module +
+              "(birsim-to-llvm)");
+        BirsimToLLVMPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        buildBirsimToLLVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionsHandler) {
+        optionsHandler(BirsimToLLVMPipelineOptions());
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines and their anchors (D68)
+//===----------------------------------------------------------------------===//
+
+LogicalResult birsim::splitPassPipeline(StringRef text,
+                                        std::vector<PipelineElement> &out) {
+  if (text.empty())
+    return success();
+  SmallVector<std::vector<PipelineElement> *, 4> stack = {&out};
+  for (;;) {
+    std::vector<PipelineElement> &level = *stack.back();
+    size_t pos = text.find_first_of(",(){");
+    level.push_back({text.substr(0, pos).trim(), StringRef(), {}});
+    if (pos == StringRef::npos)
+      break;
+    text = text.substr(pos);
+    if (text.front() == '{') {
+      text = text.substr(1);
+      size_t close = StringRef::npos;
+      for (size_t i = 0, braces = 1; i < text.size(); ++i) {
+        if (text[i] == '{')
+          ++braces;
+        else if (text[i] == '}' && --braces == 0) {
+          close = i;
+          break;
+        }
+      }
+      if (close == StringRef::npos)
+        return failure();
+      level.back().options = text.substr(0, close);
+      text = text.substr(close + 1).ltrim();
+    } else if (text.front() == '(') {
+      text = text.substr(1);
+      stack.push_back(&level.back().nested);
+      continue;
+    }
+    while (text.consume_front(")")) {
+      if (stack.size() == 1)
+        return failure();
+      stack.pop_back();
+      text = text.ltrim();
+    }
+    if (text.empty())
+      break;
+    if (!text.consume_front(","))
+      return failure();
+  }
+  return success(stack.size() == 1);
+}
+
+// MLIR refuses a single pass restricted to another op with an error, but
+// a registered pipeline's builder adds its passes directly. Each pipeline is
+// therefore first built into an op-agnostic pass manager, where every pass
+// is accepted, and its passes' ops compared with the anchor.
+LogicalResult birsim::checkPipelineAnchors(ArrayRef<PipelineElement> elements,
+                                           std::optional<StringRef> anchor,
+                                           MLIRContext &context,
+                                           std::string &error) {
+  for (const PipelineElement &element : elements) {
+    if (!element.nested.empty()) {
+      std::optional<StringRef> nestedAnchor;
+      if (element.name != OpPassManager::getAnyOpAnchorName()) {
+        if (!RegisteredOperationName::lookup(element.name, &context)) {
+          error = ("'" + element.name +
+                   "' is not a registered operation, so no pass could run "
+                   "nested on it: anchor passes on a registered op "
+                   "(builtin.module, func.func, ...) or on 'any'")
+                      .str();
+          return failure();
+        }
+        nestedAnchor = element.name;
+      }
+      if (failed(checkPipelineAnchors(element.nested, nestedAnchor, context,
+                                      error)))
+        return failure();
+      continue;
+    }
+    const PassPipelineInfo *pipeline = PassPipelineInfo::lookup(element.name);
+    if (!pipeline || !anchor)
+      continue; // a pass: MLIR's parser checks its anchor
+    OpPassManager probe(OpPassManager::Nesting::Explicit); // op-agnostic
+    auto probeError = [](const Twine &) { return failure(); };
+    // A builder that fails here fails before adding a pass (bad options;
+    // birsim-to-llvm off a module), and fails again in MLIR's parser,
+    // which says why.
+    if (failed(pipeline->addToPipeline(probe, element.options, probeError)))
+      continue;
+    for (Pass &pass : probe.getPasses()) {
+      std::optional<StringRef> passAnchor = pass.getOpName();
+      if (passAnchor && *passAnchor != *anchor) {
+        error = ("pipeline '" + element.name + "' cannot run nested on '" +
+                 *anchor + "': it adds pass '" + pass.getArgument() +
+                 "', which runs on '" + *passAnchor + "' only")
+                    .str();
+        return failure();
+      }
+    }
+  }
+  return success();
 }
