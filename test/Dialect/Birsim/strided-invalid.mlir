@@ -396,6 +396,25 @@ func.func @tensix_pack_into_dst_overlap(%i: memref<4x4xf32>, %o: memref<4x4xbf16
 
 // -----
 
+// A negative stride: refused for a written view (the rule takes strides
+// of at least the span before them).
+func.func @tensix_eltwise_into_dst_negative_stride(%a: memref<4xf32>, %d: memref<4xf32, strided<[-1], offset: 3>>) {
+  // expected-error @+1 {{'birsim.tensix_eltwise_into' op dst of type 'memref<4xf32, strided<[-1], offset: 3>>': a written buffer that is not contiguous row-major must have a strided layout whose elements have distinct addresses}}
+  birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<4xf32>, memref<4xf32> -> memref<4xf32, strided<[-1], offset: 3>>
+  return
+}
+
+// -----
+
+// A span past int64: refused, not wrapped into a smaller one.
+func.func @tensix_eltwise_into_dst_span_overflows(%a: memref<3x2xf32>, %d: memref<3x2xf32, strided<[4611686018427387904, 1]>>) {
+  // expected-error @+1 {{'birsim.tensix_eltwise_into' op dst of type 'memref<3x2xf32, strided<[4611686018427387904, 1]>>': a written buffer that is not contiguous row-major must have a strided layout whose elements have distinct addresses}}
+  birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<3x2xf32>, memref<3x2xf32> -> memref<3x2xf32, strided<[4611686018427387904, 1]>>
+  return
+}
+
+// -----
+
 // A layout that is not strided, read or written.
 func.func @tensix_pack_into_input_not_strided(%i: memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>>, %o: memref<8xf32>) {
   // expected-error @+1 {{'birsim.tensix_pack_into' op input of type 'memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>>' has a layout that is not strided: a runtime call takes a strided buffer (docs/Conversions.md)}}
@@ -415,12 +434,14 @@ func.func @tensix_pack_into_dst_not_strided(%i: memref<8xf32>, %o: memref<8xf32,
 
 // Accepted: a transposed Dest (distinct elements, strides 1 and 32), a Dest
 // of every other row with a dynamic outer size, a size-1 dimension of any
-// stride.
+// stride, a view with no elements.
 func.func @distinct_layouts(%x: memref<32x32xf32>, %t: memref<32x32xf32, strided<[1, 32]>>,
                             %a: memref<?x4xf32>, %d: memref<?x4xf32, strided<[8, 1], offset: ?>>,
-                            %i: memref<1x4xf32>, %o: memref<1x4xf32, strided<[0, 1]>>) {
+                            %i: memref<1x4xf32>, %o: memref<1x4xf32, strided<[0, 1]>>,
+                            %e: memref<0x4xf32>, %z: memref<0x4xf32, strided<[0, 0]>>) {
   birsim.tensix_matmul_into %x, %x, %t dest fp32 src bf16, bf16 : memref<32x32xf32>, memref<32x32xf32> -> memref<32x32xf32, strided<[1, 32]>>
   birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<?x4xf32>, memref<?x4xf32> -> memref<?x4xf32, strided<[8, 1], offset: ?>>
   birsim.tensix_pack_into %i, %o dest fp32 : memref<1x4xf32> -> memref<1x4xf32, strided<[0, 1]>>
+  birsim.tensix_pack_into %e, %z dest fp32 : memref<0x4xf32> -> memref<0x4xf32, strided<[0, 0]>>
   return
 }
