@@ -27,6 +27,7 @@ memref.global "private" @permuted_in_buffer : memref<2x3x4xf32> = dense<[[[1.0, 
 memref.global "private" @permuted_two_buffer : memref<2x3x4xf32> = dense<2.0>
 memref.global "private" @permuted_out_buffer : memref<26xf32> = dense<-7.0>
 memref.global "private" @bf16_out_buffer : memref<8xbf16> = dense<-7.0>
+memref.global "private" @eltwise_sources_buffer : memref<12xf32> = dense<-7.0>
 
 // Not inlined: the runtime computes, not the folder.
 func.func private @eltwise(%a: memref<4xf32>, %b: memref<4xf32>,
@@ -73,6 +74,20 @@ func.func private @pack_acc(%i: memref<4xf32, strided<[?], offset: ?>>,
 func.func private @pack_bcast(%i: memref<4xf32, strided<[0], offset: 5>>,
                               %o: memref<4xf32, strided<[2]>>) {
   birsim.tensix_pack_into %i, %o dest fp32 : memref<4xf32, strided<[0], offset: 5>> -> memref<4xf32, strided<[2]>>
+  return
+}
+
+// Strided sources: staged into contiguous copies, read only.
+func.func private @eltwise_sources(%a: memref<4xf32, strided<[2], offset: 1>>,
+                                   %b: memref<4xf32, strided<[2]>>,
+                                   %d: memref<4xf32, strided<[3]>>) {
+  birsim.tensix_eltwise_into mul %a, %b, %d dest fp32 src tf32 : memref<4xf32, strided<[2], offset: 1>>, memref<4xf32, strided<[2]>> -> memref<4xf32, strided<[3]>>
+  return
+}
+func.func private @matmul_sources(%x: memref<32x32xf32, strided<[64, 1], offset: 32>>,
+                                  %w: memref<32x32xf32, strided<[64, 1]>>,
+                                  %d: memref<32x32xf32>) {
+  birsim.tensix_matmul_into %x, %w, %d dest fp32 src bf16, bf16 : memref<32x32xf32, strided<[64, 1], offset: 32>>, memref<32x32xf32, strided<[64, 1]>> -> memref<32x32xf32>
   return
 }
 
@@ -194,5 +209,36 @@ func.func @main() {
   // CHECK-COUNT-32: {{\[}}-7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  0,  32,  64,  96,  128,  160,  192,  224,  256,  288,  320,  352,  384,  416,  448,  480,  512,  544,  576,  608,  640,  672,  704,  736,  768,  800,  832,  864,  896,  928,  960,  992,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7,  -7]
   %bigu = memref.cast %big : memref<32x64xf32> to memref<*xf32>
   call @printMemrefF32(%bigu) : (memref<*xf32>) -> ()
+
+  // Strided sources: every other element of 1..8 from index 1 times every
+  // other from index 0, [2,4,6,8] x [1,3,5,7], into every third of 12
+  // sentinels; the sources' buffer is unchanged.
+  // CHECK: [2,  -7,  -7,  12,  -7,  -7,  30,  -7,  -7,  56,  -7,  -7]
+  // CHECK: [1,  2,  3,  4,  5,  6,  7,  8]
+  %so = memref.get_global @eltwise_sources_buffer : memref<12xf32>
+  %sov = memref.subview %so[0] [4] [3] : memref<12xf32> to memref<4xf32, strided<[3]>>
+  call @eltwise_sources(%piv, %piv0, %sov) : (memref<4xf32, strided<[2], offset: 1>>, memref<4xf32, strided<[2]>>, memref<4xf32, strided<[3]>>) -> ()
+  %sod = memref.cast %so : memref<12xf32> to memref<?xf32>
+  call @show(%sod) : (memref<?xf32>) -> ()
+  %pidd = memref.cast %pi : memref<8xf32> to memref<?xf32>
+  call @show(%pidd) : (memref<?xf32>) -> ()
+
+  // A matmul of strided views: in0 is columns 32..63 of a 32x64 buffer
+  // of ones beside sentinels, in1 the even rows of a 64x32 buffer whose
+  // odd rows are 1000: row m of the product is 32 n.
+  %xs = memref.alloc() : memref<32x64xf32>
+  linalg.fill ins(%sentinel : f32) outs(%xs : memref<32x64xf32>)
+  %xsv = memref.subview %xs[0, 32] [32, 32] [1, 1] : memref<32x64xf32> to memref<32x32xf32, strided<[64, 1], offset: 32>>
+  linalg.fill ins(%one : f32) outs(%xsv : memref<32x32xf32, strided<[64, 1], offset: 32>>)
+  %ws = memref.alloc() : memref<64x32xf32>
+  %thousand = arith.constant 1000.0 : f32
+  linalg.fill ins(%thousand : f32) outs(%ws : memref<64x32xf32>)
+  %wsv = memref.subview %ws[0, 0] [32, 32] [2, 1] : memref<64x32xf32> to memref<32x32xf32, strided<[64, 1]>>
+  memref.copy %w, %wsv : memref<32x32xf32> to memref<32x32xf32, strided<[64, 1]>>
+  %ms = memref.alloc() : memref<32x32xf32>
+  call @matmul_sources(%xsv, %wsv, %ms) : (memref<32x32xf32, strided<[64, 1], offset: 32>>, memref<32x32xf32, strided<[64, 1]>>, memref<32x32xf32>) -> ()
+  // CHECK-COUNT-32: {{\[}}0,  32,  64,  96,  128,  160,  192,  224,  256,  288,  320,  352,  384,  416,  448,  480,  512,  544,  576,  608,  640,  672,  704,  736,  768,  800,  832,  864,  896,  928,  960,  992]
+  %msu = memref.cast %ms : memref<32x32xf32> to memref<*xf32>
+  call @printMemrefF32(%msu) : (memref<*xf32>) -> ()
   return
 }

@@ -3,8 +3,8 @@
 // Every op of the dialect that lowers to a runtime call over a memref,
 // with each of its memref operands strided (not contiguous row-major) in
 // turn: the ops whose operands must be contiguous say so, naming the op,
-// the operand, the rule and the type; the Tensix buffer forms, whose Dest
-// and L1 operands the lowering stages (tensix-strided.mlir runs them), refuse
+// the operand, the rule and the type; the Tensix buffer forms, whose
+// operands the lowering stages (tensix-strided.mlir runs them), refuse
 // a written layout whose elements may share an address and a layout that is
 // not strided (docs/Conversions.md, "Buffers the runtime takes"; D72).
 
@@ -233,42 +233,6 @@ func.func @tt_fp8_decode_into_dst(%a0: memref<8xi8>, %a1: memref<8xf32, strided<
 
 // -----
 
-// A strided lhs.
-func.func @tensix_eltwise_into_lhs(%a0: memref<8xf32, strided<[2]>>, %a1: memref<8xf32>, %a2: memref<8xf32>) {
-  // expected-error @+1 {{'birsim.tensix_eltwise_into' op operand #0 must be contiguous row-major memref of f32 values (identity layout, or row-major strides with any offset), but got 'memref<8xf32, strided<[2]>>'}}
-  birsim.tensix_eltwise_into mul %a0, %a1, %a2 dest fp32 src tf32 : memref<8xf32, strided<[2]>>, memref<8xf32> -> memref<8xf32>
-  return
-}
-
-// -----
-
-// A strided rhs.
-func.func @tensix_eltwise_into_rhs(%a0: memref<8xf32>, %a1: memref<8xf32, strided<[2]>>, %a2: memref<8xf32>) {
-  // expected-error @+1 {{'birsim.tensix_eltwise_into' op operand #1 must be contiguous row-major memref of f32 values (identity layout, or row-major strides with any offset), but got 'memref<8xf32, strided<[2]>>'}}
-  birsim.tensix_eltwise_into mul %a0, %a1, %a2 dest fp32 src tf32 : memref<8xf32>, memref<8xf32, strided<[2]>> -> memref<8xf32>
-  return
-}
-
-// -----
-
-// A strided in0.
-func.func @tensix_matmul_into_in0(%a0: memref<32x32xf32, strided<[64, 1]>>, %a1: memref<32x32xf32>, %a2: memref<32x32xf32>) {
-  // expected-error @+1 {{'birsim.tensix_matmul_into' op operand #0 must be contiguous row-major memref of f32 values (identity layout, or row-major strides with any offset), but got 'memref<32x32xf32, strided<[64, 1]>>'}}
-  birsim.tensix_matmul_into %a0, %a1, %a2 dest fp32 src bf16, bf16 : memref<32x32xf32, strided<[64, 1]>>, memref<32x32xf32> -> memref<32x32xf32>
-  return
-}
-
-// -----
-
-// A strided in1.
-func.func @tensix_matmul_into_in1(%a0: memref<32x32xf32>, %a1: memref<32x32xf32, strided<[64, 1]>>, %a2: memref<32x32xf32>) {
-  // expected-error @+1 {{'birsim.tensix_matmul_into' op operand #1 must be contiguous row-major memref of f32 values (identity layout, or row-major strides with any offset), but got 'memref<32x32xf32, strided<[64, 1]>>'}}
-  birsim.tensix_matmul_into %a0, %a1, %a2 dest fp32 src bf16, bf16 : memref<32x32xf32>, memref<32x32xf32, strided<[64, 1]>> -> memref<32x32xf32>
-  return
-}
-
-// -----
-
 // A strided tiles.
 func.func @bfp_pack_into_tiles(%a0: memref<2x32x32xf32, strided<[2048, 32, 1]>>, %a1: memref<2x1088xi8>) {
   // expected-error @+1 {{'birsim.bfp_pack_into' op operand #0 must be contiguous row-major memref of N x R x C tiles (identity layout, or row-major strides with any offset), but got 'memref<2x32x32xf32, strided<[2048, 32, 1]>>'}}
@@ -443,5 +407,14 @@ func.func @distinct_layouts(%x: memref<32x32xf32>, %t: memref<32x32xf32, strided
   birsim.tensix_eltwise_into mul %a, %a, %d dest fp32 src tf32 : memref<?x4xf32>, memref<?x4xf32> -> memref<?x4xf32, strided<[8, 1], offset: ?>>
   birsim.tensix_pack_into %i, %o dest fp32 : memref<1x4xf32> -> memref<1x4xf32, strided<[0, 1]>>
   birsim.tensix_pack_into %e, %z dest fp32 : memref<0x4xf32> -> memref<0x4xf32, strided<[0, 0]>>
+  return
+}
+
+// -----
+
+// A source whose layout is not strided at all.
+func.func @tensix_eltwise_into_lhs_not_strided(%a: memref<4xf32, affine_map<(d0) -> (d0 floordiv 2)>>, %b: memref<4xf32>, %d: memref<4xf32>) {
+  // expected-error @+1 {{'birsim.tensix_eltwise_into' op lhs of type 'memref<4xf32, affine_map<(d0) -> (d0 floordiv 2)>>' has a layout that is not strided: a runtime call takes a strided buffer (docs/Conversions.md)}}
+  birsim.tensix_eltwise_into mul %a, %b, %d dest fp32 src tf32 : memref<4xf32, affine_map<(d0) -> (d0 floordiv 2)>>, memref<4xf32> -> memref<4xf32>
   return
 }

@@ -283,7 +283,7 @@ LogicalResult DmaComputeIntoOp::verify() {
   for (Value src : getSrcs()) {
     auto type = cast<MemRefType>(src.getType());
     if (type.hasStaticShape() && dst.hasStaticShape() &&
-        type.getNumElements() != dst.getNumElements())
+        checkedElementCount(type) != checkedElementCount(dst))
       return emitOpError("source ") << type << " and destination " << dst
                                     << " differ in element count";
   }
@@ -471,7 +471,9 @@ static LogicalResult verifyTensixBuffer(Operation *op, Value buffer,
 }
 
 LogicalResult TensixEltwiseIntoOp::verify() {
-  if (failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
+  if (failed(verifyTensixBuffer(*this, getLhs(), "lhs", false)) ||
+      failed(verifyTensixBuffer(*this, getRhs(), "rhs", false)) ||
+      failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
     return failure();
   return verifyTensixEltwise(*this, getOp(), getDest(), getSrc(),
                              getFidelity(), getArch(), getDst().getType());
@@ -482,7 +484,9 @@ LogicalResult TensixMatmulOp::verify() {
                             getIn1().getType(), getType());
 }
 LogicalResult TensixMatmulIntoOp::verify() {
-  if (failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
+  if (failed(verifyTensixBuffer(*this, getIn0(), "in0", false)) ||
+      failed(verifyTensixBuffer(*this, getIn1(), "in1", false)) ||
+      failed(verifyTensixBuffer(*this, getDst(), "dst", true)))
     return failure();
   return verifyTensixMatmul(*this, getDest(), getIn0Src(), getIn1Src(),
                             getFidelity(), getArch(), getIn0().getType(),

@@ -746,8 +746,8 @@ def Birsim_TensixEltwiseIntoOp : Birsim_BufferOp<"tensix_eltwise_into",
     ```
   }];
   let arguments = (ins Birsim_TensixOpAttr:$op,
-      Arg<Birsim_F32Buffer, "", [MemRead]>:$lhs,
-      Arg<Birsim_F32Buffer, "", [MemRead]>:$rhs,
+      Arg<MemRefOf<[F32]>, "", [MemRead]>:$lhs,
+      Arg<MemRefOf<[F32]>, "", [MemRead]>:$rhs,
       Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead, MemWrite]>:$dst,
       Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$src,
       DefaultValuedAttr<Birsim_TensixFidelityAttr,
@@ -773,8 +773,8 @@ def Birsim_TensixMatmulIntoOp : Birsim_BufferOp<"tensix_matmul_into",
     birsim.tensix_matmul_into %x, %w, %d dest fp32 src bf16, bf16 accumulate : memref<32x64xf32>, memref<64x32xf32> -> memref<32x32xf32>
     ```
   }];
-  let arguments = (ins Arg<Birsim_F32Buffer, "", [MemRead]>:$in0,
-      Arg<Birsim_F32Buffer, "", [MemRead]>:$in1,
+  let arguments = (ins Arg<MemRefOf<[F32]>, "", [MemRead]>:$in0,
+      Arg<MemRefOf<[F32]>, "", [MemRead]>:$in1,
       Arg<MemRefOf<[F32, BF16, F16]>, "", [MemRead, MemWrite]>:$dst,
       Birsim_TensixDestAttr:$dest, Birsim_TensixSrcAttr:$in0_src,
       Birsim_TensixSrcAttr:$in1_src,
