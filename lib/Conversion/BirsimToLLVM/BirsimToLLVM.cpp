@@ -44,16 +44,9 @@ static int dtypeOf(Value value) {
 
 /// Elements in a scalar (1) or vector value.
 static int64_t valueCount(Type type) {
-  auto vector = dyn_cast<VectorType>(type);
-  if (!vector)
-    return 1;
-  int64_t count = 1;
-  for (int64_t size : vector.getShape()) {
-    std::optional<int64_t> product = llvm::checkedMul(count, size);
-    assert(product && "checkRuntimeOperands checks the static sizes");
-    count = *product;
-  }
-  return count;
+  std::optional<uint64_t> count = checkedElementCount(type);
+  assert(count && "checkRuntimeOperands checks the static sizes");
+  return int64_t(*count);
 }
 
 /// The MemoryReductionOp AluOpType2MemoryReduction gives a verified cce_op.

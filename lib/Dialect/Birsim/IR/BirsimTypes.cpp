@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace birsim;
@@ -76,7 +77,10 @@ bool birsim::isContiguousRowMajor(MemRefType type) {
       return false;
     if (type.isDynamicDim(i))
       return i == 0; // only the outermost size may be unknown
-    expected *= type.getDimSize(i);
+    std::optional<int64_t> next = llvm::checkedMul(expected, type.getDimSize(i));
+    if (!next) // no buffer spans it (D76)
+      return false;
+    expected = *next;
   }
   return true;
 }
