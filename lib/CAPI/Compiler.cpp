@@ -284,11 +284,22 @@ int birsimCompilerRun(BirsimCompilerSession *session, const char *pipeline) {
   StringRef text = StringRef(pipeline).trim();
   StringRef anchor = ModuleOp::getOperationName();
   std::vector<birsim::PipelineElement> elements;
-  if (succeeded(birsim::splitPassPipeline(text, elements))) {
+  bool tooDeep;
+  bool split = succeeded(birsim::splitPassPipeline(text, elements, tooDeep));
+  if (tooDeep) {
+    session->add(BIRSIM_COMPILER_ERROR, "<pipeline>",
+                 "invalid pass pipeline: anchors nest deeper than " +
+                     std::to_string(birsim::kMaxPipelineNesting) +
+                     " (MLIR's parser and pass manager recurse on each)");
+    return 1;
+  }
+  if (split) {
     if (elements.size() == 1 && elements[0].name == anchor &&
         !elements[0].nested.empty()) {
       text = text.drop_front(anchor.size()).ltrim().drop_front().drop_back();
-      elements = std::move(elements[0].nested);
+      std::vector<birsim::PipelineElement> nested =
+          std::move(elements[0].nested);
+      elements = std::move(nested);
     }
     // Before MLIR builds anything: a pipeline whose passes cannot run at
     // their anchor would abort the process there (D68).

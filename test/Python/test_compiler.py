@@ -160,6 +160,15 @@ def in_a_subprocess(code):
      "restricted to 'builtin.module' on a PassManager intended to run on "
      "'func.func'"),
     ("nonesuch(canonicalize)", "'nonesuch' is not a registered operation"),
+    # Pipelines in options, parsed later on an anchor the text does not show.
+    ("inline{default-pipeline=sparsifier}",
+     "pipeline 'sparsifier' in the options of 'inline' would run nested on "
+     "an op its passes may not run on (it adds "
+     "'sparsification-and-bufferization', which runs on 'builtin.module'"),
+    ("inline{op-pipelines=func.func(sparsifier)}",
+     "pipeline 'sparsifier' in the options of 'inline'"),
+    ("inline{default-pipeline=birsim-to-llvm}",
+     "pipeline 'birsim-to-llvm' in the options of 'inline'"),
 ])
 def test_a_pipeline_nested_on_an_op_its_passes_do_not_run_on_is_an_error(
         pipeline, message):
@@ -174,6 +183,17 @@ def test_a_pipeline_nested_on_an_op_its_passes_do_not_run_on_is_an_error(
 
 
 @needs_compiler
+def test_a_pipeline_nested_deeper_than_the_limit_is_an_error():
+    # MLIR's parser and pass manager recurse per anchor (30,000: SIGSEGV).
+    r = in_a_subprocess(
+        "s = compiler.Session().parse(CAST)\n"
+        "try:\n    s.run('any(' * 30000 + 'cse' + ')' * 30000)\n"
+        "except compiler.CompilerError as e:\n    print(e)\n")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "invalid pass pipeline: anchors nest deeper than 256" in r.stdout
+
+
+@needs_compiler
 def test_birsim_opt_refuses_the_same_pipelines():
     here = os.path.dirname(os.path.abspath(birsim.__file__))
     tool = os.path.join(here, "..", "..", "bin", "birsim-opt")
@@ -183,7 +203,11 @@ def test_birsim_opt_refuses_the_same_pipelines():
             ("builtin.module(func.func(birsim-to-llvm))", "not on 'func.func'"),
             ("builtin.module(func.func(sparsifier))",
              "pipeline 'sparsifier' cannot run nested on 'func.func'"),
-            ("builtin.module(nonesuch(cse))", "not a registered operation")]:
+            ("builtin.module(nonesuch(cse))", "not a registered operation"),
+            ("builtin.module(inline{default-pipeline=sparsifier})",
+             "pipeline 'sparsifier' in the options of 'inline'"),
+            ("builtin.module(" + "any(" * 300 + "cse" + ")" * 301,
+             "anchors nest deeper than 256")]:
         r = subprocess.run([tool, "-", "--pass-pipeline=" + pipeline],
                            input=CAST, capture_output=True, text=True)
         assert r.returncode == 1 and message in r.stderr, r.stderr[-2000:]
@@ -194,6 +218,8 @@ def test_pipelines_nest_where_their_passes_run():
     s = compiler.Session().parse(CAST)
     s.run("builtin.module(func.func(canonicalize),cse)")
     s.run("func.func(any(canonicalize))")  # any: MLIR's meaning
+    s.run("any(" * 255 + "cse" + ")" * 255)  # 256 deep with builtin.module
+    s.run("inline{default-pipeline=canonicalize}")
     assert "llvm.call @birsim_cast" in s.run(
         "builtin.module(birsim-to-llvm)").text()
 

@@ -19,14 +19,22 @@ static mlir::LogicalResult checkPassPipeline(mlir::DialectRegistry &registry) {
   const std::string &text =
       static_cast<llvm::cl::opt<std::string> *>(it->second)->getValue();
   std::vector<birsim::PipelineElement> elements;
-  if (text.empty() || failed(birsim::splitPassPipeline(text, elements)))
-    return mlir::success(); // MLIR's parser says what is wrong
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
+  bool tooDeep;
   std::string error;
-  if (succeeded(birsim::checkPipelineAnchors(elements, std::nullopt, context,
-                                             error)))
+  if (text.empty())
     return mlir::success();
+  if (failed(birsim::splitPassPipeline(text, elements, tooDeep))) {
+    if (!tooDeep)
+      return mlir::success(); // MLIR's parser says what is wrong
+    error = "anchors nest deeper than " +
+            std::to_string(birsim::kMaxPipelineNesting);
+  } else {
+    mlir::MLIRContext context(registry);
+    context.loadAllAvailableDialects();
+    if (succeeded(birsim::checkPipelineAnchors(elements, std::nullopt,
+                                               context, error)))
+      return mlir::success();
+  }
   llvm::errs() << "birsim-opt: invalid pass pipeline '" << text
                << "': " << error << "\n";
   return mlir::failure();

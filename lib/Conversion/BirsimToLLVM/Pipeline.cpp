@@ -88,7 +88,9 @@ void birsim::registerBirsimToLLVMPipeline() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult birsim::splitPassPipeline(StringRef text,
-                                        std::vector<PipelineElement> &out) {
+                                        std::vector<PipelineElement> &out,
+                                        bool &tooDeep) {
+  tooDeep = false;
   if (text.empty())
     return success();
   SmallVector<std::vector<PipelineElement> *, 4> stack = {&out};
@@ -115,6 +117,10 @@ LogicalResult birsim::splitPassPipeline(StringRef text,
       level.back().options = text.substr(0, close);
       text = text.substr(close + 1).ltrim();
     } else if (text.front() == '(') {
+      if (stack.size() > kMaxPipelineNesting) {
+        tooDeep = true;
+        return failure();
+      }
       text = text.substr(1);
       stack.push_back(&level.back().nested);
       continue;
@@ -137,6 +143,62 @@ LogicalResult birsim::splitPassPipeline(StringRef text,
 // a registered pipeline's builder adds its passes directly. Each pipeline is
 // therefore first built into an op-agnostic pass manager, where every pass
 // is accepted, and its passes' ops compared with the anchor.
+
+/// The first pass `pipeline` (with `options`) adds at its own level that runs
+/// on one op other than `anchor` (none: on one op at all), with that op in
+/// `passAnchor`; "" for none, or nullopt when the builder fails (which it
+/// does before adding a pass: bad options; birsim-to-llvm off a module).
+static std::optional<std::string>
+firstPassOffAnchor(const PassPipelineInfo &pipeline, StringRef options,
+                   std::optional<StringRef> anchor, std::string &passAnchor) {
+  OpPassManager probe(OpPassManager::Nesting::Explicit); // op-agnostic
+  auto quiet = [](const Twine &) { return failure(); };
+  if (failed(pipeline.addToPipeline(probe, options, quiet)))
+    return std::nullopt;
+  for (Pass &pass : probe.getPasses()) {
+    std::optional<StringRef> op = pass.getOpName();
+    if (op && (!anchor || *op != *anchor)) {
+      passAnchor = op->str();
+      return pass.getArgument().str();
+    }
+  }
+  return std::string();
+}
+
+/// Pass options may hold pipelines that MLIR parses later, on an anchor
+/// the text does not show (`inline{default-pipeline=sparsifier}` runs on
+/// each callable op): a registered pipeline named anywhere in `options`
+/// must add no pass restricted to one op at its own level.
+static LogicalResult checkOptions(const birsim::PipelineElement &element,
+                                  std::string &error) {
+  StringRef rest = element.options;
+  auto isNameChar = [](char c) {
+    return llvm::isAlnum(c) || c == '-' || c == '_' || c == '.';
+  };
+  while (!rest.empty()) {
+    rest = rest.drop_until(isNameChar);
+    StringRef word = rest.take_while(isNameChar);
+    rest = rest.drop_front(word.size());
+    const PassPipelineInfo *pipeline = PassPipelineInfo::lookup(word);
+    if (!pipeline)
+      continue;
+    std::string passAnchor;
+    std::optional<std::string> pass =
+        firstPassOffAnchor(*pipeline, StringRef(), std::nullopt, passAnchor);
+    if (pass && pass->empty())
+      continue;
+    error = ("pipeline '" + word + "' in the options of '" + element.name +
+             "' would run nested on an op its passes may not run on" +
+             (pass ? " (it adds '" + *pass + "', which runs on '" +
+                         passAnchor + "' only)"
+                   : "") +
+             ": run it on its anchor outside the options")
+                .str();
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult birsim::checkPipelineAnchors(ArrayRef<PipelineElement> elements,
                                            std::optional<StringRef> anchor,
                                            MLIRContext &context,
@@ -160,25 +222,22 @@ LogicalResult birsim::checkPipelineAnchors(ArrayRef<PipelineElement> elements,
         return failure();
       continue;
     }
+    if (failed(checkOptions(element, error)))
+      return failure();
     const PassPipelineInfo *pipeline = PassPipelineInfo::lookup(element.name);
     if (!pipeline || !anchor)
       continue; // a pass: MLIR's parser checks its anchor
-    OpPassManager probe(OpPassManager::Nesting::Explicit); // op-agnostic
-    auto probeError = [](const Twine &) { return failure(); };
-    // A builder that fails here fails before adding a pass (bad options;
-    // birsim-to-llvm off a module), and fails again in MLIR's parser,
-    // which says why.
-    if (failed(pipeline->addToPipeline(probe, element.options, probeError)))
-      continue;
-    for (Pass &pass : probe.getPasses()) {
-      std::optional<StringRef> passAnchor = pass.getOpName();
-      if (passAnchor && *passAnchor != *anchor) {
-        error = ("pipeline '" + element.name + "' cannot run nested on '" +
-                 *anchor + "': it adds pass '" + pass.getArgument() +
-                 "', which runs on '" + *passAnchor + "' only")
-                    .str();
-        return failure();
-      }
+    // A builder that fails here fails again in MLIR's parser, which says
+    // why.
+    std::string passAnchor;
+    std::optional<std::string> pass =
+        firstPassOffAnchor(*pipeline, element.options, anchor, passAnchor);
+    if (pass && !pass->empty()) {
+      error = ("pipeline '" + element.name + "' cannot run nested on '" +
+               *anchor + "': it adds pass '" + *pass + "', which runs on '" +
+               passAnchor + "' only")
+                  .str();
+      return failure();
     }
   }
   return success();

@@ -30,11 +30,19 @@ struct PipelineElement {
   std::vector<PipelineElement> nested;
 };
 
+/// The deepest a pipeline may nest anchors (`a(b(c(...)))`): MLIR's parser
+/// and pass manager recurse on each level, and a pipeline nested 30,000
+/// deep overflowed the stack.
+constexpr size_t kMaxPipelineNesting = 256;
+
 /// Splits `text` with the grammar of MLIR's parser (TextualPipeline in
-/// mlir/lib/Pass/PassRegistry.cpp), step for step; fails exactly where that
-/// parser fails, which then says why before building anything.
+/// mlir/lib/Pass/PassRegistry.cpp), step for step; fails where that parser
+/// fails, which then says why before building anything, and, setting
+/// `tooDeep`, where anchors nest deeper than kMaxPipelineNesting, which the
+/// caller must refuse itself.
 mlir::LogicalResult splitPassPipeline(llvm::StringRef text,
-                                      std::vector<PipelineElement> &out);
+                                      std::vector<PipelineElement> &out,
+                                      bool &tooDeep);
 
 /// Checks that every element of `elements`, nested on `anchor` (none: `any`,
 /// or the top of a pipeline written with its anchor), can be added there:
