@@ -1,0 +1,23 @@
+// A pipeline nested on an op its passes do not run on is an error, never
+// an abort of birsim-opt (LLVM ERROR: Can't add pass ... restricted to
+// 'builtin.module', exit 134, before; D68). `not` fails on a crash.
+// RUN: not birsim-opt %s --pass-pipeline='builtin.module(func.func(birsim-to-llvm))' 2>&1 | FileCheck %s --check-prefix=FUNC
+// RUN: not birsim-opt %s --pass-pipeline='builtin.module(gpu.module(birsim-to-llvm))' 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: not birsim-opt %s --pass-pipeline='builtin.module(any(birsim-to-llvm))' 2>&1 | FileCheck %s --check-prefix=ANY
+// RUN: not birsim-opt %s -p 'builtin.module(func.func(sparsifier))' 2>&1 | FileCheck %s --check-prefix=SPARSE
+// RUN: not birsim-opt %s --pass-pipeline='builtin.module(inline{default-pipeline=sparsifier})' 2>&1 | FileCheck %s --check-prefix=OPTIONS
+// RUN: not birsim-opt %s --pass-pipeline='builtin.module(nonesuch(cse))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: birsim-opt %s --pass-pipeline='builtin.module(birsim-to-llvm)' | FileCheck %s --check-prefix=MODULE
+
+// FUNC: error: birsim-to-llvm runs on 'builtin.module', not on 'func.func': it bufferizes and lowers whole modules; write builtin.module(birsim-to-llvm)
+// GPU: error: birsim-to-llvm runs on 'builtin.module', not on 'gpu.module'
+// ANY: error: birsim-to-llvm runs on 'builtin.module', not on 'any'
+// SPARSE: birsim-opt: invalid pass pipeline 'builtin.module(func.func(sparsifier))': pipeline 'sparsifier' cannot run nested on 'func.func': it adds pass 'sparsification-and-bufferization', which runs on 'builtin.module' only
+// OPTIONS: pipeline 'sparsifier' in the options of 'inline' would run nested on an op its passes may not run on
+// UNKNOWN: 'nonesuch' is not a registered operation
+// MODULE: llvm.call @birsim_cast
+
+func.func @f(%x: tensor<2xf32>) -> tensor<2xbf16> {
+  %y = birsim.cast %x : tensor<2xf32> to tensor<2xbf16>
+  return %y : tensor<2xbf16>
+}
