@@ -10,6 +10,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/FloatTest.cpp
   Core/MxTest.cpp
   Core/ReduceTest.cpp
+  Core/SfpuTest.cpp
   Core/TensixMatmulTest.cpp
   Core/TensixTest.cpp
   Core/TtFp8Test.cpp)
