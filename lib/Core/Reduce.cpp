@@ -431,7 +431,14 @@ Status scatterAccumulate(int op, void *dst, size_t dstCount, const void *src,
                          FidelityCounts *counts) {
   Reducer reducer;
   const DtypeInfo *info;
-  if (Status s = resolveAndCheck(op, dtype, dst, src, count, reducer, info))
+  if (Status s = resolveReducer(op, dtype, reducer, info))
+    return s;
+  // dst holds dstCount elements, src count: each buffer against its own
+  // (resolveAndCheck's count-long dst saw an overlap with a source past a
+  // smaller destination); checkScatter refuses any overlap.
+  if (Status s = checkBuffers(src, src, count, info->bytes))
+    return s;
+  if (Status s = checkBuffers(dst, dst, dstCount, info->bytes))
     return s;
   if (Status s = checkScatter(dst, dstCount, info->bytes, src, info->bytes,
                               indices, count))

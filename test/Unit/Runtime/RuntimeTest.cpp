@@ -448,6 +448,38 @@ TEST(RuntimeAbi, TensixEltwiseAndPack) {
     EXPECT_EQ(k, 0xAAAA);
 }
 
+// A scatter's destination holds dst_count elements, not count: a source
+// right after a smaller destination does not overlap it (found by
+// AllOutputsGuarded: the scatter said "partly overlap" where heap layout
+// put the source there).
+TEST(RuntimeAbi, ScatterSourceAfterASmallerDestinationIsNoOverlap) {
+  float buffer[2 + 8] = {};
+  float *dst = buffer, *src = buffer + 2;
+  for (int i = 0; i < 8; ++i)
+    src[i] = float(i + 1);
+  int64_t indices[8] = {0, 1, 0, 1, 0, 1, 0, 1};
+  for (int op : {BIRSIM_OP_COPY, BIRSIM_OP_ADD}) {
+    dst[0] = dst[1] = 0.0f;
+    ASSERT_EQ(birsim_scatter_accumulate(op, dst, 2, src, indices, 8, 16),
+              BIRSIM_OK)
+        << lastError();
+    EXPECT_EQ(dst[0], op == BIRSIM_OP_COPY ? 7.0f : 16.0f);
+    EXPECT_EQ(dst[1], op == BIRSIM_OP_COPY ? 8.0f : 20.0f);
+  }
+  // Overlapping the destination's own elements is still refused.
+  EXPECT_EQ(birsim_scatter_accumulate(BIRSIM_OP_ADD, buffer, 3, src, indices,
+                                      8, 16),
+            BIRSIM_EINVAL);
+  EXPECT_NE(lastError().find("overlap"), std::string::npos);
+  // A null destination with elements is refused; with none, an index is.
+  EXPECT_EQ(birsim_scatter_accumulate(BIRSIM_OP_ADD, nullptr, 2, src, indices,
+                                      8, 16),
+            BIRSIM_EINVAL);
+  EXPECT_EQ(birsim_scatter_accumulate(BIRSIM_OP_ADD, nullptr, 0, src, indices,
+                                      8, 16),
+            BIRSIM_EINDEX);
+}
+
 // Issue 64: a C boolean is 0 or 1; 2 and 7 were taken as true.
 TEST(RuntimeAbi, TensixBooleansAreZeroOrOne) {
   float a[1] = {1.5f}, b[1] = {2.0f};
