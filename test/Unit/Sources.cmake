@@ -9,6 +9,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/BfpMixedTest.cpp
   Core/FloatTest.cpp
   Core/MxTest.cpp
+  Core/PlainSfpuTest.cpp
   Core/ReduceTest.cpp
   Core/SfpuTest.cpp
   Core/TensixMatmulTest.cpp
@@ -24,3 +25,7 @@ set(BIRSIM_SIMD_TEST_SOURCES
 set(BIRSIM_RUNTIME_TEST_SOURCES
   Runtime/RuntimeTest.cpp
   Runtime/AbiTableTest.cpp)
+# With lib/Runtime/Runtime.cpp compiled in: the path it selects is the
+# runtime's (every output between guard bytes on every path).
+set(BIRSIM_RUNTIME_PATHS_TEST_SOURCES
+  Runtime/GuardTest.cpp)
