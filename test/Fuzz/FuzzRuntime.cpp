@@ -216,7 +216,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 10: { // the Tensix FPU and packer, any settings, accumulating or not
     int arch = int(in.take(1) % 4) - 1; // -1..2: invalid ones included
     int destKind = int(in.take(1) % 5) - 1;
-    bool accumulate = in.take(1) & 1;
+    // accumulate / l1_accumulate is a C boolean: -1 and 2 are refused
+    // before anything else (nothing written, nothing counted).
+    int accumulate = int(in.take(1) % 4) - 1;
+    auto unlessNoBoolean = [&](auto reference) {
+      return accumulate == 0 || accumulate == 1
+                 ? reference()
+                 : Status::error(ErrorCode::invalidArgument);
+    };
     unsigned which = unsigned(in.take(1) % 3);
     if (which == 2) { // the matmul: shapes multiples of 32 or not
       const size_t ms[] = {0, 32, 48}, ks[] = {0, 16, 32, 64},
@@ -233,9 +240,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       compare(birsim_tensix_matmul(arch, phases, destKind, in0Src, in1Src,
                                    in0.data(), in1.data(), m, k, n,
                                    got.data(), accumulate),
-              tensixMatmul(arch, phases, destKind, in0Src, in1Src, in0.data(),
-                           in1.data(), m, k, n, want.data(), accumulate,
-                           refCounts),
+              unlessNoBoolean([&] {
+                return tensixMatmul(arch, phases, destKind, in0Src, in1Src,
+                                    in0.data(), in1.data(), m, k, n,
+                                    want.data(), accumulate, refCounts);
+              }),
               got, want, before);
     } else if (which == 1) {
       int tensixOp = int(in.take(1) % 5) - 1;
@@ -246,16 +255,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       compare(birsim_tensix_eltwise(arch, tensixOp, phases, destKind,
                                     srcFormat, a, b, count, got.data(),
                                     accumulate),
-              tensixEltwise(arch, tensixOp, phases, destKind, srcFormat, a, b,
-                            count, want.data(), accumulate, refCounts),
+              unlessNoBoolean([&] {
+                return tensixEltwise(arch, tensixOp, phases, destKind,
+                                     srcFormat, a, b, count, want.data(),
+                                     accumulate, refCounts);
+              }),
               got, want, before);
     } else {
       const int outDtypes[] = {-1, 1, 12, 13, 16, 40};
       int outDtype = outDtypes[in.take(1) % 6];
+      // L1 may hold a NaN at its last value: the bf16 accumulation redoes
+      // such a step apart, and on AVX-512 once redid a masked tail whole,
+      // past the output (issue 64).
+      const DtypeInfo *out = lookupDtype(outDtype);
+      if ((in.take(1) & 1) && count && out && out->format) {
+        uint32_t nan = out->bytes == 4 ? 0x7FC00000u
+                       : outDtype == 12 ? 0x7FC0u
+                                        : 0x7E00u;
+        for (std::vector<uint8_t> *l1 : {&got, &want, &before})
+          std::memcpy(l1->data() + (count - 1) * out->bytes, &nan, out->bytes);
+      }
       compare(birsim_tensix_pack(arch, destKind, src.data(), count, outDtype,
                                  got.data(), accumulate),
-              tensixPack(arch, destKind, src.data(), count, outDtype,
-                         want.data(), accumulate),
+              unlessNoBoolean([&] {
+                return tensixPack(arch, destKind, src.data(), count, outDtype,
+                                  want.data(), accumulate);
+              }),
               got, want, before);
     }
     break;
@@ -263,7 +288,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 9: { // per-tile mixed BFP: pack, unpack, the checked forms, assign
     size_t rows = 32 * size_t(in.take(1) % 3) + (in.take(1) % 8 == 0 ? 16 : 0);
     size_t cols = 32 * size_t(in.take(1) % 3);
-    unsigned flags = unsigned(in.take(1) % 4);
+    unsigned flags = unsigned(in.take(1) % 32); // every flag, invalid too
     int input = int(in.take(1) % 22) - 1;
     unsigned form = unsigned(in.take(1) % 5);
     std::vector<uint8_t> codes = in.bytes(3);
