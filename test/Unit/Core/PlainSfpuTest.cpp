@@ -634,6 +634,292 @@ TEST(PlainSfpu, Refusals) {
                   "TEN-2932: SFPU result write to LReg[5]"));
 }
 
+/// One instruction on lanes holding l0-l3 (every lane); L[dest] lane 0.
+uint32_t one(int arch, const char *text, uint32_t l0, uint32_t l1, uint32_t l2 = 0,
+             uint32_t l3 = 0, int reg = 0) {
+  Lane r = runOne(arch, text, l0, l1, l2, l3);
+  EXPECT_EQ(r.status, 0) << text << ": " << r.error;
+  return r.s.lreg[reg][0];
+}
+
+TEST(PlainSfpu, SingleInstructionsByHand) {
+  const int W = kWormhole, B = kBlackhole;
+  // SFPLUT: |L3| = 0.5 < 1 takes L0's bytes: A = lut8(0x10) = 0.5, C =
+  // lut8(0x20) = 0.25; the sign is L3's.
+  EXPECT_EQ(one(W, "SFPLUT 4, 4, 0", 0x1020, 0, 0, 0xBF000000, 4), 0xBF000000u);
+  EXPECT_EQ(plain::lut8(0xFF), 0u);
+  // SFPLUTFP32: |L3| = 1.25 takes the low halves of L1 and L5.
+  {
+    Lane r = runOne(W, "SFPNOP", 0, 0x3800, 0, 0x3FA00000);
+    for (int lane = 0; lane < 32; ++lane)
+      r.s.lreg[5][lane] = 0x3C00;
+    std::string error;
+    ASSERT_EQ(plain::step(W, "SFPLUTFP32 6, 2", r.s, &error), 0) << error;
+    EXPECT_EQ(r.s.lreg[6][0], 0x3FD00000u); // 0.5 * 1.25 + 1
+  }
+  // SFPDIVP2: mode 1 wraps the exponent, leaves exponent 255; mode 0 sets it.
+  EXPECT_EQ(one(W, "SFPDIVP2 10, 1, 0, 1", 0, 0x7D000000), 0x02000000u);
+  EXPECT_EQ(one(W, "SFPDIVP2 10, 1, 0, 1", 0, 0xFF800001), 0xFF800001u);
+  EXPECT_EQ(one(W, "SFPDIVP2 0xFFF, 1, 0, 1", 0, 0x3F800000), 0x3F000000u);
+  EXPECT_EQ(one(W, "SFPDIVP2 127, 1, 0, 0", 0, 0x00000001), 0x3F800001u);
+  // SFPEXEXP with its cc modes.
+  {
+    Lane r = runOne(W, "SFPEXEXP 0, 1, 0, 2", 0, 0x3F000000, 0, 0);
+    EXPECT_EQ(r.s.lreg[0][0], 0xFFFFFFFFu);
+    EXPECT_EQ(r.s.cc, 0xFFFFFFFFu);
+    r = runOne(W, "SFPEXEXP 0, 1, 0, 10", 0, 0x3F000000, 0, 0);
+    EXPECT_EQ(r.s.cc, 0u);
+    EXPECT_EQ(one(W, "SFPEXEXP 0, 1, 0, 1", 0, 0x3F000000), 126u);
+  }
+  // SFPSETMAN, SFPSETSGN, SFPSETEXP.
+  EXPECT_EQ(one(W, "SFPSETMAN 0, 1, 0, 0", 0x00123456, 0xC0000000), 0xC0123456u);
+  EXPECT_EQ(one(W, "SFPSETMAN 0, 1, 0, 1", 0x00123456, 0xC0654321), 0xC0000000u);
+  EXPECT_EQ(one(W, "SFPSETSGN 1, 1, 0, 1", 0, 0x3F800000), 0xBF800000u);
+  EXPECT_EQ(one(W, "SFPSETSGN 0, 1, 0, 0", 0x80000000, 0x3F800000), 0xBF800000u);
+  EXPECT_EQ(one(W, "SFPSETEXP 0x80, 1, 0, 1", 0, 0xBF812345), 0xC0012345u);
+  EXPECT_EQ(one(W, "SFPSETEXP 0, 1, 0, 0", 0x180, 0xBF812345), 0xC0012345u);
+  // SFPABS: negative NaNs keep their sign; INT mode negates.
+  EXPECT_EQ(one(W, "SFPABS 0, 1, 0, 1", 0, 0xFF800001), 0xFF800001u);
+  EXPECT_EQ(one(W, "SFPABS 0, 1, 0, 1", 0, 0xFF800000), 0x7F800000u);
+  EXPECT_EQ(one(W, "SFPABS 0, 1, 0, 0", 0, 0xFFFFFFFB), 5u);
+  EXPECT_EQ(one(W, "SFPABS 0, 1, 0, 0", 0, 0x80000000), 0x80000000u);
+  // SFPLZ.
+  EXPECT_EQ(one(W, "SFPLZ 0, 1, 0, 4", 0, 0x80000001), 31u);
+  EXPECT_EQ(one(W, "SFPLZ 0, 1, 0, 0", 0, 0x80000001), 0u);
+  {
+    Lane r = runOne(W, "SFPLZ 0, 1, 0, 2", 0, 0, 0, 0);
+    EXPECT_EQ(r.s.lreg[0][0], 32u);
+    EXPECT_EQ(r.s.cc, 0u);
+  }
+  // SFPIADD: c minus dest.
+  EXPECT_EQ(one(W, "SFPIADD 0, 1, 0, 6", 3, 10), 7u);
+  EXPECT_EQ(one(W, "SFPIADD 0, 1, 0, 4", 3, 10), 13u);
+  // SFPSHFT: a register amount of -1 shifts right (logical on Wormhole).
+  EXPECT_EQ(one(W, "SFPSHFT 0, 1, 0, 0", 0x80000000, 0xFFFFFFFF), 0x40000000u);
+  EXPECT_EQ(one(B, "SFPSHFT 0, 1, 0, 2", 0x80000000, 0xFFFFFFFF), 0xC0000000u);
+  EXPECT_EQ(one(W, "SFPSHFT 0, 1, 0, 0", 0x1, 32), 0x1u);
+  // SFPAND/SFPOR/SFPXOR/SFPNOT; Blackhole's mode 1 reads L[imm12].
+  EXPECT_EQ(one(W, "SFPAND 0, 1, 0, 0", 0xFF00, 0x0FF0), 0x0F00u);
+  EXPECT_EQ(one(W, "SFPOR 0, 1, 0, 0", 0xFF00, 0x0FF0), 0xFFF0u);
+  EXPECT_EQ(one(W, "SFPXOR 0, 1, 0, 0", 0xFF00, 0x0FF0), 0xF0F0u);
+  EXPECT_EQ(one(W, "SFPNOT 0, 1, 0, 0", 0xFF00, 0x0FF0), 0xFFFFF00Fu);
+  EXPECT_EQ(one(B, "SFPAND 2, 1, 0, 1", 0xFFFF, 0x0FF0, 0xF00F), 0x0000u);
+  EXPECT_EQ(one(B, "SFPOR 2, 1, 0, 1", 0xFFFF, 0x0FF0, 0xF00F), 0xFFFFu);
+  // SFPMUL24.
+  EXPECT_EQ(one(B, "SFPMUL24 1, 2, 9, 0, 0", 0, 0x00800001, 0x00800001), 1u);
+  EXPECT_EQ(one(B, "SFPMUL24 1, 2, 9, 0, 1", 0, 0x7FFFFF, 0x7FFFFF), 0x7FFFFEu);
+  // SFPMULI, SFPADDI, SFPMUL, SFPADD.
+  EXPECT_EQ(one(W, "SFPMULI 0x4000, 0, 0", 0x3FC00000, 0), 0x40400000u);
+  EXPECT_EQ(one(W, "SFPADDI 0x3F80, 0, 0", 0x3FC00000, 0), 0x40200000u);
+  EXPECT_EQ(one(W, "SFPMUL 1, 2, 9, 0, 0", 0, 0x40000000, 0x40400000), 0x40C00000u);
+  EXPECT_EQ(one(B, "SFPMUL 1, 2, 9, 0, 1", 0, 0x40000000, 0x40400000), 0xC0C00000u);
+  EXPECT_EQ(one(W, "SFPADD 10, 2, 3, 0, 0", 0, 0, 0x40000000, 0x3F800000), 0x40400000u);
+  EXPECT_EQ(one(B, "SFPADD 2, 10, 3, 0, 3", 0, 0, 0x40000000, 0x3F800000), 0xC0400000u);
+  // SFPSWAP modes 2 and 3: which lanes take the minimum.
+  {
+    Lane r = runOne(W, "SFPSWAP 0, 1, 0, 2", 5, 7, 0, 0);
+    EXPECT_EQ(r.s.lreg[0][15], 5u);
+    EXPECT_EQ(r.s.lreg[0][16], 7u);
+    EXPECT_EQ(r.s.lreg[1][16], 5u);
+    r = runOne(W, "SFPSWAP 0, 1, 0, 3", 5, 7, 0, 0);
+    EXPECT_EQ(r.s.lreg[0][7], 5u);
+    EXPECT_EQ(r.s.lreg[0][8], 7u);
+    EXPECT_EQ(r.s.lreg[0][16], 5u);
+    EXPECT_EQ(r.s.lreg[0][24], 7u);
+    // Mode 0 swaps; a constant register is read, never written.
+    r = runOne(W, "SFPSWAP 0, 10, 0, 0", 5, 7, 0, 0);
+    EXPECT_EQ(r.s.lreg[0][0], 0x3F800000u);
+    EXPECT_EQ(r.s.lreg[10][0], 0x3F800000u);
+  }
+  // SFPLE, SFPGT (Blackhole): -0 < +0 in the total order.
+  EXPECT_EQ(one(B, "SFPLE 0, 1, 0, 8", 0x80000000, 0), 0xFFFFFFFFu);
+  EXPECT_EQ(one(B, "SFPGT 0, 1, 0, 8", 0x80000000, 0), 0u);
+  {
+    Lane r = runOne(B, "SFPGT 0, 1, 0, 1", 0, 0x80000000, 0, 0);
+    EXPECT_EQ(r.s.cc, 0xFFFFFFFFu);
+    EXPECT_EQ(r.s.lreg[0][0], 0u);
+  }
+  // SFPMOV: mode 1 flips the sign, mode 2 ignores the condition codes.
+  EXPECT_EQ(one(W, "SFPMOV 0, 1, 0, 1", 0, 0x3F800000), 0xBF800000u);
+  {
+    plain::State s;
+    std::string error;
+    ASSERT_EQ(plain::step(W, "SFPENCC 1, 0, 0, 10", s, &error), 0) << error; // cc 0, enabled
+    ASSERT_EQ(plain::step(W, "SFPMOV 0, 10, 0, 0", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[0][3], 0u);
+    ASSERT_EQ(plain::step(W, "SFPMOV 0, 10, 0, 2", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[0][3], 0x3F800000u);
+    // With cc_en false, every lane is enabled whatever cc holds.
+    ASSERT_EQ(plain::step(W, "SFPENCC 0, 0, 0, 10", s, &error), 0) << error;
+    ASSERT_EQ(plain::step(W, "SFPMOV 0, 11, 1, 0", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[1][3], 0xBF800000u);
+  }
+  // SFPCONFIG writes a constant register in every lane; mode 1 L11 = -1.
+  {
+    plain::State s;
+    std::string error;
+    ASSERT_EQ(plain::step(W, "SFPLOADI 0, 0, 0x4000", s, &error), 0);
+    ASSERT_EQ(plain::step(W, "SFPCONFIG 0, 14, 0", s, &error), 0) << error;
+    ASSERT_EQ(plain::step(W, "SFPCONFIG 0, 11, 0", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[14][31], 0x40000000u);
+    EXPECT_EQ(s.lreg[11][31], 0x40000000u);
+    ASSERT_EQ(plain::step(W, "SFPCONFIG 0, 11, 1", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[11][31], 0xBF800000u);
+    ASSERT_EQ(plain::step(W, "SFPCONFIG 0x104, 15, 1", s, &error), 0) << error;
+    EXPECT_EQ(s.laneConfig, 0x104u);
+  }
+  // SFPSWAP with ENABLE_DEST_INDEX also swaps L4 + c and L4 + dest; lane_config
+  // bit 8 inverts the min/max decision.
+  {
+    plain::State s;
+    std::string error;
+    for (int lane = 0; lane < 32; ++lane) {
+      s.lreg[0][lane] = 9, s.lreg[1][lane] = 2;
+      s.lreg[4][lane] = 40, s.lreg[5][lane] = 50;
+    }
+    s.laneConfig = 4;
+    ASSERT_EQ(plain::step(W, "SFPSWAP 0, 1, 0, 1", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[0][0], 2u);
+    EXPECT_EQ(s.lreg[1][0], 9u);
+    EXPECT_EQ(s.lreg[4][0], 50u);
+    EXPECT_EQ(s.lreg[5][0], 40u);
+    s.laneConfig = 0x100;
+    ASSERT_EQ(plain::step(W, "SFPSWAP 0, 1, 0, 1", s, &error), 0) << error;
+    EXPECT_EQ(s.lreg[0][0], 9u); // inverted: the larger one into VD
+  }
+  // SFPSTORE mode 1 (fp16 Dest): truncation and clamps.
+  {
+    plain::State s(plain::kDestFp16);
+    std::string error;
+    const struct {
+      uint32_t v;
+      uint16_t h;
+    } rows[] = {{0x3F801FFF, 0x3C00}, {0x47800000, 0x7C00}, {0x7F800000, 0x7FFF},
+                {0xFFC00000, 0xFFFF}, {0xB8000000, 0x8000}, {0x00400000, 0x0000}};
+    for (auto row : rows) {
+      for (int lane = 0; lane < 32; ++lane)
+        s.lreg[0][lane] = row.v;
+      ASSERT_EQ(plain::step(W, "SFPSTORE 0, 0, 0, 0", s, &error), 0) << error;
+      EXPECT_EQ(plain::cellsToElement(plain::kDestFp16, s.dest[0]), row.h)
+          << std::hex << row.v;
+    }
+  }
+}
+
+TEST(PlainSfpu, EveryDocumentedRefusal) {
+  const struct {
+    int arch;
+    const char *program;
+    int kind;
+    const char *message;
+  } rows[] = {
+      {kWormhole, "SFPLOADI 8, 0, 0", 0, "SFPLOADI: lreg_ind=8"},
+      {kWormhole, "SFPLOADI 0, 3, 0", 0, "SFPLOADI: instr_mod0=3"},
+      {kWormhole, "SFPLOADI 12, 0, 0", 0, "instruction template load"},
+      {kWormhole, "SFPSTORE 12, 0, 0, 0", 0, "instruction template load"},
+      {kWormhole, "SFPLUT 13, 4, 0", 0, "instruction template load"},
+      {kWormhole, "SFPLUT 0, 3, 0", 0, "SFPLUT: instr_mod0=3"},
+      {kWormhole, "SFPLUT 0, 4, 1", 0, "invalid opcode bits set in inst=0x73040001"},
+      {kWormhole, "SFPLUT 8, 4, 0", 0, "SFPLUT: lreg_dest=8"},
+      {kWormhole, "SFPLOAD 0, 7, 0, 0", 0, "SFPLOAD: instr_mod0=7"},
+      {kWormhole, "SFPSTORE 0, 1, 0, 0", 2, "SFPSTORE: instr_mod0=1"},
+      {kWormhole, "SFPSTORE 0, 6, 0, 0", 0, "D81"},
+      {kWormhole, "SFPLOAD 0, 0, 4, 0", 0, "out of range"},
+      {kBlackhole, "SFPLOAD 0, 0, 8, 0", 0, "out of range"},
+      {kBlackhole, "SFPLOAD 0, 0, 7, 8192", 0, "out of range"},
+      {kWormhole, "init:\nSFPLOAD 0, 0, 0, 0\nbody:", 0, "init section"},
+      {kWormhole, "SFPMULI 0, 0, 1", 0, "SFPMULI: instr_mod1=1"},
+      {kWormhole, "SFPADDI 0, 8, 0", 0, "SFPADDI: lreg_dest=8"},
+      {kWormhole, "SFPDIVP2 0x80, 1, 0, 0", 0, "SFPDIVP2: imm12_math=128"},
+      {kWormhole, "SFPDIVP2 0, 1, 0, 2", 0, "reserved bit set in instr_mod1=2"},
+      {kWormhole, "SFPEXEXP 0, 1, 0, 4", 0, "reserved bit set in instr_mod1=4"},
+      {kWormhole, "SFPEXEXP 0, 1, 0, 3", 0, "SFPEXEXP: instr_mod1=3"},
+      {kWormhole, "SFPEXEXP 1, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPSETEXP 0x100, 1, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPSETEXP 1, 1, 0, 0", 0, "SFPSETEXP: imm12_math=1"},
+      {kWormhole, "SFPSETMAN 1, 1, 0, 1", 0, "SFPSETMAN: imm12_math=1"},
+      {kWormhole, "SFPSETSGN 2, 1, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPIADD 0, 1, 0, 3", 0, "SFPIADD: instr_mod1=3"},
+      {kWormhole, "SFPIADD 0, 1, 0, 12", 0, "SFPIADD: instr_mod1=12"},
+      {kWormhole, "SFPSHFT 1, 1, 0, 0", 0, "SFPSHFT: imm12_math=1"},
+      {kBlackhole, "SFPSHFT 0, 1, 0, 4", 0, "SFPSHFT: invalid instr_mod1=4"},
+      {kWormhole, "SFPSETCC 0, 1, 0, 1", 0, "SFPSETCC: instr_mod1=1"},
+      {kWormhole, "SFPSETCC 0, 1, 1, 0", 0, "SFPSETCC: lreg_dest=1"},
+      {kWormhole, "SFPSETCC 2, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPMOV 0, 1, 0, 4", 0, "reserved bit set in instr_mod1=4"},
+      {kWormhole, "SFPMOV 0, 1, 0, 8", 0, "SFPMOV: lreg_c=1"},
+      {kWormhole, "SFPMOV 1, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPAND 1, 1, 0, 0", 0, "SFPAND: imm12_math=1"},
+      {kWormhole, "SFPAND 0x10, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPOR 1, 1, 0, 1", 0, "SFPOR: instr_mod1=1"},
+      {kWormhole, "SFPXOR 0, 1, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPLZ 0, 1, 0, 1", 0, "reserved bit set in instr_mod1=1"},
+      {kWormhole, "SFPLZ 0, 1, 0, 6", 0, "SFPLZ: instr_mod1=6"},
+      {kBlackhole, "SFPMAD 1, 2, 3, 0, 4", 0, "SFPMAD: instr_mod1=4"},
+      {kWormhole, "SFPMAD 1, 2, 3, 0, 4", 0, "SFPMAD: instr_mod1=4"},
+      {kWormhole, "SFPMUL 1, 2, 3, 0, 0", 0, "SFPMUL: lreg_c=3"},
+      {kBlackhole, "SFPMUL 1, 2, 9, 0, 2", 0, "SFPMUL: instr_mod1=2"},
+      {kBlackhole, "SFPMUL24 1, 2, 9, 0, 2", 0, "reserved bit set in instr_mod1=2"},
+      {kBlackhole, "SFPMUL24 1, 2, 3, 0, 0", 0, "SFPMUL24: lreg_c=3"},
+      {kWormhole, "SFPMUL24 1, 2, 9, 0, 0", 0, "opcode=0x98"},
+      {kWormhole, "SFPARECIP 0, 1, 0, 0", 0, "opcode=0x99"},
+      {kBlackhole, "SFPARECIP 1, 1, 0, 0", 0, "SFPARECIP: imm12_math=1"},
+      {kBlackhole, "SFPARECIP 0, 1, 0, 1", 0, "SFPARECIP: instr_mod1=1"},
+      {kWormhole, "SFPPUSHC 0, 0, 0, 1", 0, "SFPPUSHC: instr_mod1=1"},
+      {kWormhole, "SFPPOPC 0, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPENCC 0, 0, 0, 1", 0, "SFPENCC: instr_mod1=1"},
+      {kWormhole, "SFPENCC 1, 0, 0, 0", 0, "SFPENCC: imm12_math=1"},
+      {kWormhole, "SFPENCC 0, 0, 1, 0", 0, "SFPENCC: lreg_dest=1"},
+      {kWormhole, "SFPCOMPC 0, 0, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPTRANSP 0, 1, 0, 0", 0, "invalid opcode bits set"},
+      {kWormhole, "SFP_STOCH_RND 0, 0, 0, 1, 0, 0", 0, "SFP_STOCH_RND: instr_mod1=0"},
+      {kWormhole, "SFP_STOCH_RND 0, 0, 0, 1, 0, 12", 0, "SFP_STOCH_RND: instr_mod1=12"},
+      {kWormhole, "SFP_STOCH_RND 0, 0, 0, 1, 0, 14", 0, "SFP_STOCH_RND: instr_mod1=14"},
+      {kWormhole, "SFP_STOCH_RND 0, 1, 0, 1, 0, 1", 0, "SFP_STOCH_RND: imm8_math=1"},
+      {kWormhole, "SFP_STOCH_RND 1, 0, 0, 1, 0, 1", 0, "SFP_STOCH_RND: rnd_mode=1"},
+      {kBlackhole, "SFP_STOCH_RND 4, 0, 0, 1, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPCAST 1, 0, 1", 0, "stochastic rounding is explicitly out of scope"},
+      {kWormhole, "SFPCAST 16, 0, 0", 0, "invalid opcode bits set"},
+      {kBlackhole, "SFPCAST 1, 0, 4", 0, "SFPCAST: instr_mod1=4"},
+      {kWormhole, "SFPCONFIG 0, 15, 2", 0, "SFPCONFIG: instr_mod1=2"},
+      {kWormhole, "SFPCONFIG 1, 15, 0", 0, "SFPCONFIG: imm16_math=1"},
+      {kWormhole, "SFPCONFIG 0, 2, 1", 0, "config_dest=2"},
+      {kWormhole, "SFPCONFIG 0x1000, 8, 1", 0, "SFPCONFIG: imm16_math=4096"},
+      {kWormhole, "SFPCONFIG 0, 10, 0", 0, "SFPCONFIG: config_dest=10"},
+      {kWormhole, "SFPCONFIG 1, 12, 1", 0, "SFPCONFIG: imm16_math=1"},
+      {kWormhole, "SFPSWAP 0, 1, 0, 4", 0, "SFPSWAP: instr_mod1=4"},
+      {kWormhole, "SFPSWAP 0, 1, 0, 10", 0, "SFPSWAP: instr_mod1=10"},
+      {kWormhole, "SFPSWAP 1, 1, 0, 1", 0, "invalid opcode bits set"},
+      {kWormhole, "SFPSHFT2 0, 1, 0, 7", 0, "SFPSHFT2: instr_mod1=7"},
+      {kWormhole, "SFPSHFT2 0, 1, 0, 1", 0, "SFPSHFT2: instr_mod1=1"},
+      {kBlackhole, "SFPSHFT2 16, 1, 0, 5", 0, "SFPSHFT2: imm12_math=16"},
+      {kBlackhole, "SFPSHFT2 1, 1, 0, 3", 0, "SFPSHFT2: imm12_math=1"},
+      {kWormhole, "SFPLUTFP32 0, 1", 0, "SFPLUTFP32: instr_mod1=1"},
+      {kBlackhole, "SFPLE 0, 1, 0, 2", 0, "SFPLE: instr_mod1=2"},
+      {kBlackhole, "SFPGT 0, 1, 8, 1", 0, "SFPGT: lreg_dest=8"},
+      // Run time (D88).
+      {kWormhole, "SFPENCC 2, 0, 0, 10\nSFPPUSHC 0, 0, 0, 0\nSFPENCC 3, 0, 0, 10\nSFPCOMPC 0, 0, 0, 0",
+       0, "line 4, group 0: SFPCOMPC: cc_en_stack[top]=0"},
+      {kWormhole, "SFPLOADI 0, 2, 8\nSFPCONFIG 0, 15, 0", 0, "line 2, group 0: SFPCONFIG: lane_config=0x8"},
+      {kWormhole, "init:\nSFPCONFIG 4, 15, 1\nbody:\nSFPSWAP 0, 4, 0, 1", 0,
+       "line 4, group 0: SFPSWAP: lreg_c=4 lreg_dest=0"},
+      {kBlackhole, "init:\nSFPCONFIG 4, 15, 1\nbody:\nSFPLUT 5, 4, 0", 0,
+       "TEN-2932: SFPU result write to LReg[5] is corrupted when ENABLE_DEST_INDEX is set (opcode=0x73)"},
+      {kWormhole, "SFPSETCC 0, 15, 0, 6\nSFPSWAP 0, 1, 12, 1", 0,
+       "line 2, group 0: SFPSWAP: inst=0x920001c1: not all lanes enabled: mask=0x1"},
+  };
+  for (const auto &row : rows) {
+    std::string error = refusal(row.arch, row.program, row.kind);
+    EXPECT_NE(error.find(row.message), std::string::npos)
+        << row.program << "\n  gave: " << error << "\n  want: " << row.message;
+  }
+  // Spaces alone separate operands too; both numbers forms are accepted.
+  plain::State s;
+  std::string error;
+  EXPECT_EQ(plain::step(kWormhole, "SFPLOADI 0 0x2 10   # comment", s, &error), 0) << error;
+  EXPECT_EQ(s.lreg[0][0], 10u);
+}
+
 TEST(PlainSfpu, TemplatesDoNothing) {
   // A word with lreg_dest 12-15 is stored, not run, whatever its other bits.
   plain::State s;
