@@ -136,6 +136,9 @@ inline int execute(int arch, const Insn &in, State &s, std::string *error) {
         L[dst][lane] = v;
     }
   };
+  // DOC-AMBIGUOUS: "Instructions that set cc bits ... write them in their
+  // enabled lanes only" with enabled lanes = all 32 when cc_en is false: so
+  // with cc_en false they rewrite every lane's cc bit (literal reading).
   auto setCc = [&](int lane, bool bit) {
     if (bit)
       s.cc |= 1u << lane;
@@ -215,6 +218,8 @@ inline int execute(int arch, const Insn &in, State &s, std::string *error) {
       if (!State::on(en, lane))
         continue;
       uint32_t c = L[in.c][lane], d = L[in.dst][lane], t;
+      // DOC-AMBIGUOUS: imm12_math is not said to be checked when bit 0 is
+      // clear (unlike SFPSHFT); it is accepted and ignored there.
       if (m & 1)
         t = c + sext12(in.imm);
       else if (m & 2)

@@ -77,6 +77,9 @@ inline uint32_t cellsToElement(int kind, uint32_t c) {
 }
 
 /// SFPLOAD/SFPSTORE mode 0 on a Dest kind (D81, D83).
+// DOC-AMBIGUOUS: D83 gives the raw kinds' mode 0 (2 and 3) but not which
+// explicit modes they accept; D81's width rule is applied (raw16 as bf16,
+// raw32 as fp32).
 inline int defaultMode(int kind) {
   if (destIs32Bit(kind))
     return 3;
@@ -282,6 +285,11 @@ inline std::string format(const char *fmt, ...) {
   return buffer;
 }
 
+// DOC-AMBIGUOUS: the text's lexical details are not given beyond "decimal
+// or 0x hex, separated by commas or spaces". Here: the mnemonic is matched
+// exactly (upper case, no TTI_ prefix), operands are unsigned ("-1" and "+1"
+// are refused, as is any value that does not fit the macro's width), "0X" is
+// accepted, and an empty operand (",," or a trailing comma) is refused.
 /// Splits "MNEMONIC a, b c" (comment already removed) into the mnemonic and
 /// its operands; false when an operand is empty or not a plain unsigned
 /// decimal or 0x hex integer.
@@ -699,6 +707,9 @@ inline int decode(int arch, const std::string &lineText, int destKind, Insn *out
     return 0;
   }
   // Step 4 for an opcode the architecture lacks: it has no fields to check.
+  // DOC-AMBIGUOUS: D85 says every opcode 0x74-0x99 with lreg_dest 12-15 is a
+  // template; section 9 step 1 intercepts 0x96-0x99 on Blackhole only. On
+  // Wormhole those opcodes are refused here, whatever their lreg_dest.
   if (spec->blackholeOnly && arch == kWormhole) {
     *error = name + format(": opcode=0x%x (not a Wormhole instruction)", op);
     return -1;

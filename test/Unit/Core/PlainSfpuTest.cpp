@@ -408,6 +408,13 @@ TEST(PlainSfpu, ExpC0AsLoaded) {
                     in)[0],
             0x3F80);
   EXPECT_EQ(runBf16(kBlackhole, kExpBlackhole, in)[0], 0x3F81);
+  // D87: on an fp16 Dest the same text loads with mode 1 and stores with the
+  // fp16 truncation; exp(1) is bf16 2.71875, fp16 0x4170.
+  uint16_t one = 0x3C00, e = 0;
+  std::string error;
+  ASSERT_EQ(plain::run(kWormhole, expWormhole(), plain::kDestFp16, &one, 1, &e, &error), 0)
+      << error;
+  EXPECT_EQ(e, 0x4170);
 }
 
 TEST(PlainSfpu, ExpEveryBf16WithinOneUlp) {
@@ -500,6 +507,52 @@ TEST(PlainSfpu, LoadStoreModesOnKinds) {
   ASSERT_EQ(plain::run(kBlackhole, "SFPLOAD 0, 4, 0, 0\nSFPSTORE 0, 12, 0, 0", plain::kDestInt32,
                        &neg, 1, &sm, &error), 0) << error;
   EXPECT_EQ(sm, 0xFFFFFFFFu);
+}
+
+TEST(PlainSfpu, TypecastTexts) {
+  std::string error;
+  // uint16 to bf16 on a raw16 Dest (D83): the cast is exact, then
+  // SFP_STOCH_RND rounds half away from zero to 8 significant bits.
+  const char *toBf16 = "SFPLOAD 0, 6, 3, 0\nSFPCAST 0, 0, 0\n"
+                       "SFP_STOCH_RND 0, 0, 0, 0, 0, 1\nSFPSTORE 0, 0, 2, 0\n";
+  std::vector<uint16_t> in(65536), out(65536);
+  for (uint32_t u = 0; u < 65536; ++u)
+    in[u] = (uint16_t)u;
+  for (int arch : {kWormhole, kBlackhole}) {
+    ASSERT_EQ(plain::run(arch, toBf16, plain::kDestRaw16, in.data(), in.size(), out.data(),
+                         &error), 0) << error;
+    for (uint32_t u = 0; u < 65536; ++u) {
+      uint32_t f = bitsOf((float)u); // exact
+      uint32_t b = ((f & 0xFFFF) >= 0x8000 ? f + 0x10000 : f) >> 16;
+      if (u == 0)
+        b = 0;
+      ASSERT_EQ(plain::decodeBf16Cell(out[u]), b) << u;
+    }
+  }
+  // fp32 to uint16 on a raw16 Dest: negatives become 0, half away, saturating.
+  const char *toU16 = "SFPLOAD 0, 0, 3, 0\nSFPSWAP 0, 9, 0, 9\n"
+                      "SFP_STOCH_RND 0, 0, 0, 0, 0, 6\nSFPSTORE 0, 6, 2, 0\n";
+  std::vector<uint16_t> cells = {(uint16_t)plain::encodeBf16Cell(0x4060),  // 3.5
+                                 (uint16_t)plain::encodeBf16Cell(0xC060),  // -3.5
+                                 (uint16_t)plain::encodeBf16Cell(0x4780),  // 65536
+                                 (uint16_t)plain::encodeBf16Cell(0x3F00)}; // 0.5
+  std::vector<uint16_t> got(4);
+  ASSERT_EQ(plain::run(kWormhole, toU16, plain::kDestRaw16, cells.data(), 4, got.data(),
+                       &error), 0) << error;
+  EXPECT_EQ(got, (std::vector<uint16_t>{4, 0, 0xFFFF, 1}));
+  // int32 to fp32 on an int32 Dest: round to nearest even, -2^31 included.
+  const char *toFp32 = "SFPLOAD 0, 4, 3, 0\nSFPABS 0, 0, 1, 0\nSFPCAST 1, 2, 0\n"
+                       "SFPSETSGN 0, 2, 0, 0\nSFPSETCC 0, 1, 0, 0\nSFPADDI 0xcf00, 0, 0\n"
+                       "SFPENCC 0, 0, 0, 0\nSFPSTORE 0, 0, 2, 0\n";
+  std::vector<uint32_t> ints = {0, 1, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF, 0x01000001,
+                                0x01000003, 0xFEFFFFFF, 12345678, 0x87654321};
+  for (uint32_t i = 0; i < 1000; ++i)
+    ints.push_back(i * 2654435761u);
+  std::vector<uint32_t> floats(ints.size());
+  ASSERT_EQ(plain::run(kWormhole, toFp32, plain::kDestInt32, ints.data(), ints.size(),
+                       floats.data(), &error), 0) << error;
+  for (size_t i = 0; i < ints.size(); ++i)
+    EXPECT_EQ(floats[i], bitsOf((float)(int32_t)ints[i])) << std::hex << ints[i];
 }
 
 TEST(PlainSfpu, PartialGroupReadsZeroWritesNothing) {
