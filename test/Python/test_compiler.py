@@ -162,9 +162,13 @@ def in_a_subprocess(code):
     ("nonesuch(canonicalize)", "'nonesuch' is not a registered operation"),
     # Pipelines in options, parsed later on an anchor the text does not show.
     ("inline{default-pipeline=sparsifier}",
-     "pipeline 'sparsifier' in the options of 'inline' would run nested on "
-     "an op its passes may not run on (it adds "
-     "'sparsification-and-bufferization', which runs on 'builtin.module'"),
+     "pipeline 'sparsifier' in the options of 'inline' is refused: MLIR "
+     "nests it on an op the text does not show, where its pass "
+     "'sparsification-and-bufferization' may not run (it runs on "
+     "'builtin.module' only)"),
+    ("inline{default-pipeline=buffer-deallocation-pipeline{"
+     "private-function-dynamic-ownership=true}}",
+     "where its own options may make it add passes that run on one op only"),
     ("inline{op-pipelines=func.func(sparsifier)}",
      "pipeline 'sparsifier' in the options of 'inline'"),
     ("inline{default-pipeline=birsim-to-llvm}",
@@ -219,7 +223,8 @@ def test_pipelines_nest_where_their_passes_run():
     s.run("builtin.module(func.func(canonicalize),cse)")
     s.run("func.func(any(canonicalize))")  # any: MLIR's meaning
     s.run("any(" * 255 + "cse" + ")" * 255)  # 256 deep with builtin.module
-    s.run("inline{default-pipeline=canonicalize}")
+    s.run("inline{default-pipeline=canonicalize{max-iterations=2}}")
+    s.run("inline{default-pipeline=buffer-deallocation-pipeline}")
     assert "llvm.call @birsim_cast" in s.run(
         "builtin.module(birsim-to-llvm)").text()
 

@@ -168,7 +168,8 @@ firstPassOffAnchor(const PassPipelineInfo &pipeline, StringRef options,
 /// Pass options may hold pipelines that MLIR parses later, on an anchor
 /// the text does not show (`inline{default-pipeline=sparsifier}` runs on
 /// each callable op): a registered pipeline named anywhere in `options`
-/// must add no pass restricted to one op at its own level.
+/// must add no pass restricted to one op at its own level, and take no
+/// options of its own, which could change the passes it adds.
 static LogicalResult checkOptions(const birsim::PipelineElement &element,
                                   std::string &error) {
   StringRef rest = element.options;
@@ -185,14 +186,18 @@ static LogicalResult checkOptions(const birsim::PipelineElement &element,
     std::string passAnchor;
     std::optional<std::string> pass =
         firstPassOffAnchor(*pipeline, StringRef(), std::nullopt, passAnchor);
-    if (pass && pass->empty())
+    if (pass && pass->empty() && !rest.ltrim().starts_with("{"))
       continue;
+    std::string why =
+        !pass ? "it does not build on every op"
+        : !pass->empty()
+            ? "its pass '" + *pass + "' may not run (it runs on '" +
+                  passAnchor + "' only)"
+            : "its own options may make it add passes that run on one op "
+              "only";
     error = ("pipeline '" + word + "' in the options of '" + element.name +
-             "' would run nested on an op its passes may not run on" +
-             (pass ? " (it adds '" + *pass + "', which runs on '" +
-                         passAnchor + "' only)"
-                   : "") +
-             ": run it on its anchor outside the options")
+             "' is refused: MLIR nests it on an op the text does not show, "
+             "where " + why + "; run it on its anchor outside the options")
                 .str();
     return failure();
   }

@@ -13,7 +13,7 @@
 // GPU: error: birsim-to-llvm runs on 'builtin.module', not on 'gpu.module'
 // ANY: error: birsim-to-llvm runs on 'builtin.module', not on 'any'
 // SPARSE: birsim-opt: invalid pass pipeline 'builtin.module(func.func(sparsifier))': pipeline 'sparsifier' cannot run nested on 'func.func': it adds pass 'sparsification-and-bufferization', which runs on 'builtin.module' only
-// OPTIONS: pipeline 'sparsifier' in the options of 'inline' would run nested on an op its passes may not run on
+// OPTIONS: pipeline 'sparsifier' in the options of 'inline' is refused: MLIR nests it on an op the text does not show, where its pass 'sparsification-and-bufferization' may not run (it runs on 'builtin.module' only); run it on its anchor outside the options
 // UNKNOWN: 'nonesuch' is not a registered operation
 // MODULE: llvm.call @birsim_cast
 
