@@ -504,6 +504,15 @@ TEST(PlainSfpu, LoadStoreModesOnKinds) {
   ASSERT_EQ(plain::run(kWormhole, "SFPLOAD 0, 4, 0, 0\nSFPSTORE 0, 12, 0, 0", plain::kDestInt32,
                        &neg, 1, &sm, &error), 0) << error;
   EXPECT_EQ(sm, 0x80000001u);
+  // "0x80000000 stays 0x80000000" (section 9, SFPSTORE mode 12 on Wormhole),
+  // while SFPLOAD mode 12 reads it as 0.
+  uint32_t minInt = 0x80000000;
+  ASSERT_EQ(plain::run(kWormhole, "SFPLOAD 0, 4, 0, 0\nSFPSTORE 0, 12, 0, 0", plain::kDestInt32,
+                       &minInt, 1, &sm, &error), 0) << error;
+  EXPECT_EQ(sm, 0x80000000u);
+  ASSERT_EQ(plain::run(kWormhole, "SFPLOAD 0, 12, 0, 0\nSFPSTORE 0, 4, 0, 0", plain::kDestInt32,
+                       &minInt, 1, &sm, &error), 0) << error;
+  EXPECT_EQ(sm, 0u);
   ASSERT_EQ(plain::run(kBlackhole, "SFPLOAD 0, 4, 0, 0\nSFPSTORE 0, 12, 0, 0", plain::kDestInt32,
                        &neg, 1, &sm, &error), 0) << error;
   EXPECT_EQ(sm, 0xFFFFFFFFu);
