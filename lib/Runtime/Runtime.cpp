@@ -7,6 +7,7 @@
 #include "birsim/Core/Fidelity.h"
 #include "birsim/Core/Reduce.h"
 #include "birsim/Core/Tensix.h"
+#include "birsim/Core/Tensix/Sfpu.h"
 #include "birsim/Core/Threads.h"
 #include "birsim/Core/TtFp8.h"
 #include "birsim/Runtime/FunctionInfo.h"
@@ -562,6 +563,40 @@ int birsim_tensix_pack(int arch, int dest_kind, const void *dest,
     return report(s);
   return report(tensixPack(arch, dest_kind, dest, count, out_dtype, out,
                            l1_accumulate != 0));
+}
+
+/// An SFPU call's refusal: BIRSIM_EINVAL with the core's message.
+static int reportSfpu(const char *what, bool ok, const std::string &error) {
+  if (ok)
+    return BIRSIM_OK;
+  tLastError = std::string(what) + ": " + error;
+  return BIRSIM_EINVAL;
+}
+
+int birsim_tensix_sfpu_run(int arch, const char *program, int dest_kind,
+                           const void *dest_in, size_t count,
+                           void *dest_out) {
+  if (!program)
+    return report(ErrorCode::invalidArgument,
+                  "tensix_sfpu_run: program is NULL");
+  SfpuProgram parsed;
+  std::string error;
+  bool ok = parseSfpuProgram(arch, program, parsed, error) &&
+            runSfpuProgram(parsed, dest_kind, dest_in, count, dest_out, error);
+  return reportSfpu("tensix_sfpu_run", ok, error);
+}
+
+int birsim_tensix_sfpu_op(const char *name) {
+  return name ? sfpuOpNumber(name) : -1;
+}
+
+const char *birsim_tensix_sfpu_op_name(int op) { return sfpuOpName(op); }
+
+int birsim_tensix_sfpu(int arch, int op, int dest_kind, const void *dest_in,
+                       size_t count, void *dest_out) {
+  std::string error;
+  bool ok = runSfpuOp(arch, op, dest_kind, dest_in, count, dest_out, error);
+  return reportSfpu("tensix_sfpu", ok, error);
 }
 
 unsigned birsim_tensix_idle_phases(unsigned phases, unsigned a_bits,

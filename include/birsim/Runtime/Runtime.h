@@ -482,8 +482,9 @@ BIRSIM_RT_API int birsim_tensix_matmul(int arch, unsigned phases,
  * (SrcA) significant bits (hidden bit included: 11 for TF32, 8 for bf16, 7
  * for bfp8, 3 for bfp4, 1 for bfp2 as the device unpacker decodes them).
  * For mul_tiles, where in0 is SrcA, pass them swapped. Dropping the others
- * is exact for mul_tiles into a zeroed Dest, not always for a matmul
- * (docs/Semantics.md section 7, "Fidelity phases"). */
+ * is exact for mul_tiles into a zeroed Dest while no product's exponent
+ * passes Dest's largest, not always for a matmul (docs/Semantics.md
+ * section 7, "Fidelity phases"). */
 BIRSIM_RT_API unsigned birsim_tensix_useful_phases(unsigned phases,
                                                    unsigned in0_bits,
                                                    unsigned in1_bits);
@@ -497,6 +498,40 @@ BIRSIM_RT_API int birsim_tensix_dest_dtype(int dest_kind);
  * 2 Dest kinds, 3 Src formats, 4 fidelities (number = phase set); NULL for
  * other numbers. */
 BIRSIM_RT_API const char *birsim_tensix_name(int table, int number);
+
+/* The Tensix SFPU, as Tenstorrent's simulator ttsim defines it
+ * (docs/Semantics.md section 9). Runs an SFPU program over `count` Dest
+ * values of dest_kind (BIRSIM_TENSIX_DEST_*), as the LLK's unary SFPU loop
+ * runs it. The text has an optional "init:" section, run once, and a
+ * "body:" section (or no header: all body), run once per group of 32 lanes
+ * (lane i = element 32*g + i; the missing lanes of a last partial group
+ * read 0 and are not written back); LRegs and the condition-code state
+ * persist from init through every group, from ttsim's reset values. One
+ * instruction per line: the mnemonic as tt-metal's TTI_ macro names it,
+ * without TTI_ (SFPLOAD, SFPLOADI, SFPMAD, SFPSTORE, ...), and its operands
+ * as integers (decimal or 0x hex) in the macro's order (ckernel_ops.h),
+ * separated by commas or spaces; '#' starts a comment. SFPLOAD/SFPSTORE
+ * with address 0 read/write the current group's values in the format the
+ * instruction's mode selects, from and to Dest stored as dest_kind.
+ * dest_out may be dest_in. Returns 0, or a negative status with
+ * birsim_last_error() naming the line and the problem (unknown mnemonic,
+ * operand count or range, an instruction ttsim refuses or the architecture
+ * lacks), writing nothing. The program is parsed once per call. */
+BIRSIM_RT_API int birsim_tensix_sfpu_run(int arch, const char *program,
+                                         int dest_kind, const void *dest_in,
+                                         size_t count, void *dest_out);
+/* ttnn's unary ops whose LLK body is instructions ("exp", "exp_approx"):
+ * the op's number by name, or -1; birsim_tensix_sfpu_op_name gives the
+ * name of a number, NULL past the last. */
+BIRSIM_RT_API int birsim_tensix_sfpu_op(const char *name);
+BIRSIM_RT_API const char *birsim_tensix_sfpu_op_name(int op);
+/* Runs op `op` as the LLK runs it on `arch` and a Dest of dest_kind: its
+ * init once, its body per group, as birsim_tensix_sfpu_run. A status when
+ * the LLK has no instruction-written body for the Dest kind (exp: bf16 and
+ * fp16 only). */
+BIRSIM_RT_API int birsim_tensix_sfpu(int arch, int op, int dest_kind,
+                                     const void *dest_in, size_t count,
+                                     void *dest_out);
 
 /* Threads used by large bulk calls (results never depend on it): n > 0
  * threads, or 0 for the default (BIRSIM_NUM_THREADS, else the hardware's

@@ -308,6 +308,8 @@ std::vector<LookupCase> lookupCases() {
        [](int i) { return birsim_bfp_mixed_code_name(i) != nullptr; }},
       {"birsim_bfp_mixed_metric_name", int(std::size(kBfpMixedMetricNames)),
        [](int i) { return birsim_bfp_mixed_metric_name(i) != nullptr; }},
+      {"birsim_tensix_sfpu_op_name", 2,
+       [](int i) { return birsim_tensix_sfpu_op_name(i) != nullptr; }},
       // birsim_tensix_name: the table number, then each table's numbers.
       {"birsim_tensix_name", 5,
        [](int i) { return birsim_tensix_name(i, 0) != nullptr ||

@@ -675,6 +675,34 @@ std::vector<GuardCase> guardCases() {
               },
               l1 == 7 || to == 4 ? kSmallCounts : kEveryCount);
         }
+  // The SFPU: every named op and a program (x * x + 1, stored through
+  // mode 0) on every Dest kind, both architectures; exp on an fp32 Dest
+  // is refused (D87) and writes nothing.
+  for (int arch : {0, 1})
+    for (int dest = 0; dest < 3; ++dest) {
+      int destDtype = birsim_tensix_dest_dtype(dest);
+      std::string where = std::string(birsim_tensix_name(0, arch)) + " " +
+                          birsim_tensix_name(2, dest);
+      for (int op = 0; birsim_tensix_sfpu_op_name(op); ++op)
+        add("birsim_tensix_sfpu",
+            where + " " + birsim_tensix_sfpu_op_name(op), [=](size_t n) {
+              return Call{{ofDtype(destDtype, n)}, {ofDtype(destDtype, n)},
+                          [=](In in, Out out) {
+                            return birsim_tensix_sfpu(arch, op, dest, in[0],
+                                                      n, out[0]);
+                          }};
+            }, kStridedCounts);
+      add("birsim_tensix_sfpu_run", where, [=](size_t n) {
+        return Call{{ofDtype(destDtype, n)}, {ofDtype(destDtype, n)},
+                    [=](In in, Out out) {
+                      return birsim_tensix_sfpu_run(
+                          arch,
+                          "SFPLOAD 0, 0, 0, 0\nSFPMAD 0, 0, 10, 1, 0\n"
+                          "SFPSTORE 1, 0, 0, 0\n",
+                          dest, in[0], n, out[0]);
+                    }};
+      }, kStridedCounts);
+    }
   return cases;
 }
 
@@ -857,6 +885,7 @@ const std::map<std::string, std::set<std::string>> kFamilies = {
     {"TensixEltwise", {"birsim_tensix_eltwise"}},
     {"TensixMatmul", {"birsim_tensix_matmul"}},
     {"TensixPack", {"birsim_tensix_pack"}},
+    {"TensixSfpu", {"birsim_tensix_sfpu", "birsim_tensix_sfpu_run"}},
 };
 
 TEST(AllOutputsGuarded, EveryWritingEntryPointHasACase) {
