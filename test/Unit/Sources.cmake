@@ -12,6 +12,7 @@ set(BIRSIM_CORE_TEST_SOURCES
   Core/PlainSfpuTest.cpp
   Core/ReduceTest.cpp
   Core/SfpuTest.cpp
+  Core/SfpuVsPlainTest.cpp
   Core/TensixMatmulTest.cpp
   Core/TensixTest.cpp
   Core/TtFp8Test.cpp)

@@ -154,7 +154,7 @@ bool execute(int arch, uint32_t word, State &s, Group &g, std::string &error) {
         break;
       case 12:
         if (!bh && (v & 0x80000000))
-          v = 0x80000000 | uint32_t(-int32_t(v));
+          v = 0x80000000 | (0u - v); // 0x80000000 stays
         cell = encodeFp32(v);
         break;
       case 15:

@@ -226,10 +226,6 @@ bool parseSfpuProgram(int arch, std::string_view text, SfpuProgram &program,
       return false;
     section->push_back(instruction);
   }
-  if (sawInit && !sawBody && !program.init.empty()) {
-    error = "the program has an init: section but no body: section";
-    return false;
-  }
   return true;
 }
 
@@ -272,14 +268,20 @@ bool runSfpuProgram(const SfpuProgram &program, int destKind,
   };
   State state;
   loadGroup(0); // the init's loads and stores see the first group
-  if (!runInstructions(program.arch, program.init, state, group, error))
+  if (!runInstructions(program.arch, program.init, state, group, error)) {
+    error += " (init; D88)";
     return false;
+  }
   size_t groups = (count + 31) / 32;
   for (size_t g = 0; g < groups; ++g) {
     if (g)
       loadGroup(g);
-    if (!runInstructions(program.arch, program.body, state, group, error))
+    if (!runInstructions(program.arch, program.body, state, group, error)) {
+      error += " (group " + std::to_string(g) + ", elements " +
+               std::to_string(32 * g) + "-" + std::to_string(32 * g + 31) +
+               "; D88)";
       return false;
+    }
     for (unsigned lane = 0; lane < 32 && 32 * g + lane < count; ++lane) {
       uint32_t value = sfpu::elementOfCell(destKind, group.cell[lane]);
       std::memcpy(&staged[(32 * g + lane) * bytes], &value, bytes);

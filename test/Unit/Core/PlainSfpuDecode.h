@@ -256,8 +256,8 @@ inline std::vector<OperandSpec> operandsOf(Shape shape, int arch) {
     return {{"lreg_src_c", 8, 16}, {"lreg_dest", 4, 4}, {"instr_mod1", 0, 4}};
   case ShapeConfig:
     return {{"imm16_math", 8, 16}, {"config_dest", 4, 4}, {"instr_mod1", 0, 4}};
-  case ShapeLutFp32:
-    return {{"lreg_dest", 4, 4}, {"instr_mod1", 0, 4}};
+  case ShapeLutFp32: // the macro's _VALID allows 20 bits (section 9)
+    return {{"lreg_dest", 4, 20}, {"instr_mod1", 0, 4}};
   case ShapeNone:
     return {};
   }

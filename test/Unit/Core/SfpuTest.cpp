@@ -295,6 +295,18 @@ TEST(Sfpu, NestedConditions) {
   }
 }
 
+// Wormhole's two's complement <-> sign-magnitude modes (12) at -2^31:
+// 0x80000000 stays 0x80000000 on the store (no signed overflow).
+TEST(Sfpu, Mode12AtTheMostNegativeWord) {
+  std::vector<uint32_t> out =
+      runFp32(kWormhole, "SFPLOAD 0, 4, 0, 0\nSFPSTORE 0, 12, 0, 0\n",
+              {0x80000000, 0xFFFFFFFF, 5});
+  EXPECT_EQ(out, (std::vector<uint32_t>{0x80000000, 0x80000001, 5}));
+  out = runFp32(kWormhole, "SFPLOAD 0, 12, 0, 0\nSFPSTORE 0, 4, 0, 0\n",
+                {0x80000000, 0x80000001, 5});
+  EXPECT_EQ(out, (std::vector<uint32_t>{0, 0xFFFFFFFF, 5}));
+}
+
 // Partial groups: lanes past the count read 0 and are not written; state
 // persists from group to group.
 TEST(Sfpu, GroupsCarryStateAndPartialGroupsWriteOnlyTheirLanes) {
@@ -364,6 +376,10 @@ TEST(Sfpu, RefusalsNameTheLineAndTheRule) {
        "instr_mod0=3 addresses a 32-bit Dest value"},
       {kWormhole, "init:\nSFPNOP\ninit:\n", 0, "line 3: 'init:' out of place"},
       {kWormhole, "SFPNOP\nbody:\n", 0, "line 2: 'body:' out of place"},
+      {kWormhole, "SFPLOADI 0, 2, 1\nSFPSTORE 0, 4, 0, 0\nSFPPOPC 0, 0, 0, 0",
+       0, "CC stack underflow (group 0, elements 0-31; D88)"},
+      {kWormhole, "init:\nSFPPOPC 0, 0, 0, 0", 0,
+       "CC stack underflow (init; D88)"},
       {2, "SFPNOP", 0, "unknown architecture 2"},
       {kWormhole, "SFPNOP", 3, "unknown Dest kind 3"},
   };
