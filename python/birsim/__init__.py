@@ -26,6 +26,7 @@ from ._golden import round_trip, ulp_distance
 from ._nki import (ExactValidator, allreduce, dma_compute, nki_dtype_name,
                    psum_accumulate, static_cast, tensor_cast, tensor_compute)
 from ._fidelity import FidelityCounts, fidelity
+from ._sfpu import SfpuError, tensix_sfpu, tensix_sfpu_ops, tensix_sfpu_run
 from ._tensix import (tensix_archs, tensix_dests, tensix_eltwise,
                       tensix_fidelities, tensix_matmul, tensix_mul_tiles,
                       tensix_ops, tensix_pack, tensix_src_formats,
@@ -36,13 +37,14 @@ __all__ = [
     "alu_op_to_memory_reduction", "bfp_assign_mixed", "bfp_device_diff",
     "bfp_formats", "bfp_mixed_codes", "bfp_pack", "bfp_pack_matrix",
     "bfp_pack_mixed", "bfp_unpack", "bfp_unpack_matrix", "bfp_unpack_mixed",
-    "BfpFormat", "BirsimError", "cast", "collective_reduce", "dma_compute",
+    "BfpFormat", "BirsimError", "SfpuError", "cast", "collective_reduce", "dma_compute",
     "Dtype", "dtype_of", "dtypes", "ExactValidator", "fidelity",
     "FidelityCounts", "from_float32", "nki_dtype_name", "psum_accumulate",
     "round_trip", "roundings", "scatter_accumulate", "set_num_threads",
     "static_cast", "storage_type", "tensix_archs", "tensix_dests",
     "tensix_eltwise", "tensix_fidelities", "tensix_matmul",
-    "tensix_mul_tiles", "tensix_ops", "tensix_pack", "tensix_src_formats",
+    "tensix_mul_tiles", "tensix_ops", "tensix_pack", "tensix_sfpu",
+    "tensix_sfpu_ops", "tensix_sfpu_run", "tensix_src_formats",
     "tensix_useful_phases", "tensor_cast", "tensor_compute", "to_float32",
     "tt_fp8_decode", "tt_fp8_encode", "tt_fp8_policies", "ulp_distance"
 ]

@@ -234,6 +234,11 @@ def _calls():
         "tensix_useful_phases": lambda **k: birsim.tensix_useful_phases(**{
             "fidelity": "hifi4", "in0_format": "bfloat16",
             "in1_format": "bfp4_b", **k}),
+        "tensix_sfpu": lambda **k: birsim.tensix_sfpu(**{
+            "x": np.uint16([0x3F80]), "op": "exp", **k}),
+        "tensix_sfpu_run": lambda **k: birsim.tensix_sfpu_run(**{
+            "program": "SFPLOAD 0, 0, 0, 0\nSFPSTORE 0, 0, 0, 0",
+            "x": np.uint16([0x3F80]), **k}),
         "dtype_of": lambda **k: birsim.dtype_of(**{"spec": "bfloat16", **k}),
         "storage_type": lambda **k: birsim.storage_type(**{
             "dtype": "bfloat16", **k}),
