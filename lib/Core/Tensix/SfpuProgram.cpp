@@ -224,6 +224,15 @@ bool parseSfpuProgram(int arch, std::string_view text, SfpuProgram &program,
     SfpuInstruction instruction;
     if (!parseInstruction(arch, content, line, instruction, error))
       return false;
+    unsigned opcode = instruction.word >> 24;
+    if (section == &program.init && (opcode == 0x70 || opcode == 0x72)) {
+      error = lineError(line, std::string(opcode == 0x70 ? "SFPLOAD"
+                                                         : "SFPSTORE") +
+                                  " in init: the init runs before the first "
+                                  "group and has no Dest values "
+                                  "(docs/Decisions.md D90)");
+      return false;
+    }
     section->push_back(instruction);
   }
   return true;
@@ -267,7 +276,7 @@ bool runSfpuProgram(const SfpuProgram &program, int destKind,
     }
   };
   State state;
-  loadGroup(0); // the init's loads and stores see the first group
+  loadGroup(0); // the init touches no Dest (D90)
   if (!runInstructions(program.arch, program.init, state, group, error)) {
     error += " (init; D88)";
     return false;

@@ -378,6 +378,8 @@ TEST(Sfpu, RefusalsNameTheLineAndTheRule) {
       {kWormhole, "SFPNOP\nbody:\n", 0, "line 2: 'body:' out of place"},
       {kWormhole, "SFPLOADI 0, 2, 1\nSFPSTORE 0, 4, 0, 0\nSFPPOPC 0, 0, 0, 0",
        0, "CC stack underflow (group 0, elements 0-31; D88)"},
+      {kWormhole, "init:\nSFPLOAD 0, 0, 0, 0\nbody:\nSFPNOP", 0,
+       "line 2: SFPLOAD in init: the init runs before the first group"},
       {kWormhole, "init:\nSFPPOPC 0, 0, 0, 0", 0,
        "CC stack underflow (init; D88)"},
       {2, "SFPNOP", 0, "unknown architecture 2"},
@@ -418,9 +420,10 @@ TEST(Sfpu, NamedOps) {
   uint32_t value = 0x3F800000, out;
   EXPECT_FALSE(runSfpuOp(kWormhole, 0, kDestFp32, &value, 1, &out, error));
   EXPECT_NE(error.find("D87"), std::string::npos) << error;
+  EXPECT_FALSE(runSfpuOp(kWormhole, 1, kDestFp32, &value, 1, &out, error));
   for (int arch : {kWormhole, kBlackhole}) {
-    ASSERT_TRUE(runSfpuOp(arch, 1, kDestFp32, &value, 1, &out, error))
-        << error;
-    EXPECT_NEAR(floatOf(out), 2.718f, 0.15f) << std::hex << out;
+    uint16_t one = 0x3F80, e = 0;
+    ASSERT_TRUE(runSfpuOp(arch, 1, kDestBf16, &one, 1, &e, error)) << error;
+    EXPECT_NEAR(floatOf(uint32_t(e) << 16), 2.718f, 0.15f) << std::hex << e;
   }
 }
