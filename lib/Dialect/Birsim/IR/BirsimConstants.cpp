@@ -62,13 +62,17 @@ const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
   return storage.data();
 }
 
+std::optional<RawConstant> rawConstantOf(Value value, unsigned bytes) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  return getRawConstant(attr, bytes);
+}
+
 const char *constantElements(Value value, size_t count, unsigned bytes,
                              SmallVectorImpl<char> &storage,
                              FoldBudget &budget) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return nullptr;
-  std::optional<RawConstant> raw = getRawConstant(attr, bytes);
+  std::optional<RawConstant> raw = rawConstantOf(value, bytes);
   return raw ? elementsOf(*raw, count, bytes, storage, budget) : nullptr;
 }
 

@@ -54,14 +54,6 @@ std::optional<size_t> elementCount(Type type) {
   return checkedElementCount(type);
 }
 
-/// The raw bytes of `value` when it is a constant.
-std::optional<RawConstant> rawConstant(Value value, unsigned bytes) {
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  return getRawConstant(attr, bytes);
-}
-
 /// What one analysis may materialise (D76): a remark when it declines.
 FoldBudget analysisBudget(Operation *op) {
   return FoldBudget(op, "not analysed");
@@ -229,8 +221,8 @@ private:
       return std::nullopt;
     Type element = getElementTypeOrSelf(op.getType());
     std::optional<size_t> count = elementCount(op.getType());
-    std::optional<RawConstant> accRaw = rawConstant(op.getDst(), 1);
-    std::optional<RawConstant> xRaw = rawConstant(op.getSrc(), 1);
+    std::optional<RawConstant> accRaw = rawConstantOf(op.getDst(), 1);
+    std::optional<RawConstant> xRaw = rawConstantOf(op.getSrc(), 1);
     if (!count || !accRaw || !xRaw) {
       remarkUncounted(op, element, *dtype, "operands are not constants");
       return std::nullopt;
@@ -261,7 +253,7 @@ private:
     const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
     std::optional<size_t> count = elementCount(op.getType());
     std::optional<RawConstant> raw =
-        from ? rawConstant(op.getInput(), from->bytes) : std::nullopt;
+        from ? rawConstantOf(op.getInput(), from->bytes) : std::nullopt;
     if (!to || !count || !raw)
       return std::nullopt;
     size_t tallied = talliedCount({*raw}, *count);
@@ -299,7 +291,7 @@ private:
     SmallVector<const core::DtypeInfo *> from;
     for (Value src : op.getSrcs()) {
       from.push_back(lookupDtypeInfo(src.getType()));
-      std::optional<RawConstant> raw = rawConstant(src, from.back()->bytes);
+      std::optional<RawConstant> raw = rawConstantOf(src, from.back()->bytes);
       if (!raw)
         return std::nullopt;
       raws.push_back(*raw);
@@ -379,7 +371,7 @@ private:
   /// core's tally of where the policies disagree.
   std::optional<OpCounts> analyse(TtFp8EncodeOp op) {
     std::optional<size_t> elements = elementCount(op.getInput().getType());
-    std::optional<RawConstant> raw = rawConstant(op.getInput(), 4);
+    std::optional<RawConstant> raw = rawConstantOf(op.getInput(), 4);
     if (!elements || !raw)
       return std::nullopt;
     size_t count = *elements, tallied = talliedCount({*raw}, count);
@@ -405,8 +397,8 @@ private:
   /// significant bits (docs/Semantics.md section 7, fidelity phases).
   std::optional<OpCounts> analyse(TensixEltwiseOp op) {
     std::optional<size_t> elements = elementCount(op.getType());
-    std::optional<RawConstant> aRaw = rawConstant(op.getLhs(), 4);
-    std::optional<RawConstant> bRaw = rawConstant(op.getRhs(), 4);
+    std::optional<RawConstant> aRaw = rawConstantOf(op.getLhs(), 4);
+    std::optional<RawConstant> bRaw = rawConstantOf(op.getRhs(), 4);
     if (!elements || !aRaw || !bRaw)
       return std::nullopt;
     size_t count = *elements, tallied = talliedCount({*aRaw, *bRaw}, count);
@@ -469,8 +461,8 @@ private:
   std::optional<OpCounts> analyse(TensixMatmulOp op) {
     auto [m, k, n] =
         tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
-    std::optional<RawConstant> aRaw = rawConstant(op.getIn0(), 4);
-    std::optional<RawConstant> bRaw = rawConstant(op.getIn1(), 4);
+    std::optional<RawConstant> aRaw = rawConstantOf(op.getIn0(), 4);
+    std::optional<RawConstant> bRaw = rawConstantOf(op.getIn1(), 4);
     if (!aRaw || !bRaw)
       return std::nullopt;
     // Splats by splats: one 32x32 tile of identical outputs, scaled (D76).

@@ -14,7 +14,6 @@
 #include "birsim/Dialect/Birsim/IR/BirsimOps.h"
 #include "birsim/Dialect/Birsim/IR/BirsimSizes.h"
 
-#include "mlir/IR/Matchers.h"
 
 #include <cstring>
 
@@ -35,12 +34,8 @@ std::optional<std::pair<size_t, size_t>> changedOutputs(TensixMatmulOp op,
                                                         unsigned useful) {
   auto [m, k, n] =
       tensixMatmulExtent(op.getIn0().getType(), op.getIn1().getType());
-  Attribute aAttr, bAttr;
-  if (!matchPattern(op.getIn0(), m_Constant(&aAttr)) ||
-      !matchPattern(op.getIn1(), m_Constant(&bAttr)))
-    return std::nullopt;
-  std::optional<RawConstant> a = getRawConstant(aAttr, 4);
-  std::optional<RawConstant> b = getRawConstant(bAttr, 4);
+  std::optional<RawConstant> a = rawConstantOf(op.getIn0(), 4);
+  std::optional<RawConstant> b = rawConstantOf(op.getIn1(), 4);
   if (!a || !b)
     return std::nullopt;
   // Splats by splats: every output is the same, one 32x32 tile is all.
@@ -176,12 +171,8 @@ private:
   /// The largest product exponent of an elementwise mul of constants, with
   /// splats read once; none when an operand is not a constant.
   static std::optional<int> largestProductExponent(TensixEltwiseOp op) {
-    Attribute aAttr, bAttr;
-    if (!matchPattern(op.getLhs(), m_Constant(&aAttr)) ||
-        !matchPattern(op.getRhs(), m_Constant(&bAttr)))
-      return std::nullopt;
-    std::optional<RawConstant> a = getRawConstant(aAttr, 4);
-    std::optional<RawConstant> b = getRawConstant(bAttr, 4);
+    std::optional<RawConstant> a = rawConstantOf(op.getLhs(), 4);
+    std::optional<RawConstant> b = rawConstantOf(op.getRhs(), 4);
     if (!a || !b)
       return std::nullopt;
     auto count = [](const RawConstant &c) {

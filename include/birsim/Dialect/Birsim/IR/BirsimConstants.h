@@ -50,6 +50,9 @@ std::optional<RawConstant> getRawConstant(Attribute attr, unsigned bytes);
 const char *elementsOf(const RawConstant &c, size_t count, unsigned bytes,
                        SmallVectorImpl<char> &storage, FoldBudget &budget);
 
+/// The raw bytes of `value` when it is a constant getRawConstant reads.
+std::optional<RawConstant> rawConstantOf(mlir::Value value, unsigned bytes);
+
 /// `count` elements of `bytes` each of `value` when it is a constant
 /// (elementsOf of its attribute), else null.
 const char *constantElements(mlir::Value value, size_t count, unsigned bytes,
