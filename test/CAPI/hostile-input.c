@@ -38,9 +38,9 @@ int main(void) {
     printLast(s);
   }
   // CHECK: run func.func(birsim-to-llvm): 1
-  // CHECK-NEXT: <pipeline>: error: invalid pass pipeline 'func.func(birsim-to-llvm)': birsim-to-llvm runs on 'builtin.module', not on 'func.func'
+  // CHECK-NEXT: <pipeline>: error: invalid pass pipeline 'func.func(birsim-to-llvm)': pipeline 'birsim-to-llvm' cannot run nested on 'func.func': it adds pass 'one-shot-bufferize', which runs on 'builtin.module' only
   // CHECK: run gpu.module(birsim-to-llvm): 1
-  // CHECK-NEXT: not on 'gpu.module'
+  // CHECK-NEXT: cannot run nested on 'gpu.module'
   // CHECK: run builtin.module(func.func(sparsifier)): 1
   // CHECK-NEXT: pipeline 'sparsifier' cannot run nested on 'func.func': it adds pass 'sparsification-and-bufferization', which runs on 'builtin.module' only
   // CHECK: run nonesuch(cse): 1

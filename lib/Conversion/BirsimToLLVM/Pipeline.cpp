@@ -63,11 +63,13 @@ void birsim::registerBirsimToLLVMPipeline() {
       [](OpPassManager &pm, StringRef optionsText,
          function_ref<LogicalResult(const Twine &)> errorHandler)
           -> LogicalResult {
-        // `any` too: nested there, MLIR would skip every op but a module
-        // without a word.
+        // A top-level pass manager's default anchor is `any` (a C++
+        // host's PassManager(&context)); nested under `any(...)` in a
+        // text, checkPipelineAnchors refuses it, as MLIR would skip every
+        // op there but a module without a word.
         StringRef anchor = pm.getOpAnchorName();
         StringRef module = ModuleOp::getOperationName();
-        if (anchor != module)
+        if (anchor != module && anchor != OpPassManager::getAnyOpAnchorName())
           return errorHandler(
               "birsim-to-llvm runs on '" + module + "', not on '" + anchor +
               "': it bufferizes and lowers whole modules; write " + module +
@@ -210,7 +212,10 @@ LogicalResult birsim::checkPipelineAnchors(ArrayRef<PipelineElement> elements,
                                            std::string &error) {
   for (const PipelineElement &element : elements) {
     if (!element.nested.empty()) {
-      std::optional<StringRef> nestedAnchor;
+      // Inside `any(...)` a registered pipeline must add no pass
+      // restricted to one op either: MLIR would skip it on every other op
+      // without a word.
+      std::optional<StringRef> nestedAnchor = element.name;
       if (element.name != OpPassManager::getAnyOpAnchorName()) {
         if (!RegisteredOperationName::lookup(element.name, &context)) {
           error = ("'" + element.name +
@@ -220,7 +225,6 @@ LogicalResult birsim::checkPipelineAnchors(ArrayRef<PipelineElement> elements,
                       .str();
           return failure();
         }
-        nestedAnchor = element.name;
       }
       if (failed(checkPipelineAnchors(element.nested, nestedAnchor, context,
                                       error)))

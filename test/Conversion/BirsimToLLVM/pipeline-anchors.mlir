@@ -9,9 +9,9 @@
 // RUN: not birsim-opt %s --pass-pipeline='builtin.module(nonesuch(cse))' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: birsim-opt %s --pass-pipeline='builtin.module(birsim-to-llvm)' | FileCheck %s --check-prefix=MODULE
 
-// FUNC: error: birsim-to-llvm runs on 'builtin.module', not on 'func.func': it bufferizes and lowers whole modules; write builtin.module(birsim-to-llvm)
-// GPU: error: birsim-to-llvm runs on 'builtin.module', not on 'gpu.module'
-// ANY: error: birsim-to-llvm runs on 'builtin.module', not on 'any'
+// FUNC: birsim-opt: invalid pass pipeline 'builtin.module(func.func(birsim-to-llvm))': pipeline 'birsim-to-llvm' cannot run nested on 'func.func': it adds pass 'one-shot-bufferize', which runs on 'builtin.module' only
+// GPU: pipeline 'birsim-to-llvm' cannot run nested on 'gpu.module'
+// ANY: pipeline 'birsim-to-llvm' cannot run nested on 'any': it adds pass 'one-shot-bufferize', which runs on 'builtin.module' only
 // SPARSE: birsim-opt: invalid pass pipeline 'builtin.module(func.func(sparsifier))': pipeline 'sparsifier' cannot run nested on 'func.func': it adds pass 'sparsification-and-bufferization', which runs on 'builtin.module' only
 // OPTIONS: pipeline 'sparsifier' in the options of 'inline' is refused: MLIR nests it on an op the text does not show, where its pass 'sparsification-and-bufferization' may not run (it runs on 'builtin.module' only); run it on its anchor outside the options
 // UNKNOWN: 'nonesuch' is not a registered operation
