@@ -3,6 +3,8 @@
 #   --long      also runs the exhaustive vector-vs-portable sweeps (every bf16
 #               and fp16 pair, 10^8 random fp32 values; tens of minutes) and
 #               the DMA's every 16-bit destination against every binade,
+#               and the SFPU against its plain implementation (2^24 FMA
+#               triples, every immediate, 200,000 random programs),
 #               counted as one more test.
 #   --sanitize  builds build-sanitize/ with ASan + UBSan and runs the whole
 #               suite there (any report fails its test).
@@ -91,7 +93,7 @@ rm -f "$log"
 if [ "$long" -eq 1 ]; then
   echo "== long: every bf16/fp16 pair, 10^8 random fp32 values, on every path =="
   if BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimSimdTests" --gtest_filter='VectorPath.*' &&
-     BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimCoreTests" --gtest_filter='DmaCompute.*'; then
+     BIRSIM_LONG_TESTS=1 "$build/test/Unit/BirsimCoreTests" --gtest_filter='DmaCompute.*:SfpuVsPlain.*'; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); rc=1
