@@ -314,3 +314,32 @@ def test_the_nesting_limit_fits_a_one_mebibyte_thread():
         "t = threading.Thread(target=work)\nt.start()\nt.join()\n"
         % nested_regions(256))
     assert r.returncode == 0 and r.stdout == "ok\n", r.stderr[-2000:]
+
+
+@needs_compiler
+def test_huge_tensor_types_are_verifier_errors_not_crashes():
+    """Issue 64: a 2^62-element constant fed to a folder overwrote the stack
+    of the Python process through compiler.run; now every birsim op's
+    static shapes must fit in int64 bytes (D76), and a splat's folds and
+    analyses stay bounded."""
+    huge = ("func.func @f() -> tensor<4611686018427387904xbf16> {\n"
+            "  %x = arith.constant dense<1.00244140625> : "
+            "tensor<4611686018427387904xf32>\n"
+            "  %r = birsim.dma_compute add %x {rounding = "
+            "#birsim.rounding<stochastic>, seed = 7 : i64} : "
+            "tensor<4611686018427387904xf32> -> "
+            "tensor<4611686018427387904xbf16>\n"
+            "  return %r : tensor<4611686018427387904xbf16>\n}\n")
+    for pipeline in ("canonicalize", "birsim-fidelity"):
+        with pytest.raises(compiler.CompilerError,
+                           match="has more elements or bytes than int64"):
+            compiler.run(huge, pipeline)
+    splats = ("func.func @f() -> tensor<65536x65536xf32> {\n"
+              "  %a = arith.constant dense<1.5> : tensor<65536x32xf32>\n"
+              "  %b = arith.constant dense<1.25> : tensor<32x65536xf32>\n"
+              "  %d = birsim.tensix_matmul %a, %b dest fp32 src bf16, bf16 : "
+              "tensor<65536x32xf32>, tensor<32x65536xf32> -> "
+              "tensor<65536x65536xf32>\n"
+              "  return %d : tensor<65536x65536xf32>\n}\n")
+    assert "dense<6.000000e+01> : tensor<65536x65536xf32>" in compiler.run(
+        splats, "canonicalize").module
