@@ -1000,8 +1000,7 @@ int tensixLargestProductExponent(TensixDest dest, TensixSrc src,
 }
 
 bool tensixDroppedPhasesExact(TensixDest dest, int largestProductExponent) {
-  return largestProductExponent <=
-         (1 << kTensixDestTable[int(dest)].exponentBits) - 1;
+  return largestProductExponent <= tensixDestLargestExponent(dest);
 }
 
 //===-- The packer (§7 "The packer", "L1 accumulation") -------------------===//

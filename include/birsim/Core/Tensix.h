@@ -189,9 +189,13 @@ unsigned tensixSignificantBits(TensixSrc src, const void *values,
 int tensixLargestProductExponent(TensixDest dest, TensixSrc src,
                                  const void *a, size_t aCount, const void *b,
                                  size_t bCount);
+/// Dest's largest exponent field: 255 for an 8-bit exponent, 31 for fp16.
+inline int tensixDestLargestExponent(TensixDest dest) {
+  return (1 << kTensixDestTable[int(dest)].exponentBits) - 1;
+}
 /// Whether dropping the phases tensixIdlePhases lists keeps mul_tiles'
 /// result from a zeroed Dest (§7 "Fidelity phases"): when no product's
-/// exponent passes Dest's largest (255; 31 for an fp16 Dest).
+/// exponent passes Dest's largest (tensixDestLargestExponent).
 bool tensixDroppedPhasesExact(TensixDest dest, int largestProductExponent);
 
 //===-- The matmul (§7 "MVMUL", "matmul_tiles") ---------------------------===//

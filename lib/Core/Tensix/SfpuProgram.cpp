@@ -130,21 +130,24 @@ bool parseInstruction(int arch, std::string_view text, unsigned line,
   return true;
 }
 
-/// The Dest kinds the runner takes (D81): 32-bit cells, and load/store
-/// mode 0.
-bool destKindOf(int destKind, bool &wide, int &defaultMode,
-                size_t &bytes) {
-  switch (destKind) {
-  case int(TensixDest::fp32):
-    wide = true, defaultMode = 3, bytes = 4;
+/// The Dest kinds the runner takes (D81): a row of kTensixDestTable, its
+/// cells 32-bit or 16-bit, and what load/store mode 0 is there.
+bool destKindOf(int destKind, bool &wide, int &defaultMode, size_t &bytes) {
+  if (destKind < 0 || destKind >= int(std::size(kTensixDestTable)))
+    return false;
+  const TensixDestInfo &info = kTensixDestTable[destKind];
+  bytes = info.storageBytes;
+  wide = bytes == 4;
+  defaultMode = wide ? 3 : info.exponentBits == 8 ? 2 : 1;
+  return true;
+}
+
+/// An architecture of Tensix.def, else false with the message.
+bool checkArch(int arch, std::string &error) {
+  if (tensixArchName(arch))
     return true;
-  case int(TensixDest::bf16):
-    wide = false, defaultMode = 2, bytes = 2;
-    return true;
-  case int(TensixDest::fp16):
-    wide = false, defaultMode = 1, bytes = 2;
-    return true;
-  }
+  error = "unknown architecture " + std::to_string(arch) +
+          ": expected 0 (wormhole) or 1 (blackhole)";
   return false;
 }
 
@@ -178,11 +181,8 @@ constexpr int kNumNamedOps = int(std::size(kNamedOps));
 
 bool parseSfpuProgram(int arch, std::string_view text, SfpuProgram &program,
                       std::string &error) {
-  if (!tensixArchName(arch)) {
-    error = "unknown architecture " + std::to_string(arch) +
-            ": expected 0 (wormhole) or 1 (blackhole)";
+  if (!checkArch(arch, error))
     return false;
-  }
   program = SfpuProgram{};
   program.arch = arch;
   std::vector<SfpuInstruction> *section = &program.body;
@@ -318,13 +318,14 @@ bool runSfpuOp(int arch, int op, int destKind, const void *destIn,
     error = "unknown SFPU op " + std::to_string(op);
     return false;
   }
-  if (!tensixArchName(arch)) {
-    error = "unknown architecture " + std::to_string(arch) +
-            ": expected 0 (wormhole) or 1 (blackhole)";
+  if (!checkArch(arch, error))
     return false;
-  }
   const NamedOp &named = kNamedOps[op];
-  if (destKind < 0 || destKind > 2 || !(named.destKinds >> destKind & 1)) {
+  bool wide;
+  int defaultMode;
+  size_t bytes;
+  if (!destKindOf(destKind, wide, defaultMode, bytes) ||
+      !(named.destKinds >> destKind & 1)) {
     error = std::string(named.name) + " has no instruction-written LLK body "
             "for Dest kind " + std::to_string(destKind) +
             " (docs/Decisions.md D87)";

@@ -145,7 +145,7 @@ private:
     if (to == from)
       return;
     auto dest = core::TensixDest(op.getDest());
-    int largest = (1 << core::kTensixDestTable[int(dest)].exponentBits) - 1;
+    int largest = core::tensixDestLargestExponent(dest);
     std::optional<int> products = largestProductExponent(op);
     bool exact = products && core::tensixDroppedPhasesExact(dest, *products);
     std::string outcome;
