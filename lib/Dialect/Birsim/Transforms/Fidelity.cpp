@@ -49,11 +49,6 @@ struct OpCounts {
   unsigned idlePhases = 0; ///< tensix: the phases that add nothing
 };
 
-/// A static type's elements, checked (D76); none for a dynamic shape.
-std::optional<size_t> elementCount(Type type) {
-  return checkedElementCount(type);
-}
-
 /// What one analysis may materialise (D76): a remark when it declines.
 FoldBudget analysisBudget(Operation *op) {
   return FoldBudget(op, "not analysed");
@@ -220,7 +215,7 @@ private:
     if (!isFp8Add(dtype, core::MemoryReductionOp(op.getKind())))
       return std::nullopt;
     Type element = getElementTypeOrSelf(op.getType());
-    std::optional<size_t> count = elementCount(op.getType());
+    std::optional<size_t> count = checkedElementCount(op.getType());
     std::optional<RawConstant> accRaw = rawConstantOf(op.getDst(), 1);
     std::optional<RawConstant> xRaw = rawConstantOf(op.getSrc(), 1);
     if (!count || !accRaw || !xRaw) {
@@ -251,7 +246,7 @@ private:
   std::optional<OpCounts> analyse(CastOp op) {
     const core::DtypeInfo *from = lookupDtypeInfo(op.getInput().getType());
     const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
-    std::optional<size_t> count = elementCount(op.getType());
+    std::optional<size_t> count = checkedElementCount(op.getType());
     std::optional<RawConstant> raw =
         from ? rawConstantOf(op.getInput(), from->bytes) : std::nullopt;
     if (!to || !count || !raw)
@@ -284,7 +279,7 @@ private:
   /// dtype (with stochastic rounding, those of nearest-even's narrowing).
   std::optional<OpCounts> analyse(DmaComputeOp op) {
     const core::DtypeInfo *to = lookupDtypeInfo(op.getType());
-    std::optional<size_t> count = elementCount(op.getType());
+    std::optional<size_t> count = checkedElementCount(op.getType());
     if (!to || !count)
       return std::nullopt;
     SmallVector<RawConstant> raws;
@@ -339,7 +334,7 @@ private:
       return std::nullopt;
     auto type = cast<RankedTensorType>(op.getValues().getType());
     const core::DtypeInfo *info = lookupDtypeInfo(type);
-    std::optional<size_t> elements = elementCount(type);
+    std::optional<size_t> elements = checkedElementCount(type);
     if (!info || !elements)
       return std::nullopt;
     size_t count = *elements;
@@ -370,7 +365,7 @@ private:
   /// A tt FP8 encode of a constant tensor (docs/Fidelity.md, tt_fp8): the
   /// core's tally of where the policies disagree.
   std::optional<OpCounts> analyse(TtFp8EncodeOp op) {
-    std::optional<size_t> elements = elementCount(op.getInput().getType());
+    std::optional<size_t> elements = checkedElementCount(op.getInput().getType());
     std::optional<RawConstant> raw = rawConstantOf(op.getInput(), 4);
     if (!elements || !raw)
       return std::nullopt;
@@ -396,7 +391,7 @@ private:
   /// core's tally, and the phases whose slices are zero for the operands'
   /// significant bits (docs/Semantics.md section 7, fidelity phases).
   std::optional<OpCounts> analyse(TensixEltwiseOp op) {
-    std::optional<size_t> elements = elementCount(op.getType());
+    std::optional<size_t> elements = checkedElementCount(op.getType());
     std::optional<RawConstant> aRaw = rawConstantOf(op.getLhs(), 4);
     std::optional<RawConstant> bRaw = rawConstantOf(op.getRhs(), 4);
     if (!elements || !aRaw || !bRaw)
