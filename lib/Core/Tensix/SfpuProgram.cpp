@@ -241,7 +241,7 @@ bool parseSfpuProgram(int arch, std::string_view text, SfpuProgram &program,
 bool runSfpuProgram(const SfpuProgram &program, int destKind,
                     const void *destIn, size_t count, void *destOut,
                     std::string &error) {
-  Group group;
+  Group group{};
   size_t bytes;
   if (!destKindOf(destKind, group.wide, group.defaultMode, bytes)) {
     error = "unknown Dest kind " + std::to_string(destKind) +
@@ -275,16 +275,14 @@ bool runSfpuProgram(const SfpuProgram &program, int destKind,
       group.cell[lane] = value;
     }
   };
-  State state;
-  loadGroup(0); // the init touches no Dest (D90)
+  State state; // the init touches no Dest (D90): no group is loaded for it
   if (!runInstructions(program.arch, program.init, state, group, error)) {
     error += " (init; D88)";
     return false;
   }
   size_t groups = (count + 31) / 32;
   for (size_t g = 0; g < groups; ++g) {
-    if (g)
-      loadGroup(g);
+    loadGroup(g);
     if (!runInstructions(program.arch, program.body, state, group, error)) {
       error += " (group " + std::to_string(g) + ", elements " +
                std::to_string(32 * g) + "-" + std::to_string(32 * g + 31) +
